@@ -1,0 +1,44 @@
+// @ts-check
+import js from '@eslint/js';
+import globals from 'globals';
+import tseslint from 'typescript-eslint';
+
+/** Import zones: each runtime imports only what sits below it (STYLE.md). */
+const zone = (files, patterns, extra = {}) => ({
+  files,
+  rules: { 'no-restricted-imports': ['error', { patterns }], ...extra },
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', 'dist/**', '.artifacts/**', '**/*.tmp.ts', 'e2e/fixtures/**/*.py'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommendedTypeChecked,
+  {
+    languageOptions: { parserOptions: { projectService: { allowDefaultProject: ['*.mjs', 'scripts/*.mjs'] }, tsconfigRootDir: import.meta.dirname } },
+    rules: {
+      // node:test's describe/it return promises the runner itself awaits.
+      '@typescript-eslint/no-floating-promises': ['error', { allowForKnownSafeCalls: [{ from: 'package', package: 'node:test', name: ['describe', 'it', 'test', 'before', 'after', 'beforeEach', 'afterEach'] }] }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_' }],
+    },
+  },
+  { files: ['**/*.mjs'], ...tseslint.configs.disableTypeChecked, languageOptions: { globals: globals.node } },
+  { files: ['**/*.test.ts'], rules: { '@typescript-eslint/require-await': 'off' } },
+  zone(['protocol/**/*.ts'], [
+    { group: ['node:*', 'fs', 'path', 'child_process'], message: 'protocol/ holds contracts only: no Node APIs. Put runtime code in helper/ or main/core/.' },
+    { group: ['electron', 'electron/*'], message: 'protocol/ never imports electron.' },
+    { group: ['**/helper/**', '**/main/**', '**/renderer/**', '**/preload/**'], message: 'protocol/ is the bottom layer: it imports nothing of the project.' },
+  ]),
+  zone(['helper/**/*.ts'], [
+    { group: ['electron', 'electron/*'], message: 'The helper is a plain Node process: no electron.' },
+    { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/e2e/**'], message: 'The helper talks to the supervisor only through protocol/ (JSON-RPC).' },
+  ], { 'no-console': ['error'] }),
+  {
+    files: ['protocol/test/**/*.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/helper/**', '**/main/**'], message: 'protocol tests test protocol/ alone' }] }] },
+  },
+  {
+    files: ['helper/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'no electron in helper tests' }, { group: ['**/main/**', '**/renderer/**'], message: 'helper tests use the helper and e2e/ only' }] }] },
+  },
+);

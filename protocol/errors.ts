@@ -1,0 +1,107 @@
+import { z } from 'zod';
+
+/** The closed set of error codes of SPEC §3, used in refusals and tool errors alike. */
+export const ERROR_CODES = [
+  'invalid_argument',
+  'not_found',
+  'ambiguous',
+  'unreadable',
+  'incomplete_scan',
+  'pattern_unsupported',
+  'not_enabled',
+  'stale_process',
+  'stale_window',
+  'stale_element',
+  'snapshot_unknown',
+  'snapshot_expired',
+  'snapshot_spent',
+  'snapshot_superseded',
+  'snapshot_evicted',
+  'excluded_target',
+  'target_elevated',
+  'accessibility_unavailable',
+  'no_interactive_desktop',
+  'timeout',
+  'helper_unavailable',
+  'denied',
+  'expired',
+  'braked',
+  'internal',
+] as const;
+
+/** One of the SPEC §3 error codes. */
+export const ErrorCode = z.enum(ERROR_CODES);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** What each code means, and which `data` fields it carries. Shown to agents and people. */
+export const ERROR_DOCS: Record<ErrorCode, string> = {
+  invalid_argument: 'The request is malformed: wrong type, unknown field, blank or oversized text. data.issues lists each problem with its path.',
+  not_found: 'No element or window matched after the whole window was searched. data.searched_whole_window is true.',
+  ambiguous: 'A selector matched several elements and no nth was given. data.match_count and data.candidates.',
+  unreadable: 'An element or window did not answer a field the request needs. data.fields names them.',
+  incomplete_scan: 'The scan was cut (timeout, budget or provider error) before a decision could be made. data.truncated_by.',
+  pattern_unsupported: 'The element does not support the action. data.supported lists the patterns it does support.',
+  not_enabled: 'The element is disabled (state.enabled is false); nothing was dispatched.',
+  stale_process: 'The process behind the target exited or its pid was recycled (pid + start time differ).',
+  stale_window: 'The window is gone or is no longer the one observed.',
+  stale_element: 'The element is gone, or no longer matches what was observed (identity or digest differs).',
+  snapshot_unknown: 'The target or observation id was never issued to this agent.',
+  snapshot_expired: 'The target is older than its 5-minute lifetime.',
+  snapshot_spent: 'A mutating action already used this observation; read again.',
+  snapshot_superseded: 'A newer observation of the same window replaced this one for acting; use its targets.',
+  snapshot_evicted: 'The observation fell out of the retained set (64 observations, 512 identities).',
+  excluded_target: 'The window or process is excluded from reading and acting (the supervisor itself, the agent host, or configured exclusions).',
+  target_elevated: 'The target runs with higher privileges than the helper and cannot be read or driven.',
+  accessibility_unavailable: 'No accessibility tree: the bus is down, the application exports no tree, or (Chromium/Electron) renderer accessibility is off. data.reason.',
+  no_interactive_desktop: 'There is no desktop session to read (no DISPLAY / session bus).',
+  timeout: 'The operation did not finish within its time budget.',
+  helper_unavailable: 'The accessibility helper is not running or was restarted while the call was in flight.',
+  denied: 'A person or a policy rule denied the action. detail carries the reason when one was given.',
+  expired: 'Nobody answered the approval request in time.',
+  braked: 'A brake (stop or emergency stop) is engaged; the action was not dispatched.',
+  internal: 'A bug. It was logged; the process keeps running.',
+};
+
+/** A typed error as it crosses every boundary: code, human-readable detail, documented data. */
+export const ErrorInfo = z.object({
+  /** The SPEC §3 code. */
+  code: ErrorCode,
+  /** A sentence for a person or an agent. */
+  detail: z.string(),
+  /** Structured context documented per code in ERROR_DOCS. */
+  data: z.record(z.string(), z.unknown()).optional(),
+});
+export type ErrorInfo = z.infer<typeof ErrorInfo>;
+
+/** Builds an ErrorInfo; the one place error values are made. */
+export function errorInfo(code: ErrorCode, detail: string, data?: Record<string, unknown>): ErrorInfo {
+  return data === undefined ? { code, detail } : { code, detail, data };
+}
+
+/** Turns zod issues into the `data.issues` of an invalid_argument error. */
+export function invalidArgument(error: z.ZodError, what: string): ErrorInfo {
+  const issues = error.issues.map((issue) => ({
+    path: issue.path.map(String).join('.') || '(root)',
+    message: issue.message,
+  }));
+  const first = issues[0];
+  const summary = first === undefined ? 'invalid' : `${first.path}: ${first.message}`;
+  return errorInfo('invalid_argument', `${what}: ${summary}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}`, { issues });
+}
+
+/** An expected failure carried as an exception inside one process; crosses boundaries only as ErrorInfo. */
+export class OverseerError extends Error {
+  constructor(readonly info: ErrorInfo) {
+    super(`${info.code}: ${info.detail}`);
+    this.name = 'OverseerError';
+  }
+
+  get code(): ErrorCode {
+    return this.info.code;
+  }
+}
+
+/** Throws nothing; returns an OverseerError to `throw` at the call site (keeps control flow visible). */
+export function fail(code: ErrorCode, detail: string, data?: Record<string, unknown>): OverseerError {
+  return new OverseerError(errorInfo(code, detail, data));
+}

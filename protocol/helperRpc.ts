@@ -1,0 +1,178 @@
+import { z } from 'zod';
+import { Element, ProcessIdentity, Rect, WindowInfo } from './elements.js';
+import { ErrorCode } from './errors.js';
+import { FIND_LIMIT, LIST_LIMIT, LimitEcho, MAX_SET_VALUE_CHARS, READ_LIMITS, Truncation } from './limits.js';
+import { Selector } from './selector.js';
+import { Action, ElementFindArgs, ReadBudgetArgs, Receipt, WindowListAnswer } from './tools.js';
+
+/** Version of the helper protocol; bumped on incompatible changes. */
+export const HELPER_PROTOCOL_VERSION = 1;
+/** Longest frame (one line) the helper accepts; longer input is refused with invalid_argument. */
+export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
+
+/** Backends a helper can run. */
+export const BackendName = z.enum(['atspi', 'uia', 'win32']);
+export type BackendName = z.infer<typeof BackendName>;
+
+/** Processes and applications the helper must never read or act on. */
+export const Exclusions = z.strictObject({
+  /** Process ids (the supervisor's, the agent host's). */
+  pids: z.array(z.number().int().nonnegative()).max(1000).optional(),
+  /** Application names, matched exactly after case folding, or as /regex/ when wrapped in slashes. */
+  apps: z.array(z.string().min(1).max(200)).max(1000).optional(),
+});
+export type Exclusions = z.infer<typeof Exclusions>;
+
+export const HelloParams = z.strictObject({
+  client: z.string().max(200).optional(),
+  exclude: Exclusions.optional(),
+});
+export const HelloResult = z.object({
+  backend: BackendName,
+  version: z.string(),
+  protocol_version: z.number().int(),
+  pid: z.number().int(),
+  capabilities: z.array(z.string()),
+  actions: z.array(Action),
+  limits: z.record(z.string(), z.object({ default: z.number(), min: z.number(), ceiling: z.number() })),
+  fallback_reason: z.string().optional(),
+});
+export type HelloResult = z.infer<typeof HelloResult>;
+
+export const ConfigureParams = z.strictObject({ exclude: Exclusions });
+
+/**
+ * What an agent observed of an element, bound into a target: the helper re-checks all of it right
+ * before dispatch and refuses with a stale code on any difference.
+ */
+export const ElementRef = z.strictObject({
+  /** Native identity key (AT-SPI bus name + object path; UIA RuntimeId). */
+  key: z.string().min(1).max(500),
+  window: z.string().min(1).max(200),
+  process: ProcessIdentity,
+  /** Digest of role, name, automation_id, class and ancestor path at observation. */
+  digest: z.string().min(1).max(100),
+  /** Recorded semantics, for rebind and for explaining a mismatch. */
+  role: z.string().max(100).optional(),
+  name: z.string().max(5000).optional(),
+  automation_id: z.string().max(1000).optional(),
+  class: z.string().max(500).optional(),
+  ancestors: z.array(z.string().max(5000)).max(300).optional(),
+  /** Window title and rect at observation; rebind refuses if they changed. */
+  window_title: z.string().max(5000).optional(),
+  window_rect: Rect.optional(),
+});
+export type ElementRef = z.infer<typeof ElementRef>;
+
+export const HelperReadParams = ReadBudgetArgs.extend({
+  window: z.string().min(1).max(200).optional(),
+  format: z.enum(['tree', 'flat']).optional(),
+  /** Attach `digest` to every element (for targets). */
+  identity: z.boolean().optional(),
+});
+export type HelperReadParams = z.infer<typeof HelperReadParams>;
+
+export const HelperReadResult = z.object({
+  window: WindowInfo,
+  format: z.enum(['tree', 'flat']),
+  elements: z.array(Element),
+  node_count: z.number().int(),
+  limits: z.record(z.string(), LimitEcho),
+  truncated_by: z.array(Truncation),
+  notes: z.array(z.string()),
+  read_ms: z.number(),
+});
+export type HelperReadResult = z.infer<typeof HelperReadResult>;
+
+export const HelperFindParams = ElementFindArgs;
+export type HelperFindParams = z.infer<typeof HelperFindParams>;
+
+export const ElementResolveParams = z.strictObject({ element: ElementRef });
+export const ElementResolveResult = z.object({ window: WindowInfo, element: Element });
+
+export const HelperActParams = z
+  .strictObject({
+    window: z.string().min(1).max(200).optional(),
+    selector: Selector.optional(),
+    element: ElementRef.optional(),
+    action: Action,
+    text: z.string().max(MAX_SET_VALUE_CHARS).optional(),
+    rebind: z.boolean().optional(),
+    /** Resolve and check support and enablement, but dispatch nothing. */
+    check_only: z.boolean().optional(),
+  })
+  .refine((a) => (a.selector === undefined) !== (a.element === undefined), { message: 'give exactly one of selector or element', path: ['selector'] })
+  .refine((a) => a.action !== 'set_value' || typeof a.text === 'string', { message: 'set_value needs text (a string; "" clears)', path: ['text'] })
+  .refine((a) => a.action === 'set_value' || a.text === undefined, { message: 'text is only for set_value', path: ['text'] });
+export type HelperActParams = z.infer<typeof HelperActParams>;
+
+/** The helper's receipt: the supervisor adds receipt_id and decision. */
+export const HelperActResult = Receipt.omit({ receipt_id: true, decision: true }).extend({
+  /** The bound identity of the element acted on, for targets and journal. */
+  element_ref: ElementRef.optional(),
+  rebound: z.boolean().optional(),
+});
+export type HelperActResult = z.infer<typeof HelperActResult>;
+
+/** The helper's method table: one definition, validated on both sides. */
+export const HELPER_METHODS = {
+  hello: { params: HelloParams, result: HelloResult },
+  configure: { params: ConfigureParams, result: z.object({ ok: z.literal(true) }) },
+  window_list: { params: z.strictObject({ limit: z.number().int().min(LIST_LIMIT.min).optional() }), result: WindowListAnswer },
+  window_read: { params: HelperReadParams, result: HelperReadResult },
+  element_find: { params: HelperFindParams, result: z.lazy(() => HelperFindResultSchema) },
+  element_resolve: { params: ElementResolveParams, result: ElementResolveResult },
+  element_act: { params: HelperActParams, result: HelperActResult },
+} as const;
+export type HelperMethod = keyof typeof HELPER_METHODS;
+export type HelperParams<M extends HelperMethod> = z.infer<(typeof HELPER_METHODS)[M]['params']>;
+export type HelperResult<M extends HelperMethod> = z.infer<(typeof HELPER_METHODS)[M]['result']>;
+
+const HelperFindResultSchema = z.object({
+  window: WindowInfo,
+  matches: z.array(Element),
+  match_count: z.number().int(),
+  searched_whole_window: z.boolean(),
+  reason: z.string().optional(),
+  unreadable_candidates: z.array(z.object({ key: z.string(), role: z.string(), name: z.string().optional(), unread: z.array(z.string()) })).optional(),
+  limit: LimitEcho,
+  stopped_before_timeout_ms: z.number().optional(),
+  last_walk_ms: z.number().optional(),
+  truncated_by: z.array(Truncation),
+  notes: z.array(z.string()),
+});
+export { FIND_LIMIT, READ_LIMITS };
+
+/** JSON-RPC 2.0 numeric codes; the SPEC §3 code travels in error.data.code. */
+export const RPC_CODES = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+  applicationError: -32000,
+  requestCancelled: -32800,
+} as const;
+
+/** The error object of a JSON-RPC response. */
+export const RpcError = z.object({
+  code: z.number().int(),
+  message: z.string(),
+  data: z.object({ code: ErrorCode, data: z.record(z.string(), z.unknown()).optional() }).optional(),
+});
+export type RpcError = z.infer<typeof RpcError>;
+
+const Id = z.union([z.number().int(), z.string().max(200)]);
+
+/** A JSON-RPC 2.0 frame: request, notification or response. */
+export const RpcFrame = z.union([
+  z.object({ jsonrpc: z.literal('2.0'), id: Id, method: z.string().max(200), params: z.unknown().optional() }),
+  z.object({ jsonrpc: z.literal('2.0'), method: z.string().max(200), params: z.unknown().optional() }),
+  z.object({ jsonrpc: z.literal('2.0'), id: Id, result: z.unknown() }),
+  z.object({ jsonrpc: z.literal('2.0'), id: z.union([Id, z.null()]), error: RpcError }),
+]);
+export type RpcFrame = z.infer<typeof RpcFrame>;
+
+/** Notification that cancels a request in flight (LSP's name). */
+export const CANCEL_METHOD = '$/cancelRequest';
+export const CancelParams = z.object({ id: Id });

@@ -1,0 +1,6 @@
+export * from './elements.js';
+export * from './errors.js';
+export * from './helperRpc.js';
+export * from './limits.js';
+export * from './selector.js';
+export * from './tools.js';
