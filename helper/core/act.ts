@@ -1,0 +1,204 @@
+import { OverseerError, errorInfo, type Action, type Element, type ElementRef, type ErrorInfo, type HelperActParams, type HelperActResult } from '../../protocol/index.js';
+import { DispatchError, supports, type Backend, type NativeNode, type TreeSource, type WindowHandle } from './backend.js';
+import { Deadline } from './deadline.js';
+import { documentOrder, scan, undecidedReason } from './find.js';
+import { ancestorPath, digestOf, toElement } from './shape.js';
+import { walk } from './walk.js';
+
+/** Budget of one element_act in the helper (resolve, dispatch, read back). */
+const ACT_BUDGET_MS = 10_000;
+/** Read-back schedule: toolkits apply some actions on their next idle. */
+const SETTLE_MS = [0, 40, 100, 200, 400];
+const MASK = '••••••';
+/** Most time spent reading the element back; a frozen application must not hold the receipt. */
+const READ_BACK_MS = 1500;
+const SHAPE = { maxTextChars: 2000, identity: true };
+
+interface Resolved {
+  window: WindowHandle;
+  source: TreeSource;
+  node: NativeNode;
+  rebound: boolean;
+}
+
+class Refusal extends Error {
+  constructor(readonly info: ErrorInfo) {
+    super(info.detail);
+  }
+}
+
+const refuse = (code: ErrorInfo['code'], detail: string, data?: Record<string, unknown>): Refusal => new Refusal(errorInfo(code, detail, data));
+
+/** Finds the node a bound reference names, after re-checking process, window and digest. */
+async function resolveRef(backend: Backend, ref: ElementRef, rebind: boolean, deadline: Deadline): Promise<Resolved> {
+  await backend.checkProcess(ref.process, deadline);
+  const window = await backend.resolveWindow(ref.window, deadline);
+  if (window.process.pid !== ref.process.pid || window.process.process_start !== ref.process.process_start) throw refuse('stale_window', `window ${ref.window} now belongs to another process`);
+  const source = await backend.open(window, deadline);
+  let node = source.node(ref.key) ?? (await source.fetch(ref.key, deadline));
+  if (node === undefined && source.node(window.rootKey) !== undefined) {
+    await walk(source, { maxNodes: 50_000, maxDepth: 256, maxChildren: 50_000 }, deadline);
+    node = source.node(ref.key);
+  }
+  if (node !== undefined) {
+    await source.details([node.key], deadline);
+    const digest = digestOf(node, ancestorPath(source, node.key));
+    if (digest === ref.digest) return { window, source, node, rebound: false };
+    if (!rebind) throw refuse('stale_element', 'the element changed since it was observed (role, name, automation id, class or ancestors differ)', { key: ref.key, now: { role: node.role, name: node.name } });
+  } else if (!rebind) throw refuse('stale_element', 'the element observed is gone', { key: ref.key });
+  return rebindRef(backend, ref, window, source, deadline);
+}
+
+/** One bounded rescan for a replacement with the same meaning (SPEC §4); refuses on any doubt. */
+async function rebindRef(backend: Backend, ref: ElementRef, window: WindowHandle, source: TreeSource, deadline: Deadline): Promise<Resolved> {
+  if (ref.window_title !== undefined && ref.window_title !== window.info.title) throw refuse('stale_window', 'rebind refused: the window title changed', { was: ref.window_title, now: window.info.title });
+  const wr = ref.window_rect;
+  const nr = window.info.rect;
+  if (wr !== undefined && nr !== undefined && (wr.x !== nr.x || wr.y !== nr.y || wr.w !== nr.w || wr.h !== nr.h)) throw refuse('stale_window', 'rebind refused: the window moved or was resized');
+  const walked = await walk(source, { maxNodes: 50_000, maxDepth: 256, maxChildren: 50_000 }, deadline);
+  if (!walked.complete) throw refuse('incomplete_scan', 'rebind refused: the rescan was cut', { truncated_by: [...walked.truncated] });
+  const keys = documentOrder(source, new Set(walked.keys));
+  const sameShape = keys.map((k) => source.node(k)).filter((n): n is NativeNode => n !== undefined && n.role === ref.role && (n.name ?? '') === (ref.name ?? ''));
+  await source.details(sameShape.map((n) => n.key), deadline);
+  const ancestors = JSON.stringify(ref.ancestors ?? []);
+  const candidates = sameShape.filter((n) => (ref.automation_id === undefined || n.automationId === ref.automation_id) && (n.className ?? undefined) === ref.class && JSON.stringify(ancestorPath(source, n.key)) === ancestors);
+  if (candidates.length !== 1) throw refuse(candidates.length === 0 ? 'stale_element' : 'ambiguous', candidates.length === 0 ? 'rebind found no element with the same meaning' : `rebind found ${candidates.length} elements with the same meaning`, { match_count: candidates.length });
+  return { window, source, node: candidates[0] as NativeNode, rebound: true };
+}
+
+async function resolveSelector(backend: Backend, p: HelperActParams, deadline: Deadline): Promise<Resolved> {
+  const selector = p.selector;
+  if (selector === undefined) throw refuse('invalid_argument', 'no selector');
+  const s = await scan(backend, p.window, selector, deadline);
+  const decided = s.complete && s.unreadable.length === 0;
+  const candidates = (nodes: NativeNode[]): unknown[] => nodes.slice(0, 10).map((n) => toElement(s.source, n, SHAPE));
+  if (selector.nth !== undefined) {
+    if (!decided) throw refuse('incomplete_scan', `${undecidedReason(s)}; nth cannot be trusted`, { truncated_by: [...s.truncated] });
+    const node = s.matches[selector.nth];
+    if (node === undefined) throw refuse('not_found', `nth ${selector.nth} is beyond the ${s.matches.length} matches`, { match_count: s.matches.length, searched_whole_window: true });
+    return { window: s.window, source: s.source, node, rebound: false };
+  }
+  if (s.matches.length > 1) throw refuse('ambiguous', `${s.matches.length} elements match; add nth or a narrower selector`, { match_count: s.matches.length, candidates: candidates(s.matches) });
+  if (!decided) throw refuse(s.unreadable.length > 0 ? 'unreadable' : 'incomplete_scan', undecidedReason(s), { truncated_by: [...s.truncated], match_count: s.matches.length });
+  const node = s.matches[0];
+  if (node === undefined) throw refuse('not_found', 'no element matches the selector', { searched_whole_window: true, match_count: 0 });
+  return { window: s.window, source: s.source, node, rebound: false };
+}
+
+/** The binding recorded for a target: identity plus recorded semantics (SPEC §4). */
+export function refOf(r: Resolved): ElementRef {
+  const ancestors = ancestorPath(r.source, r.node.key);
+  const ref: ElementRef = { key: r.node.key, window: r.window.info.window, process: r.window.process, digest: digestOf(r.node, ancestors), role: r.node.role, ancestors, window_title: r.window.info.title };
+  if (r.node.name !== undefined) ref.name = r.node.name;
+  if (r.node.automationId !== undefined) ref.automation_id = r.node.automationId;
+  if (r.node.className !== undefined) ref.class = r.node.className;
+  if (r.window.info.rect !== undefined) ref.window_rect = r.window.info.rect;
+  return ref;
+}
+
+/** Whether the element after the call shows the action's expected effect. */
+function verify(action: Action, before: NativeNode, after: NativeNode, text: string | undefined): boolean | undefined {
+  switch (action) {
+    case 'set_value':
+      if (before.state?.password === true) return undefined; // toolkits read back the mask characters, not the text
+      if (before.patterns.includes('value') && !(before.patterns.includes('range_value') && Number.isFinite(Number(text)))) return after.value === text;
+      return after.value !== undefined && Number(after.value) === Number(text);
+    case 'toggle':
+      return after.state?.checked !== undefined && after.state.checked !== before.state?.checked;
+    case 'expand':
+      return after.state?.expanded === true;
+    case 'collapse':
+      return after.state?.expanded === false;
+    case 'select':
+      return after.state?.selected === true || after.state?.checked === true;
+    case 'focus':
+      return after.state?.focused === true;
+    case 'scroll_into_view':
+      return after.state?.offscreen === false;
+    case 'invoke':
+      return undefined;
+  }
+}
+
+interface ReadBackResult {
+  after?: NativeNode;
+  source?: TreeSource;
+  verified?: boolean | undefined;
+}
+
+/** Re-reads the element until the expected effect shows or the settle schedule ends. */
+async function readBack(backend: Backend, r: Resolved, action: Action, before: NativeNode, text: string | undefined, deadline: Deadline): Promise<ReadBackResult> {
+  let last: ReadBackResult = {};
+  let waited = 0;
+  for (const at of SETTLE_MS) {
+    if (at > waited) await new Promise((res) => setTimeout(res, at - waited));
+    waited = at;
+    if (deadline.expired()) break;
+    const source = await backend.open(r.window, deadline);
+    const after = source.node(r.node.key) ?? (await source.fetch(r.node.key, deadline));
+    if (after === undefined) {
+      source.finish();
+      last = {};
+      continue;
+    }
+    await source.details([after.key], deadline);
+    source.finish();
+    last = { after, source, verified: verify(action, before, after, text) };
+    if (last.verified !== false) break;
+  }
+  return last;
+}
+
+/** element_act in the helper: resolve, re-check, dispatch through the semantic pattern, read back. */
+export async function act(backend: Backend, p: HelperActParams, signal: AbortSignal): Promise<HelperActResult> {
+  const deadline = new Deadline(ACT_BUDGET_MS, signal);
+  const base: HelperActResult = { action: p.action, outcome: 'refused', action_call_made: false, verification: 'not_checked', after_read: { status: 'unavailable' } };
+  if (p.text !== undefined) base.text = p.text;
+  let r: Resolved;
+  try {
+    r = p.element !== undefined ? await resolveRef(backend, p.element, p.rebind === true, deadline) : await resolveSelector(backend, p, deadline);
+  } catch (error) {
+    if (error instanceof Refusal) return { ...base, refusal: error.info };
+    if (error instanceof OverseerError) return { ...base, refusal: error.info };
+    throw error;
+  }
+  const { node, source } = r;
+  await source.details([node.key], deadline);
+  const password = node.state?.password === true;
+  if (password && p.text !== undefined) base.text = MASK;
+  const target: Element = toElement(source, node, SHAPE);
+  const result: HelperActResult = { ...base, window: r.window.info, target, element_ref: refOf(r), ...(r.rebound ? { rebound: true } : {}) };
+  if (node.state?.enabled === false) return { ...result, refusal: errorInfo('not_enabled', `the ${node.role} "${node.name ?? ''}" is disabled`) };
+  if (!supports(node, p.action)) return { ...result, refusal: errorInfo('pattern_unsupported', `the ${node.role} "${node.name ?? ''}" does not support ${p.action}`, { supported: node.patterns, ...(node.actions ? { actions: node.actions } : {}) }) };
+  if (p.check_only === true) return { ...result, outcome: 'pending' };
+  const before = { ...node, state: { ...node.state } };
+  try {
+    const d = await backend.dispatch(source, node, p.action, p.text, deadline);
+
+    result.path = d.path;
+    result.action_call_made = d.noop !== true;
+    if (!d.ok) return { ...result, outcome: 'failed', error: errorInfo('internal', `${d.path} answered false: the application did not perform it`) };
+    if (d.detail !== undefined) result.verification_detail = d.detail;
+  } catch (error) {
+    if (error instanceof OverseerError) return { ...result, refusal: error.info };
+    if (error instanceof DispatchError) return { ...result, outcome: error.outcome, action_call_made: error.callMade, error: errorInfo(error.outcome === 'unknown' ? 'timeout' : 'internal', error.message) };
+    throw error;
+  }
+  result.outcome = 'completed';
+  try {
+    const back = await readBack(backend, r, p.action, before, p.text, deadline.slice(READ_BACK_MS));
+    if (back.after !== undefined && back.source !== undefined) {
+      result.after = toElement(back.source, back.after, SHAPE);
+      const unread = [...back.after.unread];
+      result.after_read = unread.length > 0 ? { status: 'partial', unread } : { status: 'full' };
+      if (back.verified !== undefined) result.verification = back.verified ? 'verified' : 'mismatch';
+      else if (password && p.action === 'set_value') result.verification_detail = 'a password field cannot be read back; the text was not compared';
+    } else {
+      result.after_read = { status: 'unavailable' };
+      result.verification_detail = 'the element is gone after the call';
+    }
+  } catch {
+    result.after_read = { status: 'unavailable' };
+  }
+  return result;
+}

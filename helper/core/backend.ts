@@ -1,0 +1,121 @@
+import type { Action, BackendName, ElementField, ElementState, Exclusions, Pattern, ProcessIdentity, Rect, Role, Truncation, WindowInfo } from '../../protocol/index.js';
+import type { Deadline } from './deadline.js';
+
+/** One element as a backend knows it, before budgets and shaping. */
+export interface NativeNode {
+  /** Native identity key (AT-SPI `atspi:<bus><path>`, UIA RuntimeId). */
+  key: string;
+  parent: string | undefined;
+  /** Child keys in order; undefined while not read yet. */
+  children: string[] | undefined;
+  /** Child count the provider reports (may exceed children known); −1 when it does not say. */
+  childCount: number;
+  role: Role;
+  nativeRole?: string;
+  name?: string;
+  automationId?: string;
+  className?: string;
+  state?: ElementState;
+  patterns: Pattern[];
+  actions?: string[];
+  rect?: Rect;
+  value?: string;
+  /** True once the detail pass ran for this node. */
+  detailed: boolean;
+  /** Fields the provider failed to answer. */
+  unread: Set<ElementField>;
+}
+
+/** A resolved top-level window with its identity. */
+export interface WindowHandle {
+  info: WindowInfo;
+  /** Key of the window's root element. */
+  rootKey: string;
+  process: ProcessIdentity;
+}
+
+/** What a detail pass reads. */
+export type DetailScope = 'full' | 'ids' | 'values';
+
+/** A partly-read element tree of one window that the core walks under budgets. */
+export interface TreeSource {
+  readonly window: WindowHandle;
+  node(key: string): NativeNode | undefined;
+  /** Reads the children of these nodes (concurrently) where not yet known; reads at most `limit` new children of each. */
+  expand(keys: readonly string[], deadline: Deadline, limit: number): Promise<void>;
+  /**
+   * Reads details of these nodes concurrently: `full` (rect, value, automation id, actions) for
+   * answers, or only what matching needs (`ids`, `values`).
+   */
+  details(keys: readonly string[], deadline: Deadline, scope?: DetailScope): Promise<void>;
+  /** Reads one node by key directly when it is not known yet (e.g. re-created by the provider). */
+  fetch(key: string, deadline: Deadline): Promise<NativeNode | undefined>;
+  /** Cuts and notes the source itself met (provider errors, timeouts). */
+  readonly truncated: Set<Truncation>;
+  readonly notes: string[];
+  /** Called when the read is over; a source that met failures drops what it cached. */
+  finish(): void;
+}
+
+/** What a dispatch did. */
+export interface DispatchResult {
+  /** What was called, e.g. `atspi:Action.DoAction(click)`. */
+  path: string;
+  /** False when the provider answered that it did not do it. */
+  ok: boolean;
+  /** True when nothing needed doing (already in the requested state); no call was made. */
+  noop?: boolean;
+  detail?: string;
+}
+
+/**
+ * One accessibility backend (FlaUI's shape: one core, many backends). AT-SPI implements it now;
+ * UIA and Win32 later. The core does budgets, selectors, shaping and receipts on top of it.
+ */
+export interface Backend {
+  readonly name: BackendName;
+  readonly capabilities: readonly string[];
+  /** Why this backend was chosen instead of the preferred one (auto fallback). */
+  readonly fallbackReason?: string;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+  setExclusions(exclusions: Exclusions): void;
+  /** Visible titled top-level windows, front to back. */
+  listWindows(deadline: Deadline): Promise<{ windows: WindowInfo[]; truncated: Truncation[]; notes: string[] }>;
+  /** Resolves a window id (default: the foreground window); throws stale_window / not_found / excluded_target. */
+  resolveWindow(id: string | undefined, deadline: Deadline): Promise<WindowHandle>;
+  /** Opens a tree source over the window. */
+  open(window: WindowHandle, deadline: Deadline): Promise<TreeSource>;
+  /** Checks that a process identity still holds (throws stale_process). */
+  checkProcess(process: ProcessIdentity, deadline: Deadline): Promise<void>;
+  /** Calls the action on a node through its semantic pattern. Throws pattern_unsupported. */
+  dispatch(source: TreeSource, node: NativeNode, action: Action, text: string | undefined, deadline: Deadline): Promise<DispatchResult>;
+}
+
+/** Which patterns can carry each action (any one suffices). */
+export const ACTION_PATTERNS: Readonly<Record<Action, readonly Pattern[]>> = {
+  invoke: ['invoke'],
+  set_value: ['value', 'range_value'],
+  toggle: ['toggle'],
+  expand: ['expand_collapse'],
+  collapse: ['expand_collapse'],
+  select: ['selection_item'],
+  scroll_into_view: ['scroll_item'],
+  focus: ['focus'],
+};
+
+/** True when the node supports the action through one of its patterns. */
+export function supports(node: NativeNode, action: Action): boolean {
+  return ACTION_PATTERNS[action].some((p) => node.patterns.includes(p));
+}
+
+/** A failure during or after dispatch: whether the call was made, and the outcome to report. */
+export class DispatchError extends Error {
+  constructor(
+    message: string,
+    readonly callMade: boolean | 'unknown',
+    readonly outcome: 'failed' | 'unknown',
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,32 @@
+/** A wall-clock budget shared by every call of one operation; aborting cancels it early. */
+export class Deadline {
+  readonly at: number;
+  private cancelled = false;
+
+  constructor(
+    readonly budgetMs: number,
+    private readonly signal?: AbortSignal,
+  ) {
+    this.at = Date.now() + budgetMs;
+    signal?.addEventListener('abort', () => (this.cancelled = true), { once: true });
+  }
+
+  /** Milliseconds left (0 when expired or cancelled). */
+  remaining(): number {
+    return this.cancelled ? 0 : Math.max(0, this.at - Date.now());
+  }
+
+  expired(): boolean {
+    return this.remaining() <= 0;
+  }
+
+  /** True when the request was cancelled by its caller. */
+  get aborted(): boolean {
+    return this.cancelled || this.signal?.aborted === true;
+  }
+
+  /** A child deadline capped at `ms` but never beyond this one. */
+  slice(ms: number): Deadline {
+    return new Deadline(Math.min(ms, this.remaining()), this.signal);
+  }
+}

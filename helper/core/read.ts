@@ -1,0 +1,59 @@
+import { READ_LIMITS, applyLimit, type HelperReadParams, type HelperReadResult, type LimitEcho, type ReadLimitName } from '../../protocol/index.js';
+import type { Backend, TreeSource } from './backend.js';
+import { Deadline } from './deadline.js';
+import { shape } from './shape.js';
+import { walk, type WalkResult } from './walk.js';
+
+/** Applies every reader limit: defaults, ceilings, echoes. */
+export function readLimits(p: { [K in ReadLimitName]?: number | undefined }): Record<ReadLimitName, LimitEcho> {
+  const out = {} as Record<ReadLimitName, LimitEcho>;
+  for (const name of Object.keys(READ_LIMITS) as ReadLimitName[]) out[name] = applyLimit(READ_LIMITS[name], p[name]);
+  return out;
+}
+
+/** Nodes the detail pass could not reach in time are marked, never silently incomplete. */
+export function markUndetailed(source: TreeSource, keys: readonly string[], result: WalkResult): void {
+  let missed = 0;
+  for (const key of keys) {
+    const node = source.node(key);
+    if (node === undefined || node.detailed) continue;
+    node.unread.add('rect');
+    node.unread.add('value');
+    node.unread.add('automation_id');
+    missed++;
+  }
+  if (missed > 0) {
+    result.truncated.add('timeout');
+    result.notes.push(`timeout: ${missed} elements have no rect, value or automation_id (see unread)`);
+  }
+}
+
+/** window_read: one window as a bounded tree or flat list; every cut named. */
+export async function readWindow(backend: Backend, p: HelperReadParams, signal: AbortSignal): Promise<HelperReadResult> {
+  const started = performance.now();
+  const limits = readLimits(p);
+  const deadline = new Deadline(limits.timeout_ms.value, signal);
+  const window = await backend.resolveWindow(p.window, deadline);
+  const source = await backend.open(window, deadline);
+  try {
+    const result = await walk(source, { maxNodes: limits.max_nodes.value, maxDepth: limits.max_depth.value, maxChildren: limits.max_children_per_node.value }, deadline);
+    await source.details(result.keys, deadline);
+    markUndetailed(source, result.keys, result);
+    const format = p.format ?? 'tree';
+    const shaped = shape(source, result.keys, format, { maxTextChars: limits.max_text_chars.value, identity: p.identity === true, maxTokens: limits.max_tokens.value });
+    const truncated = new Set([...result.truncated, ...source.truncated, ...shaped.truncated]);
+    for (const [name, echo] of Object.entries(limits)) if (echo.requested !== undefined) result.notes.push(`${name}: ${echo.requested} was clamped to its ceiling ${echo.ceiling}`);
+    return {
+      window: window.info,
+      format,
+      elements: shaped.elements,
+      node_count: shaped.nodeCount,
+      limits,
+      truncated_by: [...truncated],
+      notes: [...new Set([...result.notes, ...shaped.notes])],
+      read_ms: Math.round(performance.now() - started),
+    };
+  } finally {
+    source.finish();
+  }
+}

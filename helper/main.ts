@@ -1,0 +1,55 @@
+import { MAX_FRAME_BYTES, OverseerError } from '../protocol/index.js';
+import { AtspiBackend } from './backends/atspi/atspiBackend.js';
+import type { Backend } from './core/backend.js';
+import { HelperService } from './core/service.js';
+import { RpcPeer } from './rpc/rpcPeer.js';
+import { StreamTransport } from './rpc/stdioTransport.js';
+
+/**
+ * The accessibility helper: JSON-RPC 2.0 over stdio, one frame a line. stdout carries frames
+ * only; logs go to stderr; the process exits when stdin closes (parent death).
+ */
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+function createBackend(): Backend {
+  const wanted = process.env['OVERSEER_BACKEND'] ?? (process.platform === 'win32' ? 'uia' : 'atspi');
+  if (wanted !== 'atspi') throw new Error(`backend "${wanted}" is not available in this build`);
+  return new AtspiBackend(log);
+}
+
+async function main(): Promise<void> {
+  const backend = createBackend();
+  let startError: OverseerError | undefined;
+  try {
+    await backend.start();
+  } catch (error) {
+    // Keep serving: every call answers the typed reason (accessibility_unavailable, no_interactive_desktop).
+    startError = error instanceof OverseerError ? error : undefined;
+    log(`[helper] backend ${backend.name} did not start: ${error instanceof Error ? error.message : String(error)}`);
+    if (startError === undefined) throw error;
+  }
+  const service = new HelperService(backend, log);
+  const transport = new StreamTransport(process.stdin, process.stdout, MAX_FRAME_BYTES);
+  const peer = new RpcPeer(
+    transport,
+    (method, params, signal) => {
+      if (startError !== undefined && method !== 'hello') return Promise.reject(startError);
+      return service.handle(method, params, signal);
+    },
+    log,
+  );
+  peer.onclose = () => {
+    void backend.stop().finally(() => process.exit(0));
+  };
+  peer.start();
+  log(`[helper] ready: backend ${backend.name}, pid ${process.pid}`);
+}
+
+process.on('uncaughtException', (error) => log(`[helper] uncaught: ${error.stack ?? error.message}`));
+process.on('unhandledRejection', (reason) => log(`[helper] unhandled rejection: ${String(reason)}`));
+main().catch((error: unknown) => {
+  log(`[helper] fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+  process.exit(1);
+});

@@ -1,0 +1,47 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { HELPER_METHODS, MAX_FRAME_BYTES, fail, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
+import { RpcPeer } from './rpcPeer.js';
+import { StreamTransport } from './stdioTransport.js';
+
+/** The repository root (two levels above this file). */
+export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
+
+/** A running helper process and a typed, validating client for it. */
+export interface HelperProcess {
+  child: ChildProcess;
+  peer: RpcPeer;
+  /** Calls a helper method; the answer is validated against the protocol table. */
+  call<M extends HelperMethod>(method: M, params: HelperParams<M>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<HelperResult<M>>;
+  /** Everything the helper wrote on stderr. */
+  stderr(): string;
+  /** Closes stdin and waits for the exit code. */
+  close(): Promise<number | null>;
+  exited: Promise<number | null>;
+}
+
+/** Starts the helper (`node --import tsx helper/main.ts`) with the given environment. */
+export function spawnHelper(env: Record<string, string | undefined> = process.env): HelperProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'helper/main.ts'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const peer = new RpcPeer(new StreamTransport(child.stdout, child.stdin, MAX_FRAME_BYTES * 8));
+  peer.start();
+  return {
+    child,
+    peer,
+    async call(method, params, options) {
+      const result = await peer.request(method, params, options);
+      const parsed = HELPER_METHODS[method].result.safeParse(result);
+      if (!parsed.success) throw fail('internal', `helper answer to ${method} broke its schema: ${parsed.error.message.slice(0, 500)}`);
+      return parsed.data as HelperResult<typeof method>;
+    },
+    stderr: () => err,
+    async close() {
+      child.stdin.end();
+      return exited;
+    },
+    exited,
+  };
+}
