@@ -1,0 +1,229 @@
+import { fail, OverseerError, type Action, type Exclusions, type ProcessIdentity, type Truncation, type WindowInfo } from '../../../protocol/index.js';
+import type { Backend, DispatchResult, NativeNode, TreeSource, WindowHandle } from '../../core/backend.js';
+import { type Deadline } from '../../core/deadline.js';
+import { fold } from '../../core/text.js';
+import { AppCache, AtspiTreeSource, Problems, str } from './appCache.js';
+import { I, type AtspiNode } from './atspiNode.js';
+import { dispatchAtspi } from './atspiActions.js';
+import { A11yBus, DBusTimeoutError } from './dbus.js';
+import { procStart } from './identity.js';
+import { ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
+
+const REGISTRY = 'org.a11y.atspi.Registry';
+const EVENT_CLASSES = ['object:', 'window:', 'focus:', 'document:'];
+const SIGNAL_INTERFACES = ['org.a11y.atspi.Event.Object', 'org.a11y.atspi.Event.Window', 'org.a11y.atspi.Event.Focus', 'org.a11y.atspi.Event.Document', 'org.a11y.atspi.Cache'];
+/** Per-application budget of a window listing. */
+const LIST_APP_MS = 1500;
+
+interface AppInfo {
+  bus: string;
+  pid: number;
+  start: string;
+  name: string;
+}
+
+/** The Linux backend: AT-SPI over D-Bus (dbus-next), bulk reads with Cache.GetItems. */
+export class AtspiBackend implements Backend {
+  readonly name = 'atspi' as const;
+  readonly capabilities = ['window_list', 'window_read', 'element_find', 'element_act', 'events_cache', 'cancel'] as const;
+  private bus: A11yBus | undefined;
+  private readonly caches = new Map<string, AppCache>();
+  private readonly apps = new Map<string, AppInfo>();
+  private readonly lastWindows = new Map<string, WindowInfo>();
+  private exclusions: Exclusions = {};
+
+  constructor(private readonly log: (line: string) => void) {}
+
+  async start(): Promise<void> {
+    const bus = await A11yBus.connect();
+    this.bus = bus;
+    bus.onSignal((sender, path, iface, member, body) => {
+      if (iface === 'org.freedesktop.DBus' && member === 'NameOwnerChanged') {
+        const name = body[0];
+        if (typeof name === 'string' && body[2] === '') {
+          this.caches.delete(name);
+          this.apps.delete(name);
+        }
+        return;
+      }
+      const cache = this.caches.get(sender);
+      if (cache === undefined) return;
+      if (iface === I.cache) {
+        // AddAccessible/RemoveAccessible name the object in their body, not in the signal path.
+        const ref = asRef(member === 'RemoveAccessible' ? body[0] : Array.isArray(body[0]) ? body[0][0] : undefined);
+        cache.onEvent(ref?.path ?? path, member);
+      } else cache.onEvent(path, member, typeof body[0] === 'string' ? body[0] : '');
+    });
+    bus.onDisconnect(() => this.log('[atspi] accessibility bus connection closed'));
+    await Promise.all([
+      ...SIGNAL_INTERFACES.map((i) => bus.addMatch(`type='signal',interface='${i}'`, 3000)),
+      bus.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'", 3000),
+    ]);
+    // Registering listeners also makes toolkit bridges publish their Cache object.
+    await Promise.all(EVENT_CLASSES.map((e) => bus.call(REGISTRY, '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'RegisterEvent', 3000, 'sass', [e, [], ''])));
+  }
+
+  stop(): Promise<void> {
+    this.bus?.disconnect();
+    this.bus = undefined;
+    return Promise.resolve();
+  }
+
+  setExclusions(exclusions: Exclusions): void {
+    this.exclusions = exclusions;
+  }
+
+  private get a11y(): A11yBus {
+    if (this.bus === undefined) throw fail('accessibility_unavailable', 'the AT-SPI backend is not connected', { reason: 'bus_down' });
+    return this.bus;
+  }
+
+  private cacheFor(bus: string): AppCache {
+    let cache = this.caches.get(bus);
+    if (cache === undefined) {
+      cache = new AppCache(this.a11y, bus);
+      this.caches.set(bus, cache);
+    }
+    return cache;
+  }
+
+  private isExcluded(app: AppInfo): boolean {
+    if (app.pid === process.pid || (this.exclusions.pids ?? []).includes(app.pid)) return true;
+    return (this.exclusions.apps ?? []).some((pattern) => {
+      if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
+        try {
+          return new RegExp(pattern.slice(1, -1), 'iu').test(app.name);
+        } catch {
+          return false;
+        }
+      }
+      return fold(pattern) === fold(app.name);
+    });
+  }
+
+  /** pid, start time and name of an application connection (cached per bus name). */
+  private async appInfo(bus: string, deadline: Deadline): Promise<AppInfo> {
+    const known = this.apps.get(bus);
+    if (known !== undefined) return known;
+    let pid: number;
+    try {
+      const [p] = await this.a11y.daemon('GetConnectionUnixProcessID', deadline.remaining(), 's', [bus]);
+      pid = Number(p);
+    } catch {
+      throw fail('stale_process', `the application ${bus} is no longer connected`, { bus });
+    }
+    const start = procStart(pid);
+    if (start === undefined) throw fail('stale_process', `process ${pid} has exited`, { pid });
+    const name = str(await this.a11y.getProperty(bus, ROOT_PATH, I.accessible, 'Name', Math.min(deadline.remaining(), LIST_APP_MS)));
+    const info = { bus, pid, start, name };
+    this.apps.set(bus, info);
+    return info;
+  }
+
+  private async appBuses(deadline: Deadline): Promise<string[]> {
+    const [children] = await this.a11y.call(REGISTRY, ROOT_PATH, I.accessible, 'GetChildren', deadline.remaining());
+    return (Array.isArray(children) ? children : []).map(asRef).flatMap((r) => (r === undefined ? [] : [r.bus]));
+  }
+
+  async listWindows(deadline: Deadline): Promise<{ windows: WindowInfo[]; truncated: Truncation[]; notes: string[] }> {
+    const truncated = new Set<Truncation>();
+    const notes: string[] = [];
+    const windows: WindowInfo[] = [];
+    await Promise.all(
+      (await this.appBuses(deadline)).map(async (bus) => {
+        const slice = deadline.slice(LIST_APP_MS);
+        try {
+          const app = await this.appInfo(bus, slice);
+          if (this.isExcluded(app)) return;
+          windows.push(...(await this.appWindows(app, slice)));
+        } catch (error) {
+          if (error instanceof OverseerError && error.code === 'stale_process') return;
+          const cut: Truncation = error instanceof DBusTimeoutError ? 'timeout' : 'provider_error';
+          truncated.add(cut);
+          const known = this.apps.get(bus);
+          notes.push(`${cut}: application ${known?.name ?? bus}${known ? ` (pid ${known.pid})` : ''} did not answer: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }),
+    );
+    windows.sort((a, b) => Number(b.foreground) - Number(a.foreground));
+    return { windows, truncated: [...truncated], notes };
+  }
+
+  private async appWindows(app: AppInfo, deadline: Deadline): Promise<WindowInfo[]> {
+    const cache = this.cacheFor(app.bus);
+    await cache.load(deadline);
+    const rootKey = keyOf(app.bus, ROOT_PATH);
+    // A frame without a name (GTK header-bar apps) is titled by its application, as the window system shows it.
+    const frames = [...cache.nodes.values()].filter((n) => n.parent === rootKey && (n.name !== undefined && n.name !== '' ? n.name : app.name) !== '' && n.state?.offscreen === false);
+    await cache.details(
+      frames.map((f) => f.key),
+      deadline,
+      new Problems(),
+    );
+    return frames.map((f) => this.windowInfo(app, f));
+  }
+
+  private windowInfo(app: AppInfo, frame: AtspiNode): WindowInfo {
+    const info: WindowInfo = { window: frame.key, title: frame.name !== undefined && frame.name !== '' ? frame.name : app.name, app: app.name, pid: app.pid, process_start: app.start, foreground: frame.state?.active === true, role: frame.role };
+    if (frame.rect !== undefined) info.rect = frame.rect;
+    this.lastWindows.set(frame.key, info);
+    return info;
+  }
+
+  async resolveWindow(id: string | undefined, deadline: Deadline): Promise<WindowHandle> {
+    if (id === undefined) {
+      const { windows } = await this.listWindows(deadline);
+      const first = windows[0];
+      if (first === undefined) throw fail('not_found', 'there is no visible titled window to read', { searched_whole_window: true });
+      return this.resolveWindow(first.window, deadline);
+    }
+    const ref = refOf(id);
+    if (ref === undefined) throw fail('invalid_argument', `"${id}" is not a window id from window_list`);
+    let app: AppInfo;
+    try {
+      app = await this.appInfo(ref.bus, deadline);
+    } catch (error) {
+      if (error instanceof OverseerError && error.code === 'stale_process') throw fail('stale_window', `window ${id} is gone: its application exited`, { window: id });
+      throw error;
+    }
+    if (this.isExcluded(app)) throw fail('excluded_target', `window ${id} belongs to an excluded application (${app.name}, pid ${app.pid})`, { window: id, pid: app.pid });
+    const cache = this.cacheFor(app.bus);
+    const last = this.lastWindows.get(id);
+    try {
+      await cache.load(deadline);
+    } catch (error) {
+      if (!(error instanceof DBusTimeoutError)) throw error;
+      // The application is not answering: answer partially from what the listing knew.
+      const info = last ?? { window: id, title: '', app: app.name, pid: app.pid, process_start: app.start, foreground: false };
+      return { info, rootKey: id, process: { pid: app.pid, process_start: app.start } };
+    }
+    const frame = cache.nodes.get(id);
+    if (frame === undefined || frame.parent !== keyOf(app.bus, ROOT_PATH)) throw fail('stale_window', `window ${id} is gone`, { window: id });
+    await cache.details([id], deadline, new Problems());
+    return { info: this.windowInfo(app, frame), rootKey: id, process: { pid: app.pid, process_start: app.start } };
+  }
+
+  async open(window: WindowHandle, deadline: Deadline): Promise<TreeSource> {
+    const ref = refOf(window.rootKey);
+    if (ref === undefined) throw fail('stale_window', `window ${window.rootKey} is not an AT-SPI window`);
+    const source = new AtspiTreeSource(window, this.cacheFor(ref.bus));
+    try {
+      await source.cache.load(deadline);
+    } catch (error) {
+      source.problems.note(error, `application ${window.info.app} (pid ${window.process.pid})`);
+    }
+    return source;
+  }
+
+  checkProcess(process: ProcessIdentity): Promise<void> {
+    const start = procStart(process.pid);
+    if (start === undefined) return Promise.reject(fail('stale_process', `process ${process.pid} has exited`, { pid: process.pid }));
+    if (start !== process.process_start) return Promise.reject(fail('stale_process', `pid ${process.pid} now belongs to another process (start time changed)`, { pid: process.pid }));
+    return Promise.resolve();
+  }
+
+  dispatch(source: TreeSource, node: NativeNode, action: Action, text: string | undefined, deadline: Deadline): Promise<DispatchResult> {
+    if (!(source instanceof AtspiTreeSource)) throw new Error('foreign tree source');
+    return dispatchAtspi(this.a11y, source, node as AtspiNode, action, text, deadline);
+  }
+}

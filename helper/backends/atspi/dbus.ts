@@ -1,0 +1,133 @@
+import dbus from 'dbus-next';
+import { fail } from '../../../protocol/index.js';
+
+/** D-Bus failure that came back as an error reply (the call reached the app). */
+export class DBusReplyError extends Error {
+  constructor(
+    readonly errorName: string,
+    message: string,
+  ) {
+    super(`${errorName}: ${message}`);
+  }
+}
+
+/** A call that got no reply within its timeout (the app may be frozen). */
+export class DBusTimeoutError extends Error {}
+
+const DBUS = { destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus' };
+type Bus = dbus.MessageBus & { _methodReturnHandlers?: Record<number, unknown> };
+
+/** Resolves the accessibility bus address from the session bus (org.a11y.Bus.GetAddress). */
+async function a11yAddress(timeoutMs: number): Promise<string> {
+  if (process.env['AT_SPI_BUS_ADDRESS'] !== undefined && process.env['AT_SPI_BUS_ADDRESS'] !== '') return process.env['AT_SPI_BUS_ADDRESS'];
+  if (process.env['DBUS_SESSION_BUS_ADDRESS'] === undefined) throw fail('no_interactive_desktop', 'DBUS_SESSION_BUS_ADDRESS is not set: there is no desktop session to read');
+  const session = dbus.sessionBus() as Bus;
+  session.on('error', () => {});
+  try {
+    const reply = await withTimeout(session.call(new dbus.Message({ destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.a11y.Bus', member: 'GetAddress' })), timeoutMs);
+    const address: unknown = reply?.body[0];
+    if (typeof address !== 'string' || address === '') throw fail('accessibility_unavailable', 'org.a11y.Bus returned no address', { reason: 'bus_down' });
+    return address;
+  } catch (error) {
+    if (error instanceof Error && error.name === 'OverseerError') throw error;
+    throw fail('accessibility_unavailable', `the accessibility bus could not be found: ${error instanceof Error ? error.message : String(error)}`, { reason: 'bus_down' });
+  } finally {
+    session.disconnect();
+  }
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): Promise<T> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => {
+      onTimeout?.();
+      reject(new DBusTimeoutError(`no reply within ${ms} ms`));
+    }, ms);
+    promise.then(
+      (v) => {
+        clearTimeout(timer);
+        resolve(v);
+      },
+      (e: unknown) => {
+        clearTimeout(timer);
+        reject(e instanceof Error ? e : new Error(String(e)));
+      },
+    );
+  });
+}
+
+/** The accessibility bus: method calls with explicit timeouts, and signal delivery. */
+export class A11yBus {
+  private constructor(private readonly bus: Bus) {}
+
+  /** Connects to the accessibility bus of the current session. */
+  static async connect(timeoutMs = 3000): Promise<A11yBus> {
+    const address = await a11yAddress(timeoutMs);
+    const bus = dbus.sessionBus({ busAddress: address }) as Bus;
+    const connected = new Promise<void>((resolve, reject) => {
+      bus.once('connect', () => resolve());
+      bus.once('error', (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))));
+    });
+    try {
+      await withTimeout(connected, timeoutMs);
+    } catch (error) {
+      bus.disconnect();
+      throw fail('accessibility_unavailable', `cannot connect to the accessibility bus at ${address}: ${error instanceof Error ? error.message : String(error)}`, { reason: 'bus_down' });
+    }
+    bus.on('error', () => {});
+    return new A11yBus(bus);
+  }
+
+  /** Calls a method; rejects with DBusReplyError, DBusTimeoutError or a connection error. */
+  async call(destination: string, path: string, iface: string, member: string, timeoutMs: number, signature = '', body: unknown[] = []): Promise<unknown[]> {
+    if (timeoutMs <= 0) throw new DBusTimeoutError('no time left');
+    const msg = new dbus.Message({ destination, path, interface: iface, member, signature, body });
+    try {
+      const reply = await withTimeout(this.bus.call(msg), timeoutMs, () => {
+        // forget the handler so a reply that never comes does not leak
+        if (msg.serial !== null) delete this.bus._methodReturnHandlers?.[msg.serial];
+      });
+      return (reply?.body ?? []) as unknown[];
+    } catch (error) {
+      if (error instanceof dbus.DBusError) throw new DBusReplyError(error.type, error.text);
+      throw error;
+    }
+  }
+
+  /** Reads one property through org.freedesktop.DBus.Properties.Get. */
+  async getProperty(destination: string, path: string, iface: string, name: string, timeoutMs: number): Promise<unknown> {
+    const [variant] = await this.call(destination, path, 'org.freedesktop.DBus.Properties', 'Get', timeoutMs, 'ss', [iface, name]);
+    return variant instanceof dbus.Variant ? variant.value : variant;
+  }
+
+  /** Writes one property through org.freedesktop.DBus.Properties.Set. */
+  async setProperty(destination: string, path: string, iface: string, name: string, signature: string, value: unknown, timeoutMs: number): Promise<void> {
+    await this.call(destination, path, 'org.freedesktop.DBus.Properties', 'Set', timeoutMs, 'ssv', [iface, name, new dbus.Variant(signature, value)]);
+  }
+
+  /** Calls the bus daemon itself. */
+  daemon(member: string, timeoutMs: number, signature = '', body: unknown[] = []): Promise<unknown[]> {
+    return this.call(DBUS.destination, DBUS.path, DBUS.interface, member, timeoutMs, signature, body);
+  }
+
+  /** Subscribes to signals matching a rule; the handler sees every signal message. */
+  async addMatch(rule: string, timeoutMs: number): Promise<void> {
+    await this.daemon('AddMatch', timeoutMs, 's', [rule]);
+  }
+
+  /** Receives every signal on the bus. */
+  onSignal(handler: (sender: string, path: string, iface: string, member: string, body: unknown[]) => void): void {
+    this.bus.on('message', (msg: dbus.Message) => {
+      if (msg.type === dbus.MessageType.SIGNAL) handler(msg.sender ?? '', msg.path ?? '', msg.interface ?? '', msg.member ?? '', msg.body as unknown[]);
+    });
+  }
+
+  /** Called once if the bus connection drops. */
+  onDisconnect(handler: () => void): void {
+    const conn = (this.bus as unknown as { _connection?: { stream?: { on(ev: string, cb: () => void): void } } })._connection;
+    conn?.stream?.on('close', handler);
+  }
+
+  disconnect(): void {
+    this.bus.disconnect();
+  }
+}
