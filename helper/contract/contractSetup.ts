@@ -1,0 +1,39 @@
+import type { ElementRef, HelperResult, Selector } from '../../protocol/index.js';
+import type { HelperProcess } from '../rpc/helperProcess.js';
+
+/**
+ * What a backend's test lane provides to the shared contract suite: a running helper on a desktop
+ * with the fixture application (same names and automation ids on every platform) and a second,
+ * independent instance to prove one frozen application never wedges the helper.
+ */
+export interface ContractSetup {
+  /** Backend name the helper must report. */
+  backend: string;
+  helper: HelperProcess;
+  /** Window id of the main fixture window and of a second fixture instance. */
+  fixtureWindow: string;
+  otherWindow: string;
+  /** pid of the main fixture. */
+  fixturePid: number;
+  /** How long the fixture's Freeze button blocks its main loop (ms). */
+  freezeMs: number;
+  /** Rows in the fixture's long list. */
+  rows: number;
+  stop(): Promise<void>;
+}
+
+/** Convenience calls over a setup's helper. */
+export function calls(s: ContractSetup) {
+  const h = s.helper;
+  return {
+    read: (p: Partial<Parameters<typeof h.call<'window_read'>>[1]> = {}) => h.call('window_read', { window: s.fixtureWindow, ...p }),
+    find: (selector: Selector, p: { window?: string; limit?: number; timeout_ms?: number } = {}) => h.call('element_find', { window: s.fixtureWindow, selector, ...p }),
+    act: (selector: Selector, action: HelperResult<'element_act'>['action'], text?: string) => h.call('element_act', { window: s.fixtureWindow, selector, action, ...(text !== undefined ? { text } : {}) }),
+    actRef: (element: ElementRef, action: HelperResult<'element_act'>['action'], extra: { text?: string; rebind?: boolean } = {}) => h.call('element_act', { element, action, ...extra }),
+    one: async (selector: Selector) => {
+      const r = await h.call('element_find', { window: s.fixtureWindow, selector });
+      if (r.matches.length !== 1) throw new Error(`expected one match for ${JSON.stringify(selector)}, got ${r.match_count}`);
+      return r.matches[0] as NonNullable<(typeof r.matches)[0]>;
+    },
+  };
+}
