@@ -10,7 +10,7 @@ backendContract('backend contract: atspi (GTK3 fixture on a private Xvfb desktop
   const desktop = await startTestDesktop();
   try {
     const app = await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', String(ROWS), '--freeze-seconds', String(FREEZE_S)], { waitForWindow: 'Overseer Fixture' });
-    await desktop.launch('/usr/bin/python3', [FIXTURE, '--title', 'Second Fixture', '--rows', '50'], { waitForWindow: 'Second Fixture' });
+    const other = await desktop.launch('/usr/bin/python3', [FIXTURE, '--title', 'Second Fixture', '--rows', '50'], { waitForWindow: 'Second Fixture' });
     const helper = spawnHelper(desktop.env);
     const list = await helper.call('window_list', {});
     const id = (title: string): string => {
@@ -26,6 +26,7 @@ backendContract('backend contract: atspi (GTK3 fixture on a private Xvfb desktop
       fixturePid: app.pid,
       freezeMs: FREEZE_S * 1000,
       rows: ROWS,
+      killOther: () => other.stop(),
       async stop() {
         await helper.close();
         await desktop.stop();

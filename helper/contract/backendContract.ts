@@ -53,6 +53,13 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         assert.ok(!l.windows.some((x) => x.pid === s.helper.child.pid), 'never lists the helper itself');
       });
 
+      it('keeps window ids stable for the window\'s life', async () => {
+        const a = await s.helper.call('window_list', {});
+        await c.read({ max_nodes: 10 });
+        const b = await s.helper.call('window_list', {});
+        assert.deepEqual(b.windows.map((w) => w.window).sort(), a.windows.map((w) => w.window).sort());
+      });
+
       it('cuts the listing at the limit and says so', async () => {
         const l = await s.helper.call('window_list', { limit: 1 });
         assert.equal(l.windows.length, 1);
@@ -248,6 +255,15 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         assert.equal((await c.one({ automation_id: 'size_small' })).state.checked, false);
       });
 
+      it('selects a combo box item, and the combo box shows it as its value', async () => {
+        assert.equal((await c.one({ automation_id: 'color' })).value, 'Red');
+        const r = await c.act({ role: 'menu_item', name: 'Green' }, 'select');
+        assert.equal(r.outcome, 'completed', JSON.stringify(r.refusal ?? r.error));
+        assert.equal(r.verification, 'verified');
+        assert.equal((await c.one({ automation_id: 'color' })).value, 'Green');
+        assert.equal((await c.find({ automation_id: 'color', value_contains: 'gree' })).match_count, 1);
+      });
+
       it('sets a slider and a spin button through their range value', async () => {
         const slider = await c.act({ automation_id: 'volume' }, 'set_value', '75');
         assert.equal(slider.verification, 'verified');
@@ -330,6 +346,16 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         assert.equal(rebound.outcome, 'completed', JSON.stringify(rebound.refusal));
         assert.equal(rebound.rebound, true);
         assert.equal((await c.find({ name: 'Replacements: 2' }, { timeout_ms: 2000 })).match_count, 1);
+      });
+
+      it('re-reads a bound element, and answers stale once it changed', async () => {
+        const bound = await s.helper.call('element_act', { window: s.fixtureWindow, selector: { automation_id: 'clicks' }, action: 'invoke', check_only: true });
+        const ref = bound.element_ref as ElementRef;
+        const now = await s.helper.call('element_resolve', { element: ref });
+        assert.equal(now.element.key, ref.key);
+        await c.act({ automation_id: 'counter' }, 'invoke');
+        await c.find({ automation_id: 'clicks', name_contains: ':' }, { timeout_ms: 1000 });
+        await rejectsWith(s.helper.call('element_resolve', { element: ref }), 'stale_element');
       });
 
       it('refuses a renamed element as stale (the digest binds the name)', async () => {
@@ -421,6 +447,33 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         await rejectsWith(s.helper.call('element_act', { selector: { name: 'a' }, action: 'set_value', text: null } as never), 'invalid_argument');
         const h = await s.helper.call('hello', {});
         assert.equal(h.backend, s.backend);
+      });
+
+      it('stops a cancelled request promptly', async () => {
+        const lines: string[] = [];
+        const onData = (b: Buffer): void => {
+          lines.push(...b.toString('utf8').split('\n').filter(Boolean));
+        };
+        s.helper.child.stdout?.on('data', onData);
+        const t0 = Date.now();
+        s.helper.child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'cancel-me', method: 'element_find', params: { window: s.fixtureWindow, selector: { name: 'Never appears' }, timeout_ms: 15000 } })}\n`);
+        await new Promise((r) => setTimeout(r, 300));
+        s.helper.child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: 'cancel-me' } })}\n`);
+        for (let i = 0; i < 50 && !lines.some((l) => l.includes('"cancel-me"')); i++) await new Promise((r) => setTimeout(r, 50));
+        s.helper.child.stdout?.off('data', onData);
+        assert.ok(lines.some((l) => l.includes('"cancel-me"')), 'the cancelled request was answered');
+        assert.ok(Date.now() - t0 < 3000, `answered ${Date.now() - t0} ms after the request, not after its 15 s wait`);
+      });
+
+      it('answers a vanished application with stale codes, never a crash', async () => {
+        const bound = await s.helper.call('element_act', { window: s.otherWindow, selector: { automation_id: 'counter' }, action: 'invoke', check_only: true });
+        await s.killOther();
+        await new Promise((r) => setTimeout(r, 200));
+        await rejectsWith(s.helper.call('window_read', { window: s.otherWindow }), 'stale_window');
+        const r = await c.actRef(bound.element_ref as ElementRef, 'invoke');
+        assert.equal(r.outcome, 'refused');
+        assert.equal(r.refusal?.code, 'stale_process');
+        assert.ok(!(await s.helper.call('window_list', {})).windows.some((w) => w.window === s.otherWindow));
       });
 
       it('exits when its stdin closes', async () => {

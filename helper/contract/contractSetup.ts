@@ -19,6 +19,8 @@ export interface ContractSetup {
   freezeMs: number;
   /** Rows in the fixture's long list. */
   rows: number;
+  /** Ends the second fixture instance (for vanished-process answers). */
+  killOther(): Promise<void>;
   stop(): Promise<void>;
 }
 

@@ -120,6 +120,13 @@ function verify(action: Action, before: NativeNode, after: NativeNode, text: str
   }
 }
 
+/** The combo box an item belongs to (item → menu/list → combo box): selecting it must change the combo's value. */
+function comboAncestor(source: TreeSource, node: NativeNode): NativeNode | undefined {
+  const container = node.parent === undefined ? undefined : source.node(node.parent);
+  const combo = container?.parent === undefined ? undefined : source.node(container.parent);
+  return combo?.role === 'combo_box' && (container?.role === 'menu' || container?.role === 'list') ? combo : undefined;
+}
+
 interface ReadBackResult {
   after?: NativeNode;
   source?: TreeSource;
@@ -136,6 +143,14 @@ async function readBack(backend: Backend, r: Resolved, action: Action, before: N
     if (deadline.expired()) break;
     const source = await backend.open(r.window, deadline);
     const after = source.node(r.node.key) ?? (await source.fetch(r.node.key, deadline));
+    const combo = action === 'select' && after !== undefined ? comboAncestor(source, after) : undefined;
+    if (combo !== undefined && after !== undefined) {
+      await source.details([combo.key], deadline);
+      source.finish();
+      last = { after, source, verified: combo.value === after.name };
+      if (last.verified) break;
+      continue;
+    }
     if (after === undefined) {
       source.finish();
       last = {};

@@ -224,7 +224,7 @@ export class AppCache {
     const generation = this.generation;
     const todo = keys
       .map((k) => nodes.get(k))
-      .filter((n): n is AtspiNode => n !== undefined && !n.detailed && (scope === 'ids' ? !this.ids.has(n.key) : n.interfaces.has(I.value) || n.interfaces.has(I.text)));
+      .filter((n): n is AtspiNode => n !== undefined && !n.detailed && (scope === 'ids' ? !this.ids.has(n.key) : n.interfaces.has(I.value) || n.interfaces.has(I.text) || n.role === 'combo_box'));
     await pool(todo, CONCURRENCY, deadline, async (node) => {
       try {
         if (scope === 'ids') {
@@ -240,7 +240,12 @@ export class AppCache {
   }
 
   private async readValue(node: AtspiNode, deadline: Deadline): Promise<void> {
-    if (node.interfaces.has(I.value)) {
+    if (node.role === 'combo_box' && node.interfaces.has(I.selection) && !node.interfaces.has(I.text)) {
+      // A combo box's value is its selected item (UIA's ValuePattern on a combo box says the same).
+      const [child] = await this.bus.call(node.bus, node.path, I.selection, 'GetSelectedChild', deadline.remaining(), 'i', [0]);
+      const ref = asRef(child);
+      node.value = ref === undefined || ref.path === NULL_PATH ? '' : str(await this.bus.getProperty(ref.bus, ref.path, I.accessible, 'Name', deadline.remaining()));
+    } else if (node.interfaces.has(I.value)) {
       node.value = formatNumber(Number(await this.bus.getProperty(node.bus, node.path, I.value, 'CurrentValue', deadline.remaining())));
     } else if (node.interfaces.has(I.text) && (node.patterns.includes('value') || node.patterns.includes('text'))) {
       const [text] = await this.bus.call(node.bus, node.path, I.text, 'GetText', deadline.remaining(), 'ii', [0, MAX_VALUE_READ]);
@@ -281,7 +286,7 @@ export class AppCache {
           if (generation === this.generation) this.ids.set(node.key, id);
         });
       }
-      if (node.interfaces.has(I.value) || node.interfaces.has(I.text)) guard('value', () => this.readValue(node, deadline));
+      if (node.interfaces.has(I.value) || node.interfaces.has(I.text) || node.role === 'combo_box') guard('value', () => this.readValue(node, deadline));
       if (node.interfaces.has(I.action)) {
         guard('patterns', async () => {
           const n = Number(await this.bus.getProperty(node.bus, node.path, I.action, 'NActions', t()));

@@ -5,6 +5,13 @@ import type { AtspiTreeSource } from './appCache.js';
 import { EXPAND_NAMES, I, INVOKE_NAMES, TOGGLE_NAMES, findAction, type AtspiNode } from './atspiNode.js';
 import { DBusReplyError, DBusTimeoutError, type A11yBus } from './dbus.js';
 
+/** The combo box whose popup menu holds this item, if any (item → menu → combo box). */
+export function comboOf(source: AtspiTreeSource, node: AtspiNode): AtspiNode | undefined {
+  const menu = node.parent === undefined ? undefined : source.node(node.parent);
+  const combo = menu?.parent === undefined ? undefined : source.node(menu.parent);
+  return menu?.role === 'menu' && combo?.role === 'combo_box' && combo.interfaces.has(I.selection) ? combo : undefined;
+}
+
 /** ATSPI_SCROLL_ANYWHERE: scroll as little as needed to show the object. */
 const SCROLL_ANYWHERE = 4;
 
@@ -57,6 +64,16 @@ async function dispatchOnce(bus: A11yBus, source: AtspiTreeSource, node: AtspiNo
       return { path: 'atspi:Value.CurrentValue', ok: true };
     }
     case 'select': {
+      const combo = comboOf(source, node);
+      if (combo !== undefined) {
+        // An item of a combo box's popup: selecting it in the menu only highlights it; the combo selects.
+        const menu = source.node(node.parent ?? '');
+        const i = menu?.children?.indexOf(node.key) ?? -1;
+        if (i >= 0) {
+          const [ok] = await bus.call(combo.bus, combo.path, I.selection, 'SelectChild', deadline.remaining(), 'i', [i]);
+          return { path: `atspi:Selection.SelectChild(${i}) on the combo box`, ok: ok === true };
+        }
+      }
       const parent = node.parent === undefined ? undefined : source.node(node.parent);
       if (parent?.interfaces.has(I.selection) === true) {
         const index = parent.children?.indexOf(node.key) ?? -1;

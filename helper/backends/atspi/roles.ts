@@ -89,7 +89,8 @@ const CHECKABLE_ROLES = new Set(['check-box', 'check-menu-item', 'radio-button',
 export function mapState(states: ReadonlySet<number>, nativeRole: string): ElementState {
   const has = (s: number): boolean => states.has(s);
   const state: ElementState = {
-    enabled: has(S.enabled) && has(S.sensitive),
+    // GTK3 sets both for a usable widget and neither for an insensitive one; GTK4 sets only one of them.
+    enabled: has(S.enabled) || has(S.sensitive),
     focused: has(S.focused),
     focusable: has(S.focusable),
     offscreen: !has(S.showing) || !has(S.visible),
