@@ -3,7 +3,7 @@ import { startTestDesktop } from '../../e2e/desktop/testDesktop.js';
 import { backendContract } from './backendContract.js';
 
 const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
-const FREEZE_S = 4;
+const FREEZE_S = 6;
 const ROWS = 3000;
 
 backendContract('backend contract: atspi (GTK3 fixture on a private Xvfb desktop)', async () => {

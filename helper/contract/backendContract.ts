@@ -420,6 +420,13 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         assert.ok(took < 1000 + TIMEOUT_GRACE_MS, `answered in ${took} ms`);
         assert.ok(frozen.truncated_by.includes('timeout'), JSON.stringify(frozen.truncated_by));
         assert.ok(frozen.notes.length > 0);
+        const undecided = await c.find({ automation_id: 'counter' }, { timeout_ms: 500 });
+        assert.equal(undecided.searched_whole_window, false, 'a silent application is never answered "not found"');
+        assert.ok(undecided.reason !== undefined && undecided.truncated_by.includes('timeout'), JSON.stringify(undecided));
+        const listed = await s.helper.call('window_list', {});
+        assert.ok(listed.truncated_by.includes('timeout') && listed.total_known === false, JSON.stringify(listed.truncated_by));
+        assert.ok(listed.notes.some((n) => n.includes(String(s.fixturePid))), 'the listing names the application that did not answer');
+        assert.ok(listed.windows.some((w) => w.window === s.otherWindow));
         const t1 = Date.now();
         const other = await s.helper.call('window_read', { window: s.otherWindow, timeout_ms: 3000 });
         assert.ok(other.node_count > 10 && !other.truncated_by.includes('timeout'), 'another application reads normally meanwhile');

@@ -1,36 +1,16 @@
-import { rect, type Rect, type Truncation } from '../../../protocol/index.js';
-import type { DetailScope, TreeSource, WindowHandle } from '../../core/backend.js';
+import { rect, type Rect } from '../../../protocol/index.js';
+import type { DetailScope } from '../../core/backend.js';
 import type { Deadline } from '../../core/deadline.js';
 import { I, makeNode, patternsOf, type AtspiNode } from './atspiNode.js';
-import { S } from './roles.js';
-import { DBusReplyError, DBusTimeoutError, type A11yBus } from './dbus.js';
+import type { A11yBus } from './dbus.js';
+import { formatNumber, pool, str, type Problems } from './readSupport.js';
 import { NULL_PATH, asRef, keyOf, refOf } from './refs.js';
+import { S } from './roles.js';
 
 /** Largest text read for a value; answers cut it further to max_text_chars. */
 const MAX_VALUE_READ = 20_001;
 /** Calls in flight at once towards one application. */
 const CONCURRENCY = 64;
-
-/** Runs `fn` over items with at most `limit` in flight; stops starting new work when the deadline passes. */
-export async function pool<T>(items: readonly T[], limit: number, deadline: Deadline, fn: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  const worker = async (): Promise<void> => {
-    while (next < items.length && !deadline.expired()) {
-      const item = items[next++] as T;
-      await fn(item);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-}
-
-/** A D-Bus string, or '' for anything else. */
-export function str(value: unknown): string {
-  return typeof value === 'string' ? value : '';
-}
-
-function describe(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
 
 /** Details of one object read by the detail pass, kept until an event says they may have changed. */
 interface Detail {
@@ -305,68 +285,5 @@ export class AppCache {
         this.detailStore.set(node.key, d);
       }
     });
-  }
-}
-
-/** Formats a Value interface number without float noise. */
-export function formatNumber(n: number): string {
-  return Number.isInteger(n) ? String(n) : String(Number(n.toPrecision(12)));
-}
-
-/** Collects provider failures of one read into truncations and a few notes. */
-export class Problems {
-  readonly truncated = new Set<Truncation>();
-  readonly notes: string[] = [];
-  private count = 0;
-
-  note(error: unknown, what: string): void {
-    this.count++;
-    const cut: Truncation = error instanceof DBusTimeoutError ? 'timeout' : 'provider_error';
-    this.truncated.add(cut);
-    if (this.notes.length < 5) this.notes.push(`${cut}: ${what}: ${error instanceof DBusReplyError ? error.errorName : describe(error)}`);
-    else if (this.notes.length === 5) this.notes.push('more provider failures were not listed');
-  }
-
-  get failures(): number {
-    return this.count;
-  }
-}
-
-/** A window's view of its application's cache, walked by the core under budgets. */
-export class AtspiTreeSource implements TreeSource {
-  readonly problems = new Problems();
-
-  constructor(
-    readonly window: WindowHandle,
-    readonly cache: AppCache,
-  ) {}
-
-  get truncated(): Set<Truncation> {
-    return this.problems.truncated;
-  }
-
-  get notes(): string[] {
-    return this.problems.notes;
-  }
-
-  node(key: string): AtspiNode | undefined {
-    return this.cache.nodes.get(key);
-  }
-
-  expand(keys: readonly string[], deadline: Deadline, limit: number): Promise<void> {
-    return this.cache.expand(keys, deadline, limit, this.problems);
-  }
-
-  finish(): void {
-    if (this.problems.failures > 0) this.cache.invalidate();
-  }
-
-  details(keys: readonly string[], deadline: Deadline, scope: DetailScope = 'full'): Promise<void> {
-    return this.cache.details(keys, deadline, this.problems, scope);
-  }
-
-  /** Reads an object directly by its path (AT-SPI paths are addressable), with its parent. */
-  async fetch(key: string, deadline: Deadline): Promise<AtspiNode | undefined> {
-    return this.cache.fetch(key, deadline).catch(() => undefined);
   }
 }

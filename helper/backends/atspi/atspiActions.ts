@@ -1,7 +1,7 @@
 import { fail, OverseerError, type Action } from '../../../protocol/index.js';
 import { DispatchError, type DispatchResult } from '../../core/backend.js';
 import type { Deadline } from '../../core/deadline.js';
-import type { AtspiTreeSource } from './appCache.js';
+import type { AtspiTreeSource } from './treeSource.js';
 import { EXPAND_NAMES, I, INVOKE_NAMES, TOGGLE_NAMES, findAction, type AtspiNode } from './atspiNode.js';
 import { DBusReplyError, DBusTimeoutError, type A11yBus } from './dbus.js';
 

@@ -2,7 +2,9 @@ import { fail, OverseerError, type Action, type Exclusions, type ProcessIdentity
 import type { Backend, DispatchResult, NativeNode, TreeSource, WindowHandle } from '../../core/backend.js';
 import { type Deadline } from '../../core/deadline.js';
 import { fold } from '../../core/text.js';
-import { AppCache, AtspiTreeSource, Problems, str } from './appCache.js';
+import { AppCache } from './appCache.js';
+import { Problems, str } from './readSupport.js';
+import { AtspiTreeSource } from './treeSource.js';
 import { I, type AtspiNode } from './atspiNode.js';
 import { dispatchAtspi } from './atspiActions.js';
 import { A11yBus, DBusTimeoutError } from './dbus.js';

@@ -1,0 +1,45 @@
+import type { DetailScope, TreeSource, WindowHandle } from '../../core/backend.js';
+import type { Deadline } from '../../core/deadline.js';
+import type { AppCache } from './appCache.js';
+import type { AtspiNode } from './atspiNode.js';
+import { Problems } from './readSupport.js';
+import type { Truncation } from '../../../protocol/index.js';
+
+/** A window's view of its application's cache, walked by the core under budgets. */
+export class AtspiTreeSource implements TreeSource {
+  readonly problems = new Problems();
+
+  constructor(
+    readonly window: WindowHandle,
+    readonly cache: AppCache,
+  ) {}
+
+  get truncated(): Set<Truncation> {
+    return this.problems.truncated;
+  }
+
+  get notes(): string[] {
+    return this.problems.notes;
+  }
+
+  node(key: string): AtspiNode | undefined {
+    return this.cache.nodes.get(key);
+  }
+
+  expand(keys: readonly string[], deadline: Deadline, limit: number): Promise<void> {
+    return this.cache.expand(keys, deadline, limit, this.problems);
+  }
+
+  finish(): void {
+    if (this.problems.failures > 0) this.cache.invalidate();
+  }
+
+  details(keys: readonly string[], deadline: Deadline, scope: DetailScope = 'full'): Promise<void> {
+    return this.cache.details(keys, deadline, this.problems, scope);
+  }
+
+  /** Reads an object directly by its path (AT-SPI paths are addressable), with its parent. */
+  async fetch(key: string, deadline: Deadline): Promise<AtspiNode | undefined> {
+    return this.cache.fetch(key, deadline).catch(() => undefined);
+  }
+}
