@@ -38,7 +38,7 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/helper/**', '**/main/**'], message: 'protocol tests test protocol/ alone' }] }] },
   },
   {
-    files: ['helper/**/*.test.ts'],
+    files: ['helper/**/*.test.ts', 'helper/contract/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'no electron in helper tests' }, { group: ['**/main/**', '**/renderer/**'], message: 'helper tests use the helper and e2e/ only' }] }] },
   },
 );

@@ -1,39 +1,4 @@
-import { REPO_ROOT, spawnHelper } from '../rpc/helperProcess.js';
-import { startTestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { atspiSetup } from './atspiLane.js';
 import { backendContract } from './backendContract.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
-const FREEZE_S = 6;
-const ROWS = 3000;
-
-backendContract('backend contract: atspi (GTK3 fixture on a private Xvfb desktop)', async () => {
-  const desktop = await startTestDesktop();
-  try {
-    const app = await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', String(ROWS), '--freeze-seconds', String(FREEZE_S)], { waitForWindow: 'Overseer Fixture' });
-    const other = await desktop.launch('/usr/bin/python3', [FIXTURE, '--title', 'Second Fixture', '--rows', '50'], { waitForWindow: 'Second Fixture' });
-    const helper = spawnHelper(desktop.env);
-    const list = await helper.call('window_list', {});
-    const id = (title: string): string => {
-      const w = list.windows.find((x) => x.title === title);
-      if (w === undefined) throw new Error(`window "${title}" not listed: ${JSON.stringify(list)}\n${helper.stderr()}`);
-      return w.window;
-    };
-    return {
-      backend: 'atspi',
-      helper,
-      fixtureWindow: id('Overseer Fixture'),
-      otherWindow: id('Second Fixture'),
-      fixturePid: app.pid,
-      freezeMs: FREEZE_S * 1000,
-      rows: ROWS,
-      killOther: () => other.stop(),
-      async stop() {
-        await helper.close();
-        await desktop.stop();
-      },
-    };
-  } catch (error) {
-    await desktop.stop();
-    throw error;
-  }
-});
+backendContract('backend contract: atspi with bulk Cache.GetItems (GTK3 fixture on a private desktop)', () => atspiSetup());

@@ -135,6 +135,7 @@ interface ReadBackResult {
 
 /** Re-reads the element until the expected effect shows or the settle schedule ends. */
 async function readBack(backend: Backend, r: Resolved, action: Action, before: NativeNode, text: string | undefined, deadline: Deadline): Promise<ReadBackResult> {
+  const comboKey = action === 'select' ? comboAncestor(r.source, r.node)?.key : undefined;
   let last: ReadBackResult = {};
   let waited = 0;
   for (const at of SETTLE_MS) {
@@ -143,7 +144,7 @@ async function readBack(backend: Backend, r: Resolved, action: Action, before: N
     if (deadline.expired()) break;
     const source = await backend.open(r.window, deadline);
     const after = source.node(r.node.key) ?? (await source.fetch(r.node.key, deadline));
-    const combo = action === 'select' && after !== undefined ? comboAncestor(source, after) : undefined;
+    const combo = comboKey === undefined ? undefined : (source.node(comboKey) ?? (await source.fetch(comboKey, deadline)));
     if (combo !== undefined && after !== undefined) {
       await source.details([combo.key], deadline);
       source.finish();

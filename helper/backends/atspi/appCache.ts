@@ -2,9 +2,9 @@ import { rect, type Rect } from '../../../protocol/index.js';
 import type { DetailScope } from '../../core/backend.js';
 import type { Deadline } from '../../core/deadline.js';
 import { I, makeNode, patternsOf, type AtspiNode } from './atspiNode.js';
-import type { A11yBus } from './dbus.js';
+import { DBusReplyError, type A11yBus } from './dbus.js';
 import { formatNumber, pool, str, type Problems } from './readSupport.js';
-import { NULL_PATH, asRef, keyOf, refOf } from './refs.js';
+import { NULL_PATH, ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
 import { S } from './roles.js';
 
 /** Largest text read for a value; answers cut it further to max_text_chars. */
@@ -34,8 +34,11 @@ const LAYOUT_ROLES = new Set(['scroll_bar', 'pane', 'window', 'dialog', 'tab']);
  * arrived is used for that answer only. Never serves stale data.
  */
 export class AppCache {
+  /** The latest loaded view; each tree source pins the map it opened with. */
   nodes = new Map<string, AtspiNode>();
   private fresh = false;
+  /** False once the application turned out not to publish Cache.GetItems. */
+  private bulk = process.env['OVERSEER_ATSPI_NO_BULK'] !== '1';
   private generation = 0;
   private readonly gapNodes = new Map<string, AtspiNode>();
   private readonly childLists = new Map<string, string[]>();
@@ -80,21 +83,15 @@ export class AppCache {
       if (this.fresh) return;
     }
     const generation = this.generation;
-    const [items] = await this.bus.call(this.busName, '/org/a11y/atspi/cache', I.cache, 'GetItems', deadline.remaining());
+    const loaded = this.bulk ? await this.getItems(deadline) : await this.topLevels(deadline);
     const nodes = new Map<string, AtspiNode>();
     const byParent = new Map<string, AtspiNode[]>();
-    for (const item of Array.isArray(items) ? (items as unknown[][]) : []) {
-      const ref = asRef(item[0]);
-      const parent = asRef(item[2]);
-      if (ref === undefined) continue;
-      const parentKey = parent === undefined || parent.path === NULL_PATH ? undefined : keyOf(parent.bus, parent.path);
-      const node = makeNode(ref.bus, ref.path, parentKey, Number(item[3]), Number(item[4]), (item[5] as string[]) ?? [], str(item[6]), Number(item[7]), (item[9] as number[]) ?? []);
+    for (const node of loaded) {
       nodes.set(node.key, node);
-      if (parentKey !== undefined) {
-        const list = byParent.get(parentKey) ?? [];
-        list.push(node);
-        byParent.set(parentKey, list);
-      }
+      if (node.parent === undefined) continue;
+      const list = byParent.get(node.parent) ?? [];
+      list.push(node);
+      byParent.set(node.parent, list);
     }
     // Children from the cache only where their order is certain: every index known, unique and complete.
     for (const [parentKey, kids] of byParent) {
@@ -112,6 +109,38 @@ export class AppCache {
     for (const node of nodes.values()) this.restore(node, nodes);
     this.nodes = nodes;
     this.fresh = generation === this.generation;
+  }
+
+  /**
+   * The whole cache in one call, when the application publishes it. Toolkits without
+   * Cache.GetItems (or with it disabled) are read by walking from their top-level windows.
+   */
+  private async getItems(deadline: Deadline): Promise<AtspiNode[]> {
+    let items: unknown;
+    try {
+      [items] = await this.bus.call(this.busName, '/org/a11y/atspi/cache', I.cache, 'GetItems', deadline.remaining());
+    } catch (error) {
+      if (!(error instanceof DBusReplyError)) throw error;
+      this.bulk = false;
+      return this.topLevels(deadline);
+    }
+    return (Array.isArray(items) ? (items as unknown[][]) : []).flatMap((item) => {
+      const ref = asRef(item[0]);
+      const parent = asRef(item[2]);
+      if (ref === undefined) return [];
+      const parentKey = parent === undefined || parent.path === NULL_PATH ? undefined : keyOf(parent.bus, parent.path);
+      return [makeNode(ref.bus, ref.path, parentKey, Number(item[3]), Number(item[4]), (item[5] as string[]) ?? [], str(item[6]), Number(item[7]), (item[9] as number[]) ?? [])];
+    });
+  }
+
+  /** The application's top-level windows, read one by one; the walk reads the rest. */
+  private async topLevels(deadline: Deadline): Promise<AtspiNode[]> {
+    const root = keyOf(this.busName, ROOT_PATH);
+    const [refs] = await this.bus.call(this.busName, ROOT_PATH, I.accessible, 'GetChildren', deadline.remaining());
+    const list = (Array.isArray(refs) ? refs : []).map(asRef).filter((r) => r !== undefined);
+    const nodes = await Promise.all(list.map((r, index) => this.readNode(r.bus, r.path, root, index, deadline)));
+    for (const n of nodes) if (n.childCount !== 0) n.childCount = -1;
+    return nodes;
   }
 
   /** Puts kept id and details back on a freshly loaded node. */
@@ -147,20 +176,19 @@ export class AppCache {
   }
 
   /** Reads one object by key (parent from its Parent property); undefined when it is gone. */
-  async fetch(key: string, deadline: Deadline): Promise<AtspiNode | undefined> {
+  async fetch(nodes: Map<string, AtspiNode>, key: string, deadline: Deadline): Promise<AtspiNode | undefined> {
     const ref = refOf(key);
     if (ref === undefined || ref.bus !== this.busName) return undefined;
     const parent = asRef(await this.bus.getProperty(ref.bus, ref.path, I.accessible, 'Parent', deadline.remaining()));
     const parentKey = parent === undefined || parent.path === NULL_PATH ? undefined : keyOf(parent.bus, parent.path);
     const node = await this.readNode(ref.bus, ref.path, parentKey, -1, deadline);
     if (node.states.has(S.defunct)) return undefined;
-    this.nodes.set(key, node);
+    nodes.set(key, node);
     return node;
   }
 
   /** Reads children lists (GetChildren) of these nodes, and the first `limit` unknown children of each. */
-  async expand(keys: readonly string[], deadline: Deadline, limit: number, problems: Problems): Promise<void> {
-    const nodes = this.nodes;
+  async expand(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, limit: number, problems: Problems): Promise<void> {
     const generation = this.generation;
     const missing: { busName: string; path: string; parent: string; index: number }[] = [];
     await pool(keys, CONCURRENCY, deadline, async (key) => {
@@ -199,8 +227,7 @@ export class AppCache {
   }
 
   /** Reads only what matching needs: automation ids (kept for the object's life) or values. */
-  private async partialDetails(keys: readonly string[], deadline: Deadline, scope: 'ids' | 'values', problems: Problems): Promise<void> {
-    const nodes = this.nodes;
+  private async partialDetails(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, scope: 'ids' | 'values', problems: Problems): Promise<void> {
     const generation = this.generation;
     const todo = keys
       .map((k) => nodes.get(k))
@@ -234,9 +261,8 @@ export class AppCache {
   }
 
   /** Reads rect, automation id, value/text and action names of these nodes concurrently. */
-  async details(keys: readonly string[], deadline: Deadline, problems: Problems, scope: DetailScope = 'full'): Promise<void> {
-    if (scope !== 'full') return this.partialDetails(keys, deadline, scope, problems);
-    const nodes = this.nodes;
+  async details(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, problems: Problems, scope: DetailScope = 'full'): Promise<void> {
+    if (scope !== 'full') return this.partialDetails(nodes, keys, deadline, scope, problems);
     const generation = this.generation;
     const todo = keys.map((k) => nodes.get(k)).filter((n): n is AtspiNode => n !== undefined && !n.detailed);
     await pool(todo, CONCURRENCY, deadline, async (node) => {

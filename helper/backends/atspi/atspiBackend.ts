@@ -154,10 +154,12 @@ export class AtspiBackend implements Backend {
   private async appWindows(app: AppInfo, deadline: Deadline): Promise<WindowInfo[]> {
     const cache = this.cacheFor(app.bus);
     await cache.load(deadline);
+    const nodes = cache.nodes;
     const rootKey = keyOf(app.bus, ROOT_PATH);
     // A frame without a name (GTK header-bar apps) is titled by its application, as the window system shows it.
-    const frames = [...cache.nodes.values()].filter((n) => n.parent === rootKey && (n.name !== undefined && n.name !== '' ? n.name : app.name) !== '' && n.state?.offscreen === false);
+    const frames = [...nodes.values()].filter((n) => n.parent === rootKey && (n.name !== undefined && n.name !== '' ? n.name : app.name) !== '' && n.state?.offscreen === false);
     await cache.details(
+      nodes,
       frames.map((f) => f.key),
       deadline,
       new Problems(),
@@ -199,9 +201,10 @@ export class AtspiBackend implements Backend {
       const info = last ?? { window: id, title: '', app: app.name, pid: app.pid, process_start: app.start, foreground: false };
       return { info, rootKey: id, process: { pid: app.pid, process_start: app.start } };
     }
-    const frame = cache.nodes.get(id);
+    const nodes = cache.nodes;
+    const frame = nodes.get(id);
     if (frame === undefined || frame.parent !== keyOf(app.bus, ROOT_PATH)) throw fail('stale_window', `window ${id} is gone`, { window: id });
-    await cache.details([id], deadline, new Problems());
+    await cache.details(nodes, [id], deadline, new Problems());
     return { info: this.windowInfo(app, frame), rootKey: id, process: { pid: app.pid, process_start: app.start } };
   }
 
@@ -209,11 +212,7 @@ export class AtspiBackend implements Backend {
     const ref = refOf(window.rootKey);
     if (ref === undefined) throw fail('stale_window', `window ${window.rootKey} is not an AT-SPI window`);
     const source = new AtspiTreeSource(window, this.cacheFor(ref.bus));
-    try {
-      await source.cache.load(deadline);
-    } catch (error) {
-      source.problems.note(error, `application ${window.info.app} (pid ${window.process.pid})`);
-    }
+    await source.open(deadline);
     return source;
   }
 

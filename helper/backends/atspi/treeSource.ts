@@ -8,11 +8,25 @@ import type { Truncation } from '../../../protocol/index.js';
 /** A window's view of its application's cache, walked by the core under budgets. */
 export class AtspiTreeSource implements TreeSource {
   readonly problems = new Problems();
+  /** The node map this read works on, pinned when it opened, so a concurrent reload never mixes snapshots. */
+  private nodes: Map<string, AtspiNode>;
 
   constructor(
     readonly window: WindowHandle,
     readonly cache: AppCache,
-  ) {}
+  ) {
+    this.nodes = cache.nodes;
+  }
+
+  /** Loads the application's cache and pins the result; a failure is noted, not thrown. */
+  async open(deadline: Deadline): Promise<void> {
+    try {
+      await this.cache.load(deadline);
+    } catch (error) {
+      this.problems.note(error, `application ${this.window.info.app} (pid ${this.window.process.pid})`);
+    }
+    this.nodes = this.cache.nodes;
+  }
 
   get truncated(): Set<Truncation> {
     return this.problems.truncated;
@@ -23,11 +37,11 @@ export class AtspiTreeSource implements TreeSource {
   }
 
   node(key: string): AtspiNode | undefined {
-    return this.cache.nodes.get(key);
+    return this.nodes.get(key);
   }
 
   expand(keys: readonly string[], deadline: Deadline, limit: number): Promise<void> {
-    return this.cache.expand(keys, deadline, limit, this.problems);
+    return this.cache.expand(this.nodes, keys, deadline, limit, this.problems);
   }
 
   finish(): void {
@@ -35,11 +49,11 @@ export class AtspiTreeSource implements TreeSource {
   }
 
   details(keys: readonly string[], deadline: Deadline, scope: DetailScope = 'full'): Promise<void> {
-    return this.cache.details(keys, deadline, this.problems, scope);
+    return this.cache.details(this.nodes, keys, deadline, this.problems, scope);
   }
 
   /** Reads an object directly by its path (AT-SPI paths are addressable), with its parent. */
   async fetch(key: string, deadline: Deadline): Promise<AtspiNode | undefined> {
-    return this.cache.fetch(key, deadline).catch(() => undefined);
+    return this.cache.fetch(this.nodes, key, deadline).catch(() => undefined);
   }
 }
