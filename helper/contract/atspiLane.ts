@@ -13,7 +13,8 @@ export async function atspiSetup(helperEnv: Record<string, string> = {}): Promis
   try {
     const app = await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', String(ROWS), '--freeze-seconds', String(FREEZE_S)], { waitForWindow: 'Overseer Fixture' });
     const other = await desktop.launch('/usr/bin/python3', [FIXTURE, '--title', 'Second Fixture', '--rows', '50'], { waitForWindow: 'Second Fixture' });
-    const helper = spawnHelper({ ...desktop.env, ...helperEnv });
+    // The contract lanes also make the helper check its own answers against the protocol.
+    const helper = spawnHelper({ ...desktop.env, OVERSEER_HELPER_SELF_CHECK: '1', ...helperEnv });
     const list = await helper.call('window_list', {});
     const id = (title: string): string => {
       const w = list.windows.find((x) => x.title === title);

@@ -383,6 +383,16 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         } finally {
           await s.helper.call('configure', { exclude: {} });
         }
+        const app = (await s.helper.call('window_list', {})).windows.find((w) => w.window === s.fixtureWindow)?.app ?? '';
+        for (const pattern of [app.toUpperCase(), `/^${app.slice(0, 3).replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/`]) {
+          await s.helper.call('configure', { exclude: { apps: [pattern] } });
+          try {
+            await rejectsWith(c.read(), 'excluded_target');
+          } finally {
+            await s.helper.call('configure', { exclude: {} });
+          }
+        }
+        assert.ok((await c.read({ max_nodes: 5 })).node_count > 0, 'reading works again once the exclusion is lifted');
       });
 
       it('drives a modal dialog and then answers its closed window stale', async () => {

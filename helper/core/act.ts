@@ -2,7 +2,7 @@ import { OverseerError, errorInfo, type Action, type Element, type ElementRef, t
 import { DispatchError, supports, type Backend, type NativeNode, type TreeSource, type WindowHandle } from './backend.js';
 import { Deadline } from './deadline.js';
 import { documentOrder, scan, undecidedReason } from './find.js';
-import { ancestorPath, digestOf, toElement } from './shape.js';
+import { ancestorPath, bindingOf, digestOf, toElement } from './shape.js';
 import { walk } from './walk.js';
 
 /** Budget of one element_act in the helper (resolve, dispatch, read back). */
@@ -83,17 +83,6 @@ async function resolveSelector(backend: Backend, p: HelperActParams, deadline: D
   const node = s.matches[0];
   if (node === undefined) throw refuse('not_found', 'no element matches the selector', { searched_whole_window: true, match_count: 0 });
   return { window: s.window, source: s.source, node, rebound: false };
-}
-
-/** The binding recorded for a target: identity plus recorded semantics (SPEC §4). */
-export function refOf(r: Resolved): ElementRef {
-  const ancestors = ancestorPath(r.source, r.node.key);
-  const ref: ElementRef = { key: r.node.key, window: r.window.info.window, process: r.window.process, digest: digestOf(r.node, ancestors), role: r.node.role, ancestors, window_title: r.window.info.title };
-  if (r.node.name !== undefined) ref.name = r.node.name;
-  if (r.node.automationId !== undefined) ref.automation_id = r.node.automationId;
-  if (r.node.className !== undefined) ref.class = r.node.className;
-  if (r.window.info.rect !== undefined) ref.window_rect = r.window.info.rect;
-  return ref;
 }
 
 /** Whether the element after the call shows the action's expected effect. */
@@ -183,7 +172,7 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
   const password = node.state?.password === true;
   if (password && p.text !== undefined) base.text = MASK;
   const target: Element = toElement(source, node, SHAPE);
-  const result: HelperActResult = { ...base, window: r.window.info, target, element_ref: refOf(r), ...(r.rebound ? { rebound: true } : {}) };
+  const result: HelperActResult = { ...base, window: r.window.info, target, element_ref: bindingOf(r.window, r.source, r.node), ...(r.rebound ? { rebound: true } : {}) };
   if (node.state?.enabled === false) return { ...result, refusal: errorInfo('not_enabled', `the ${node.role} "${node.name ?? ''}" is disabled`) };
   if (!supports(node, p.action)) return { ...result, refusal: errorInfo('pattern_unsupported', `the ${node.role} "${node.name ?? ''}" does not support ${p.action}`, { supported: node.patterns, ...(node.actions ? { actions: node.actions } : {}) }) };
   if (p.check_only === true) return { ...result, outcome: 'pending' };

@@ -2,7 +2,7 @@ import { FIND_LIMIT, FIND_TIMEOUT, READ_LIMITS, applyLimit, type Element, type H
 import type { Backend, NativeNode, TreeSource, WindowHandle } from './backend.js';
 import { Deadline } from './deadline.js';
 import { matchNode } from './selectors.js';
-import { toElement } from './shape.js';
+import { bindingOf, toElement } from './shape.js';
 import { walk } from './walk.js';
 
 /** The most elements a find scans in one window. */
@@ -101,6 +101,7 @@ export async function findElements(backend: Backend, p: HelperFindParams, signal
   }
   await s.source.details(shown.map((n) => n.key), new Deadline(2000, signal));
   const matches: Element[] = shown.map((n) => toElement(s.source, n, { maxTextChars: READ_LIMITS.max_text_chars.default, identity: true }));
+  const refs = p.refs === true ? shown.map((node) => bindingOf(s.window, s.source, node)) : undefined;
   const decided = s.complete && s.unreadable.length === 0;
   const answer = {
     window: s.window.info,
@@ -112,6 +113,7 @@ export async function findElements(backend: Backend, p: HelperFindParams, signal
     notes,
     ...(decided ? {} : { reason: undecidedReason(s) }),
     ...(s.unreadable.length > 0 ? { unreadable_candidates: s.unreadable.slice(0, 20).map((u) => ({ key: u.node.key, role: u.node.role, ...(u.node.name ? { name: u.node.name } : {}), unread: u.fields })) } : {}),
+    ...(refs !== undefined ? { refs } : {}),
     ...(wait.value > 0 ? { stopped_before_timeout_ms: Math.max(0, wait.value - (Date.now() - started)), last_walk_ms: lastWalk } : {}),
   };
   return answer;

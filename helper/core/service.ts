@@ -9,6 +9,8 @@ import { ancestorPath, digestOf, toElement } from './shape.js';
 
 /** Version of the helper, reported by hello. */
 export const HELPER_VERSION = '0.1.0';
+/** Validate answers before sending them (OVERSEER_HELPER_SELF_CHECK=1). */
+const SELF_CHECK = process.env['OVERSEER_HELPER_SELF_CHECK'] === '1';
 /** Budget of a window listing. */
 const LIST_BUDGET_MS = 3000;
 
@@ -27,6 +29,8 @@ export class HelperService {
     if (!Object.hasOwn(HELPER_METHODS, method)) throw fail('invalid_argument', `unknown method "${method.slice(0, 100)}"`, { methods: Object.keys(HELPER_METHODS) });
     const m = method as HelperMethod;
     const result = await this.run(m, params, signal);
+    // The receiving side validates every answer; checking our own as well is for development runs.
+    if (!SELF_CHECK) return result;
     const checked = HELPER_METHODS[m].result.safeParse(result);
     if (!checked.success) {
       this.log(`[helper] answer of ${m} broke its schema: ${checked.error.message.slice(0, 2000)}`);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import type { Element, Truncation } from '../../protocol/index.js';
-import type { NativeNode, TreeSource } from './backend.js';
+import type { Element, ElementRef, Truncation } from '../../protocol/index.js';
+import type { NativeNode, TreeSource, WindowHandle } from './backend.js';
 import { approxTokens, cutText } from './text.js';
 
 /** Options of shaping native nodes into protocol elements. */
@@ -30,6 +30,17 @@ export function ancestorPath(source: TreeSource, key: string): string[] {
 export function digestOf(node: NativeNode, ancestors: readonly string[]): string {
   const material = JSON.stringify([node.role, node.name ?? null, node.automationId ?? null, node.className ?? null, ancestors]);
   return createHash('sha256').update(material).digest('base64url').slice(0, 22);
+}
+
+/** The binding recorded for a target: identity plus recorded semantics (SPEC §4). */
+export function bindingOf(window: WindowHandle, source: TreeSource, node: NativeNode): ElementRef {
+  const ancestors = ancestorPath(source, node.key);
+  const ref: ElementRef = { key: node.key, window: window.info.window, process: window.process, digest: digestOf(node, ancestors), role: node.role, ancestors, window_title: window.info.title };
+  if (node.name !== undefined) ref.name = node.name;
+  if (node.automationId !== undefined) ref.automation_id = node.automationId;
+  if (node.className !== undefined) ref.class = node.className;
+  if (window.info.rect !== undefined) ref.window_rect = window.info.rect;
+  return ref;
 }
 
 /** One native node as a protocol element (without children); password values never leave. */

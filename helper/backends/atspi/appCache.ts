@@ -5,10 +5,14 @@ import { I, makeNode, patternsOf, type AtspiNode } from './atspiNode.js';
 import { DBusReplyError, type A11yBus } from './dbus.js';
 import { formatNumber, pool, str, type Problems } from './readSupport.js';
 import { NULL_PATH, ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
-import { S } from './roles.js';
+import { classify } from './events.js';
+import { S, STATE_NUMBERS, mapState } from './roles.js';
 
 /** Largest text read for a value; answers cut it further to max_text_chars. */
 const MAX_VALUE_READ = 20_001;
+/** Canonical AT-SPI action names (GTK, Qt, Chromium) whose English localized forms only differ in case. */
+const KNOWN_ACTIONS = new Set(['click', 'press', 'activate', 'toggle', 'expand or contract', 'expand', 'collapse', 'jump', 'open', 'select', 'check', 'uncheck', 'edit', 'showcontextmenu', 'show menu', 'menu', 'increment', 'decrement', 'switch', 'scroll']);
+
 /** Calls in flight at once towards one application. */
 const CONCURRENCY = 64;
 
@@ -18,12 +22,6 @@ interface Detail {
   value?: string;
   actions?: string[];
 }
-
-/** Events after which positions anywhere in the application may have moved without their own event. */
-const LAYOUT_MEMBERS = new Set(['ChildrenChanged', 'BoundsChanged', 'VisibleDataChanged', 'RowInserted', 'RowDeleted', 'RowReordered', 'ModelChanged']);
-/** Events after which the source object's children list is no longer known (tables announce rows, not children). */
-const CHILDREN_MEMBERS = new Set(['ChildrenChanged', 'RowInserted', 'RowDeleted', 'RowReordered', 'ColumnInserted', 'ColumnDeleted', 'ColumnReordered', 'ModelChanged']);
-const LAYOUT_ROLES = new Set(['scroll_bar', 'pane', 'window', 'dialog', 'tab']);
 
 /**
  * Everything known about one application's tree. The structure (Cache.GetItems) is reloaded after
@@ -37,9 +35,14 @@ export class AppCache {
   /** The latest loaded view; each tree source pins the map it opened with. */
   nodes = new Map<string, AtspiNode>();
   private fresh = false;
+  private loading = false;
+  private eventDuringLoad = false;
+  /** Event counter; details read before an event that touched their object are not kept. */
+  private eventSeq = 0;
+  private globalTouch = 0;
+  private readonly touched = new Map<string, number>();
   /** False once the application turned out not to publish Cache.GetItems. */
   private bulk = process.env['OVERSEER_ATSPI_NO_BULK'] !== '1';
-  private generation = 0;
   private readonly gapNodes = new Map<string, AtspiNode>();
   private readonly childLists = new Map<string, string[]>();
   private readonly detailStore = new Map<string, Detail>();
@@ -51,26 +54,113 @@ export class AppCache {
     readonly busName: string,
   ) {}
 
-  /** Called for every event the application emits; `path` is the object it concerns. */
-  onEvent(path: string, member: string, detail = ''): void {
-    this.fresh = false;
-    this.generation++;
+  /** Called for every event the application emits (see events.ts for what each one changes). */
+  onEvent(path: string, iface: string, member: string, body: readonly unknown[]): void {
     const key = keyOf(this.busName, path);
-    const role = this.nodes.get(key)?.role;
-    this.gapNodes.delete(key);
-    this.detailStore.delete(key);
-    if (CHILDREN_MEMBERS.has(member)) this.childLists.delete(key);
-    if (member === 'PropertyChange' && detail === 'accessible-parent') this.childLists.clear();
-    if (member === 'RemoveAccessible') this.ids.delete(key);
-    if (LAYOUT_MEMBERS.has(member) || (role !== undefined && LAYOUT_ROLES.has(role))) {
-      for (const d of this.detailStore.values()) delete d.rect;
+    const effect = classify(iface, member, body);
+    this.eventSeq++;
+    if (this.loading) this.eventDuringLoad = true;
+    if (effect.structure) {
+      this.fresh = false;
+      this.gapNodes.delete(key);
+      this.detailStore.delete(key);
+      this.touch(key);
     }
+    if (effect.children) {
+      this.childLists.delete(key);
+      for (const [k, gap] of this.gapNodes) if (gap.parent === key) this.gapNodes.delete(k);
+    }
+    if (effect.removed) this.ids.delete(key);
+    if (effect.reparented) this.childLists.clear();
+    if (effect.state !== undefined) this.patchState(key, effect.state.name, effect.state.on);
+    if (effect.name !== undefined) this.patchName(key, effect.name);
+    if (effect.value) {
+      this.dropDetail(key, 'value');
+      this.touch(key);
+    }
+    if (effect.rects === 'subtree') for (const k of this.subtree(key)) this.dropDetail(k, 'rect');
+    if (effect.rects === 'app' || effect.details === 'app') this.dropAll(effect.details !== 'app');
+  }
+
+  /** An object and its known descendants (for position changes that move children too). */
+  private subtree(key: string): string[] {
+    const out: string[] = [];
+    const stack = [key];
+    while (stack.length > 0 && out.length < 100_000) {
+      const k = stack.pop() as string;
+      out.push(k);
+      for (const c of this.nodes.get(k)?.children ?? this.childLists.get(k) ?? []) stack.push(c);
+    }
+    return out;
+  }
+
+  /** Forgets one detail of an object, in the store and on the loaded node, so the next read asks again. */
+  private dropDetail(key: string, field: 'rect' | 'value'): void {
+    const d = this.detailStore.get(key);
+    if (d !== undefined) {
+      if (field === 'value') this.detailStore.delete(key);
+      else delete d.rect;
+    }
+    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) {
+      if (node === undefined) continue;
+      delete node[field];
+      node.detailed = false;
+    }
+    this.touch(key);
+  }
+
+  /** Forgets every detail of the application (or only positions). */
+  private dropAll(onlyRects: boolean): void {
+    this.globalTouch = this.eventSeq;
+    if (onlyRects) for (const d of this.detailStore.values()) delete d.rect;
+    else this.detailStore.clear();
+    for (const map of [this.nodes, this.gapNodes]) {
+      for (const node of map.values()) {
+        if (!onlyRects) delete node.value;
+        delete node.rect;
+        node.detailed = false;
+      }
+    }
+  }
+
+  private touch(key: string): void {
+    this.touched.set(key, this.eventSeq);
+  }
+
+  /** True when no event touched this object (or the whole application) since `since`. */
+  private untouchedSince(key: string, since: number): boolean {
+    return this.globalTouch <= since && (this.touched.get(key) ?? 0) <= since;
+  }
+
+  /** Applies a StateChanged event to the cached object (the event carries the new value). */
+  private patchState(key: string, name: string, on: boolean): void {
+    const n = STATE_NUMBERS.get(name);
+    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) {
+      if (node === undefined) continue;
+      if (n === undefined) {
+        this.fresh = false;
+        continue;
+      }
+      const states = new Set(node.states);
+      if (on) states.add(n);
+      else states.delete(n);
+      node.states = states;
+      node.state = mapState(states, node.nativeRole ?? '');
+      node.patterns = patternsOf(node, node.parent === undefined ? undefined : this.nodes.get(node.parent));
+    }
+    if (name === 'showing' || name === 'visible') for (const k of this.subtree(key)) this.dropDetail(k, 'rect');
+  }
+
+  /** Applies an accessible-name change to the cached object. */
+  private patchName(key: string, name: string): void {
+    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) if (node !== undefined) node.name = name;
   }
 
   /** Drops everything (used after a read met provider failures). */
   invalidate(): void {
     this.fresh = false;
-    this.generation++;
+    this.eventSeq++;
+    this.globalTouch = this.eventSeq;
     this.gapNodes.clear();
     this.childLists.clear();
     this.detailStore.clear();
@@ -82,8 +172,9 @@ export class AppCache {
       await this.bus.call(this.busName, '/', 'org.freedesktop.DBus.Peer', 'Ping', deadline.remaining());
       if (this.fresh) return;
     }
-    const generation = this.generation;
-    const loaded = this.bulk ? await this.getItems(deadline) : await this.topLevels(deadline);
+    this.loading = true;
+    this.eventDuringLoad = false;
+    const loaded = await this.loadNodes(deadline).finally(() => (this.loading = false));
     const nodes = new Map<string, AtspiNode>();
     const byParent = new Map<string, AtspiNode[]>();
     for (const node of loaded) {
@@ -108,7 +199,12 @@ export class AppCache {
     }
     for (const node of nodes.values()) this.restore(node, nodes);
     this.nodes = nodes;
-    this.fresh = generation === this.generation;
+    // An event that arrived while the structure was read may or may not be in it: read again next time.
+    this.fresh = !this.eventDuringLoad;
+  }
+
+  private loadNodes(deadline: Deadline): Promise<AtspiNode[]> {
+    return this.bulk ? this.getItems(deadline) : this.topLevels(deadline);
   }
 
   /**
@@ -189,7 +285,7 @@ export class AppCache {
 
   /** Reads children lists (GetChildren) of these nodes, and the first `limit` unknown children of each. */
   async expand(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, limit: number, problems: Problems): Promise<void> {
-    const generation = this.generation;
+    const since = this.eventSeq;
     const missing: { busName: string; path: string; parent: string; index: number }[] = [];
     await pool(keys, CONCURRENCY, deadline, async (key) => {
       const node = nodes.get(key);
@@ -205,7 +301,7 @@ export class AppCache {
         const [refs] = await this.bus.call(node.bus, node.path, I.accessible, 'GetChildren', deadline.remaining());
         const list = (Array.isArray(refs) ? refs : []).map(asRef).filter((r) => r !== undefined);
         node.children = list.map((r) => keyOf(r.bus, r.path));
-        if (generation === this.generation) this.childLists.set(key, node.children);
+        if (this.untouchedSince(key, since)) this.childLists.set(key, node.children);
         list.slice(0, limit).forEach((r, index) => {
           if (!nodes.has(keyOf(r.bus, r.path))) missing.push({ busName: r.bus, path: r.path, parent: key, index });
         });
@@ -219,16 +315,32 @@ export class AppCache {
       try {
         const node = await this.readNode(m.busName, m.path, m.parent, m.index, deadline);
         nodes.set(node.key, node);
-        if (generation === this.generation) this.gapNodes.set(node.key, { ...node, unread: new Set() });
+        if (this.untouchedSince(node.key, since) && this.untouchedSince(m.parent, since)) this.gapNodes.set(node.key, { ...node, unread: new Set() });
       } catch (error) {
         problems.note(error, `an element under ${m.parent}`);
       }
     });
   }
 
+  /**
+   * Canonical action names in one GetActions call. GetActions answers localized names (GTK3:
+   * "Click"); those that fold to a known canonical English name are taken as such, any other
+   * is asked for with GetName(i), so a translated desktop still gets canonical names.
+   */
+  private async actionNames(node: AtspiNode, deadline: Deadline): Promise<string[]> {
+    const [list] = await this.bus.call(node.bus, node.path, I.action, 'GetActions', deadline.remaining());
+    const localized = (Array.isArray(list) ? (list as unknown[][]) : []).slice(0, 32).map((a) => str(a[0]));
+    return Promise.all(
+      localized.map(async (name, i) => {
+        const lower = name.toLowerCase();
+        if (KNOWN_ACTIONS.has(lower) || (name !== '' && name === lower && /^[a-z0-9._-]+$/.test(name))) return lower;
+        return str((await this.bus.call(node.bus, node.path, I.action, 'GetName', deadline.remaining(), 'i', [i]))[0]);
+      }),
+    );
+  }
+
   /** Reads only what matching needs: automation ids (kept for the object's life) or values. */
   private async partialDetails(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, scope: 'ids' | 'values', problems: Problems): Promise<void> {
-    const generation = this.generation;
     const todo = keys
       .map((k) => nodes.get(k))
       .filter((n): n is AtspiNode => n !== undefined && !n.detailed && (scope === 'ids' ? !this.ids.has(n.key) : n.interfaces.has(I.value) || n.interfaces.has(I.text) || n.role === 'combo_box'));
@@ -237,7 +349,7 @@ export class AppCache {
         if (scope === 'ids') {
           const id = str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', deadline.remaining()));
           if (id !== '') node.automationId = id;
-          if (generation === this.generation) this.ids.set(node.key, id);
+          this.ids.set(node.key, id); // fixed for the object's life
         } else await this.readValue(node, deadline);
       } catch (error) {
         node.unread.add(scope === 'ids' ? 'automation_id' : 'value');
@@ -263,7 +375,7 @@ export class AppCache {
   /** Reads rect, automation id, value/text and action names of these nodes concurrently. */
   async details(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, problems: Problems, scope: DetailScope = 'full'): Promise<void> {
     if (scope !== 'full') return this.partialDetails(nodes, keys, deadline, scope, problems);
-    const generation = this.generation;
+    const since = this.eventSeq;
     const todo = keys.map((k) => nodes.get(k)).filter((n): n is AtspiNode => n !== undefined && !n.detailed);
     await pool(todo, CONCURRENCY, deadline, async (node) => {
       const t = (): number => deadline.remaining();
@@ -289,21 +401,19 @@ export class AppCache {
         guard('automation_id', async () => {
           const id = str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', t()));
           if (id !== '') node.automationId = id;
-          if (generation === this.generation) this.ids.set(node.key, id);
+          this.ids.set(node.key, id); // fixed for the object's life
         });
       }
       if (node.interfaces.has(I.value) || node.interfaces.has(I.text) || node.role === 'combo_box') guard('value', () => this.readValue(node, deadline));
       if (node.interfaces.has(I.action)) {
         guard('patterns', async () => {
-          const n = Number(await this.bus.getProperty(node.bus, node.path, I.action, 'NActions', t()));
-          const names = await Promise.all(Array.from({ length: Math.min(n, 32) }, (_, i) => this.bus.call(node.bus, node.path, I.action, 'GetName', t(), 'i', [i]).then((r) => str(r[0]))));
-          node.actions = names;
+          node.actions = await this.actionNames(node, deadline);
         });
       }
       await Promise.all(jobs);
       node.patterns = patternsOf(node, node.parent === undefined ? undefined : nodes.get(node.parent));
       node.detailed = true;
-      if (!failed && generation === this.generation) {
+      if (!failed && this.untouchedSince(node.key, since)) {
         const d: Detail = {};
         if (node.rect !== undefined || node.interfaces.has(I.component)) d.rect = node.rect as Rect;
         if (node.value !== undefined) d.value = node.value;

@@ -53,8 +53,8 @@ export class AtspiBackend implements Backend {
       if (iface === I.cache) {
         // AddAccessible/RemoveAccessible name the object in their body, not in the signal path.
         const ref = asRef(member === 'RemoveAccessible' ? body[0] : Array.isArray(body[0]) ? body[0][0] : undefined);
-        cache.onEvent(ref?.path ?? path, member);
-      } else cache.onEvent(path, member, typeof body[0] === 'string' ? body[0] : '');
+        cache.onEvent(ref?.path ?? path, iface, member, body);
+      } else cache.onEvent(path, iface, member, body);
     });
     bus.onDisconnect(() => this.log('[atspi] accessibility bus connection closed'));
     await Promise.all([

@@ -66,6 +66,17 @@ export function mapRole(atspiRole: number): { role: Role; nativeRole: string } {
   return { role: ROLE_MAP[nativeRole] ?? 'unknown', nativeRole };
 }
 
+/** AtspiStateType numbers by the names StateChanged events use (at-spi2-core 2.46). */
+export const STATE_NUMBERS: ReadonlyMap<string, number> = new Map(
+  (
+    'invalid active armed busy checked collapsed defunct editable enabled expandable expanded focusable focused has-tooltip horizontal iconified ' +
+    'modal multi-line multiselectable opaque pressed resizable selectable selected sensitive showing single-line stale transient vertical visible ' +
+    'manages-descendants indeterminate required truncated animated invalid-entry supports-autocompletion selectable-text is-default visited checkable has-popup read-only'
+  )
+    .split(' ')
+    .map((name, i) => [name, i]),
+);
+
 /** AtspiStateType numbers used here. */
 export const S = {
   active: 1, armed: 2, busy: 3, checked: 4, collapsed: 5, defunct: 6, editable: 7, enabled: 8, expandable: 9, expanded: 10,
