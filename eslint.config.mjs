@@ -33,6 +33,15 @@ export default tseslint.config(
     { group: ['electron', 'electron/*'], message: 'The helper is a plain Node process: no electron.' },
     { group: ['**/main/**', '**/renderer/**', '**/preload/**', '**/e2e/**'], message: 'The helper talks to the supervisor only through protocol/ (JSON-RPC).' },
   ], { 'no-console': ['error'] }),
+  zone(['main/core/**/*.ts'], [
+    { group: ['electron', 'electron/*'], message: 'main/core is plain Node: the Electron shell adapts it in main/electron/.' },
+    { group: ['**/renderer/**', '**/preload/**', '**/main/electron/**'], message: 'main/core talks to the UI only through the UI channel table in protocol/.' },
+    { group: ['**/helper/core/**', '**/helper/backends/**'], message: 'main/core reaches the helper only through helper/rpc (JSON-RPC), never its internals.' },
+  ], { 'no-console': ['error'] }),
+  {
+    files: ['main/**/*.test.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'no electron in core tests' }] }] },
+  },
   {
     files: ['protocol/test/**/*.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['**/helper/**', '**/main/**'], message: 'protocol tests test protocol/ alone' }] }] },

@@ -4,3 +4,4 @@ export * from './helperRpc.js';
 export * from './limits.js';
 export * from './selector.js';
 export * from './tools.js';
+export * from './uiChannel.js';

@@ -1,0 +1,174 @@
+import { OverseerError, errorInfo, type Exclusions, type HelperHealth, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
+import { spawnHelper, type HelperProcess } from '../../helper/rpc/helperProcess.js';
+
+/** Options of the helper supervisor. */
+export interface HelperSupervisorOptions {
+  env: Record<string, string | undefined>;
+  log: (line: string) => void;
+  /** How often the watchdog checks the helper, and how long it may take to answer. */
+  watchdogIntervalMs?: number;
+  watchdogTimeoutMs?: number;
+  /** Starts a helper process (tests substitute nothing: the real helper runs). */
+  spawn?: (env: Record<string, string | undefined>) => HelperProcess;
+}
+
+const BACKOFF_MS = [250, 500, 1000, 2000, 5000, 10_000];
+/** A helper that stayed up this long resets the backoff. */
+const HEALTHY_AFTER_MS = 30_000;
+
+/**
+ * Owns the accessibility helper process: handshake, watchdog, restart with backoff, and typed
+ * answers for calls in flight when it dies (SPEC §6). Never retries a call blindly.
+ */
+export class HelperSupervisor {
+  private helper: HelperProcess | undefined;
+  private ready: Promise<HelperProcess> | undefined;
+  private restarts = 0;
+  private failures = 0;
+  private startedAt = 0;
+  private stopped = false;
+  private suspended = false;
+  private watchdog: ReturnType<typeof setInterval> | undefined;
+  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private exclusions: Exclusions = {};
+  private readonly listeners = new Set<(health: HelperHealth) => void>();
+  health: HelperHealth = { state: 'starting', restarts: 0 };
+
+  constructor(private readonly options: HelperSupervisorOptions) {}
+
+  /** Starts the helper and waits for its handshake. */
+  async start(): Promise<void> {
+    this.stopped = false;
+    this.suspended = false;
+    await this.launch();
+    const interval = this.options.watchdogIntervalMs ?? 2000;
+    this.watchdog ??= setInterval(() => void this.check(), interval);
+    this.watchdog.unref();
+  }
+
+  /** Subscribes to health changes. */
+  onHealth(listener: (health: HelperHealth) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Processes the helper must never read or act on; re-sent after every restart. */
+  async setExclusions(exclusions: Exclusions): Promise<void> {
+    this.exclusions = exclusions;
+    const h = this.helper;
+    if (h !== undefined && this.health.state === 'ready') await h.call('configure', { exclude: exclusions }).catch(() => {});
+  }
+
+  /** Calls the helper; while it is down or restarting, answers helper_unavailable at once. */
+  async call<M extends HelperMethod>(method: M, params: HelperParams<M>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<HelperResult<M>> {
+    if (this.suspended || this.stopped) throw new OverseerError(errorInfo('helper_unavailable', this.suspended ? 'the helper was stopped by the emergency stop; re-arm to restart it' : 'the helper is stopped'));
+    const helper = this.health.state === 'ready' ? this.helper : await this.ready?.catch(() => undefined);
+    if (helper === undefined) throw new OverseerError(errorInfo('helper_unavailable', `the accessibility helper is ${this.health.state}`, { restarts: this.restarts }));
+    return helper.call(method, params, options);
+  }
+
+  /** Kills the helper and keeps it down until resume() (emergency stop). */
+  suspend(): void {
+    this.suspended = true;
+    this.kill('emergency stop');
+    this.setHealth({ state: 'stopped', restarts: this.restarts, last_error: 'emergency stop' });
+  }
+
+  /** Restarts the helper after suspend() (re-arm). */
+  async resume(): Promise<void> {
+    if (!this.suspended) return;
+    this.suspended = false;
+    this.failures = 0;
+    await this.launch();
+  }
+
+  /** Stops the helper for good (closes its stdin, so it exits by itself). */
+  async stop(): Promise<void> {
+    this.stopped = true;
+    if (this.watchdog !== undefined) clearInterval(this.watchdog);
+    if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
+    const h = this.helper;
+    this.helper = undefined;
+    if (h !== undefined) {
+      const exited = h.close();
+      const timer = setTimeout(() => h.child.kill('SIGKILL'), 2000);
+      await exited;
+      clearTimeout(timer);
+    }
+    this.setHealth({ state: 'stopped', restarts: this.restarts });
+  }
+
+  /** The running helper's pid (for exclusions and tests). */
+  get pid(): number | undefined {
+    return this.helper?.child.pid;
+  }
+
+  private launch(): Promise<HelperProcess> {
+    const spawn = this.options.spawn ?? spawnHelper;
+    const helper = spawn(this.options.env);
+    this.helper = helper;
+    this.startedAt = Date.now();
+    helper.child.stderr?.on('data', (b: Buffer) => {
+      for (const line of b.toString('utf8').split('\n')) if (line.trim() !== '') this.options.log(line);
+    });
+    void helper.exited.then((code) => this.onExit(helper, code));
+    this.setHealth({ state: this.restarts === 0 ? 'starting' : 'restarting', restarts: this.restarts });
+    this.ready = (async () => {
+      const hello = await helper.call('hello', { client: 'overseer-supervisor', exclude: this.exclusions }, { timeoutMs: 10_000 });
+      if (this.helper !== helper) throw new OverseerError(errorInfo('helper_unavailable', 'the helper was replaced during its handshake'));
+      const health: HelperHealth = { state: 'ready', backend: hello.backend, restarts: this.restarts };
+      if (helper.child.pid !== undefined) health.pid = helper.child.pid;
+      this.setHealth(health);
+      this.options.log(`[helper-supervisor] helper ready: ${hello.backend} ${hello.version}, pid ${hello.pid}`);
+      return helper;
+    })();
+    this.ready.catch((error: unknown) => {
+      this.options.log(`[helper-supervisor] handshake failed: ${error instanceof Error ? error.message : String(error)}`);
+      this.kill('handshake failed');
+    });
+    return this.ready;
+  }
+
+  private onExit(helper: HelperProcess, code: number | null): void {
+    if (this.helper !== helper) return;
+    this.helper = undefined;
+    if (this.stopped || this.suspended) return;
+    if (Date.now() - this.startedAt > HEALTHY_AFTER_MS) this.failures = 0;
+    const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)] ?? 10_000;
+    this.failures++;
+    this.restarts++;
+    this.options.log(`[helper-supervisor] restart #${this.restarts} after exit ${code ?? 'signal'} in ${delay} ms`);
+    this.setHealth({ state: 'restarting', restarts: this.restarts, last_error: `exited with ${code ?? 'a signal'}` });
+    this.ready = new Promise((resolve, reject) => {
+      this.restartTimer = setTimeout(() => {
+        if (this.stopped || this.suspended) return reject(new OverseerError(errorInfo('helper_unavailable', 'stopped')));
+        this.launch().then(resolve, reject);
+      }, delay);
+    });
+    this.ready.catch(() => {});
+  }
+
+  private kill(reason: string): void {
+    const h = this.helper;
+    if (h === undefined) return;
+    this.options.log(`[helper-supervisor] killing helper pid ${h.child.pid ?? '?'}: ${reason}`);
+    h.child.kill('SIGKILL');
+  }
+
+  /** Watchdog: a helper that does not answer hello in time is killed (and restarted by onExit). */
+  private async check(): Promise<void> {
+    const h = this.helper;
+    if (h === undefined || this.health.state !== 'ready') return;
+    try {
+      await h.call('hello', {}, { timeoutMs: this.options.watchdogTimeoutMs ?? 5000 });
+    } catch (error) {
+      if (this.helper !== h) return;
+      this.kill(`watchdog: no answer (${error instanceof Error ? error.message : String(error)})`);
+    }
+  }
+
+  private setHealth(health: HelperHealth): void {
+    this.health = health;
+    for (const l of this.listeners) l(health);
+  }
+}

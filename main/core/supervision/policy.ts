@@ -1,0 +1,87 @@
+import { randomBytes } from 'node:crypto';
+import type { Action, PolicyRule } from '../../../protocol/index.js';
+import { VIEW_ONLY_ACTIONS } from '../../../protocol/index.js';
+
+/** What the policy says about one action. */
+export type PolicyVerdict = { kind: 'auto'; rule?: string } | { kind: 'ask' } | { kind: 'deny'; rule: string; detail: string };
+
+const now = (): string => new Date().toISOString();
+
+function matches(pattern: string, app: string): boolean {
+  if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
+    try {
+      return new RegExp(pattern.slice(1, -1), 'iu').test(app);
+    } catch {
+      return false;
+    }
+  }
+  return pattern.toLowerCase() === app.toLowerCase();
+}
+
+/**
+ * Policy (SPEC §5): reads and view-only actions run automatically; mutating actions need a
+ * person unless a session rule allows that action kind on that app or element; apps can be denied
+ * by pattern.
+ */
+export class Policy {
+  private rules: PolicyRule[] = [];
+  private readonly listeners = new Set<(rules: PolicyRule[]) => void>();
+
+  /** Subscribes to rule changes. */
+  onChange(listener: (rules: PolicyRule[]) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  list(): PolicyRule[] {
+    return [...this.rules];
+  }
+
+  /** Replaces all rules (loaded from settings). */
+  load(rules: PolicyRule[]): void {
+    this.rules = rules.filter((r) => r.kind === 'deny_app');
+    this.emit();
+  }
+
+  /** Decides an action of a session on an element of an app. */
+  decide(session: string, action: Action, app: string, element: string): PolicyVerdict {
+    const deny = this.rules.find((r) => r.kind === 'deny_app' && matches(r.pattern, app));
+    if (deny !== undefined && deny.kind === 'deny_app') return { kind: 'deny', rule: deny.id, detail: `the application "${app}" is denied by the rule ${deny.pattern}` };
+    if (VIEW_ONLY_ACTIONS.has(action)) return { kind: 'auto' };
+    const allow = this.rules.find((r) => r.kind === 'allow' && r.session === session && r.action === action && r.app === app && (r.element === undefined || r.element === element));
+    return allow === undefined ? { kind: 'ask' } : { kind: 'auto', rule: allow.id };
+  }
+
+  /** "Allow this action on this element for the session". */
+  allowForSession(session: string, action: Action, app: string, element: string): PolicyRule {
+    const rule: PolicyRule = { kind: 'allow', id: `R${randomBytes(6).toString('base64url')}`, session, action, app, element, created_at: now() };
+    this.rules.push(rule);
+    this.emit();
+    return rule;
+  }
+
+  /** Denies an application by name or /regex/. */
+  denyApp(pattern: string): PolicyRule {
+    const rule: PolicyRule = { kind: 'deny_app', id: `R${randomBytes(6).toString('base64url')}`, pattern, created_at: now() };
+    this.rules.push(rule);
+    this.emit();
+    return rule;
+  }
+
+  remove(id: string): boolean {
+    const before = this.rules.length;
+    this.rules = this.rules.filter((r) => r.id !== id);
+    this.emit();
+    return this.rules.length < before;
+  }
+
+  /** Drops the session rules of an agent that disconnected. */
+  endSession(session: string): void {
+    this.rules = this.rules.filter((r) => r.kind !== 'allow' || r.session !== session);
+    this.emit();
+  }
+
+  private emit(): void {
+    for (const l of this.listeners) l(this.list());
+  }
+}

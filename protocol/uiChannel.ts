@@ -1,0 +1,173 @@
+import { z } from 'zod';
+import { Element, WindowInfo } from './elements.js';
+import { ErrorInfo } from './errors.js';
+import { Exclusions } from './helperRpc.js';
+import { Action, Receipt } from './tools.js';
+
+/** Brake states (SPEC §5): running; paused (nothing new dispatched); stopped (pending answered braked); emergency (needs re-arm). */
+export const BrakeState = z.enum(['running', 'paused', 'stopped', 'emergency']);
+export type BrakeState = z.infer<typeof BrakeState>;
+
+/** A policy rule. `allow` rules come from "approve and allow for this session"; `deny_app` blocks apps by pattern. */
+export const PolicyRule = z.discriminatedUnion('kind', [
+  z.object({
+    kind: z.literal('allow'),
+    id: z.string(),
+    /** The agent session the rule applies to. */
+    session: z.string(),
+    action: Action,
+    /** Application name it applies to. */
+    app: z.string(),
+    /** Element key it applies to; absent = any element of the app. */
+    element: z.string().optional(),
+    created_at: z.string(),
+  }),
+  z.object({ kind: z.literal('deny_app'), id: z.string(), pattern: z.string().min(1).max(200), created_at: z.string() }),
+]);
+export type PolicyRule = z.infer<typeof PolicyRule>;
+
+/** Settings a person can change. */
+export const Settings = z.strictObject({
+  /** Seconds before an unanswered approval expires. */
+  approval_expiry_s: z.number().int().min(5).max(3600),
+  /** Milliseconds element_act waits for a decision before answering `pending`. */
+  approval_wait_ms: z.number().int().min(1000).max(55_000),
+  /** Expose only computer_use_activate until an agent activates the tools. */
+  progressive_tools: z.boolean(),
+  exclusions: Exclusions,
+  /** Default reader budget for window_read (ms). */
+  read_timeout_ms: z.number().int().min(100).max(20_000),
+  /** Default max_nodes for window_read. */
+  read_max_nodes: z.number().int().min(1).max(5000),
+});
+export type Settings = z.infer<typeof Settings>;
+
+/** The defaults of a fresh installation. */
+export const DEFAULT_SETTINGS: Settings = {
+  approval_expiry_s: 120,
+  approval_wait_ms: 45_000,
+  progressive_tools: false,
+  exclusions: {},
+  read_timeout_ms: 5000,
+  read_max_nodes: 400,
+};
+
+/** A connected agent (one MCP connection). */
+export const AgentInfo = z.object({
+  session: z.string(),
+  client: z.string(),
+  transport: z.enum(['http', 'stdio']),
+  since: z.string(),
+  calls: z.number().int(),
+  pending: z.number().int(),
+  activated: z.boolean(),
+});
+export type AgentInfo = z.infer<typeof AgentInfo>;
+
+/** An action waiting for a person's decision. */
+export const PendingApproval = z.object({
+  approval_id: z.string(),
+  receipt_id: z.string(),
+  session: z.string(),
+  agent: z.string(),
+  action: Action,
+  /** set_value text; masked for password fields. */
+  text: z.string().optional(),
+  /** The element's current value, for the diff (absent for password fields). */
+  current_value: z.string().optional(),
+  password: z.boolean(),
+  target: Element,
+  /** Ancestors root first, as `role "name"`. */
+  ancestor_path: z.array(z.string()),
+  window: WindowInfo,
+  created_at: z.string(),
+  expires_at: z.string(),
+  /** Words in the target or its ancestors that deserve a second look (Delete, Send, Pay…). */
+  risk_hints: z.array(z.string()),
+});
+export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** A receipt as the timeline shows it. */
+export const ReceiptEntry = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  session: z.string(),
+  agent: z.string(),
+  tool: z.string(),
+  outcome: z.string(),
+  decision: z.string().optional(),
+  verification: z.string().optional(),
+  path: z.string().optional(),
+  duration_ms: z.number(),
+  summary: z.string(),
+  receipt: Receipt.optional(),
+  error: ErrorInfo.optional(),
+});
+export type ReceiptEntry = z.infer<typeof ReceiptEntry>;
+
+/** Health of the accessibility helper. */
+export const HelperHealth = z.object({
+  state: z.enum(['starting', 'ready', 'restarting', 'stopped', 'failed']),
+  backend: z.string().optional(),
+  pid: z.number().int().optional(),
+  restarts: z.number().int(),
+  last_error: z.string().optional(),
+});
+export type HelperHealth = z.infer<typeof HelperHealth>;
+
+/** Everything the UI shows; sent whole on connect, then as events. */
+export const UiSnapshot = z.object({
+  agents: z.array(AgentInfo),
+  windows: z.array(WindowInfo),
+  chosen_window: z.string().optional(),
+  tree: z.array(Element).optional(),
+  pending: z.array(PendingApproval),
+  receipts: z.array(ReceiptEntry),
+  brake: BrakeState,
+  helper: HelperHealth,
+  settings: Settings,
+  rules: z.array(PolicyRule),
+  connection: z.object({ mcp_url: z.string(), stdio_command: z.array(z.string()) }),
+});
+export type UiSnapshot = z.infer<typeof UiSnapshot>;
+
+/**
+ * Commands from the UI, one table: the WebSocket server and the Electron preload are generated
+ * from it. Each has params and a result.
+ */
+export const UI_COMMANDS = {
+  approve: { params: z.strictObject({ approval_id: z.string(), allow_for_session: z.boolean().optional() }), result: z.object({ ok: z.literal(true) }) },
+  deny: { params: z.strictObject({ approval_id: z.string(), reason: z.string().max(2000).optional() }), result: z.object({ ok: z.literal(true) }) },
+  brake: { params: z.strictObject({ action: z.enum(['pause', 'resume', 'stop', 'emergency_stop', 'rearm']) }), result: z.object({ brake: BrakeState }) },
+  choose_window: { params: z.strictObject({ window: z.string().max(200).optional() }), result: z.object({ ok: z.literal(true) }) },
+  refresh_windows: { params: z.strictObject({}), result: z.object({ windows: z.array(WindowInfo) }) },
+  update_settings: { params: Settings.partial(), result: z.object({ settings: Settings }) },
+  add_rule: { params: z.strictObject({ pattern: z.string().min(1).max(200) }), result: z.object({ rule: PolicyRule }) },
+  remove_rule: { params: z.strictObject({ id: z.string() }), result: z.object({ ok: z.literal(true) }) },
+  snapshot: { params: z.strictObject({}), result: UiSnapshot },
+} as const;
+export type UiCommand = keyof typeof UI_COMMANDS;
+
+/** Events to the UI, one table. */
+export const UI_EVENTS = {
+  snapshot: UiSnapshot,
+  agents: z.array(AgentInfo),
+  windows: z.array(WindowInfo),
+  tree: z.object({ window: z.string(), elements: z.array(Element), truncated_by: z.array(z.string()) }),
+  pending: z.array(PendingApproval),
+  receipt: ReceiptEntry,
+  brake: BrakeState,
+  helper: HelperHealth,
+  settings: Settings,
+  rules: z.array(PolicyRule),
+} as const;
+export type UiEvent = keyof typeof UI_EVENTS;
+
+/** One WebSocket frame: a command (with id), its answer, or an event. */
+export const UiFrame = z.union([
+  z.object({ type: z.literal('command'), id: z.number().int(), command: z.string().max(100), params: z.unknown() }),
+  z.object({ type: z.literal('result'), id: z.number().int(), result: z.unknown() }),
+  z.object({ type: z.literal('error'), id: z.number().int(), error: ErrorInfo }),
+  z.object({ type: z.literal('event'), event: z.string().max(100), data: z.unknown() }),
+]);
+export type UiFrame = z.infer<typeof UiFrame>;
