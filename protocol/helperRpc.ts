@@ -84,7 +84,10 @@ export const HelperReadResult = z.object({
 });
 export type HelperReadResult = z.infer<typeof HelperReadResult>;
 
-export const HelperFindParams = ElementFindArgs;
+export const HelperFindParams = ElementFindArgs.extend({
+  /** Also answer the bound reference of every match shown (for targets and rebind). */
+  refs: z.boolean().optional(),
+});
 export type HelperFindParams = z.infer<typeof HelperFindParams>;
 
 export const ElementResolveParams = z.strictObject({ element: ElementRef });
@@ -140,6 +143,8 @@ const HelperFindResultSchema = z.object({
   last_walk_ms: z.number().optional(),
   truncated_by: z.array(Truncation),
   notes: z.array(z.string()),
+  /** With `refs`: the bound reference of each match, in the same order. */
+  refs: z.array(ElementRef).optional(),
 });
 export { FIND_LIMIT, READ_LIMITS };
 
