@@ -84,7 +84,7 @@ export const HelperReadResult = z.object({
 });
 export type HelperReadResult = z.infer<typeof HelperReadResult>;
 
-export const HelperFindParams = ElementFindArgs.extend({
+export const HelperFindParams = ElementFindArgs.omit({ output: true }).extend({
   /** Also answer the bound reference of every match shown (for targets and rebind). */
   refs: z.boolean().optional(),
 });

@@ -16,10 +16,13 @@ export type Action = z.infer<typeof Action>;
 export const VIEW_ONLY_ACTIONS: ReadonlySet<Action> = new Set(['focus', 'scroll_into_view']);
 
 const windowId = z.string().min(1).max(200).describe('Window id from window_list. Default: the foreground window.');
+/** How an answer is rendered for the agent. */
+const output = z.enum(['text', 'json']).describe('"text" (default): a compact rendering that is cheap to read; "json": the full structured answer.').optional();
 
 /** window_list arguments. */
 export const WindowListArgs = z.strictObject({
   limit: limitField(LIST_LIMIT, 'Most windows to list.'),
+  output,
 });
 export type WindowListArgs = z.infer<typeof WindowListArgs>;
 
@@ -39,7 +42,8 @@ export const WindowReadArgs = ReadBudgetArgs.extend({
   format: z.enum(['tree', 'flat']).describe('"tree" (nested children, default) or "flat" (list with depth and parent).').optional(),
   since: z.string().min(1).max(100).describe('An observation id from an earlier identical query: answer with only what changed (mode "delta").').optional(),
   snapshot: z.string().min(1).max(100).describe('An observation id: return that retained full observation without reading the desktop.').optional(),
-  targets: z.boolean().describe('Attach target handles usable with element_act.').optional(),
+  targets: z.boolean().describe('Attach target handles usable with element_act (default: on when `window` is given).').optional(),
+  output,
 });
 export type WindowReadArgs = z.infer<typeof WindowReadArgs>;
 
@@ -49,6 +53,7 @@ export const ElementFindArgs = z.strictObject({
   selector: Selector,
   limit: limitField(FIND_LIMIT, 'Most matches to return.'),
   timeout_ms: z.number().int().min(FIND_TIMEOUT.min).describe(`0 looks once; a positive value waits up to that long for a first match. Ceiling ${FIND_TIMEOUT.ceiling}.`).optional(),
+  output,
 });
 export type ElementFindArgs = z.infer<typeof ElementFindArgs>;
 
@@ -61,6 +66,7 @@ export const ElementActArgs = z
     action: Action.describe('invoke | set_value | toggle | expand | collapse | select | scroll_into_view | focus'),
     text: z.string().max(MAX_SET_VALUE_CHARS).describe('The new value for set_value ("" clears).').optional(),
     rebind: z.boolean().describe('If the target element was replaced by an identical one, allow one bounded rescan to find it.').optional(),
+    output,
   })
   .refine((a) => (a.selector === undefined) !== (a.target === undefined), { message: 'give exactly one of selector or target', path: ['selector'] })
   .refine((a) => a.action !== 'set_value' || typeof a.text === 'string', { message: 'set_value needs text (a string; "" clears)', path: ['text'] })
@@ -71,6 +77,7 @@ export type ElementActArgs = z.infer<typeof ElementActArgs>;
 export const ActionWaitArgs = z.strictObject({
   receipt_id: z.string().min(1).max(100).describe('The receipt_id of a pending element_act.'),
   timeout_ms: z.number().int().min(0).max(600_000).describe('How long to keep waiting for the decision (default 45000).').optional(),
+  output,
 });
 export type ActionWaitArgs = z.infer<typeof ActionWaitArgs>;
 

@@ -53,6 +53,8 @@ export interface TreeSource {
   /** Cuts and notes the source itself met (provider errors, timeouts). */
   readonly truncated: Set<Truncation>;
   readonly notes: string[];
+  /** True when this read holds details of the node (read now, or still valid from before). */
+  isDetailed(key: string): boolean;
   /** Called when the read is over; a source that met failures drops what it cached. */
   finish(): void;
 }

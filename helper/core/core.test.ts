@@ -24,6 +24,7 @@ function source(spec: Record<string, [Role, string, string[]]>, extra: Partial<R
     node: (k) => nodes.get(k),
     expand: () => Promise.resolve(),
     fetch: () => Promise.resolve(undefined),
+    isDetailed: () => true,
     details: () => Promise.resolve(),
     truncated: new Set<Truncation>(),
     notes: [],

@@ -16,7 +16,7 @@ export function markUndetailed(source: TreeSource, keys: readonly string[], resu
   let missed = 0;
   for (const key of keys) {
     const node = source.node(key);
-    if (node === undefined || node.detailed) continue;
+    if (node === undefined || source.isDetailed(key)) continue;
     node.unread.add('rect');
     node.unread.add('value');
     node.unread.add('automation_id');

@@ -101,26 +101,18 @@ export class AppCache {
       if (field === 'value') this.detailStore.delete(key);
       else delete d.rect;
     }
-    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) {
-      if (node === undefined) continue;
-      delete node[field];
-      node.detailed = false;
-    }
+    // Mark stale only: a read in flight keeps the values it read; the next read asks again.
+    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) if (node !== undefined) node.detailed = false;
     this.touch(key);
   }
 
   /** Forgets every detail of the application (or only positions). */
   private dropAll(onlyRects: boolean): void {
+    // Like dropDetail: stale, not erased.
     this.globalTouch = this.eventSeq;
     if (onlyRects) for (const d of this.detailStore.values()) delete d.rect;
     else this.detailStore.clear();
-    for (const map of [this.nodes, this.gapNodes]) {
-      for (const node of map.values()) {
-        if (!onlyRects) delete node.value;
-        delete node.rect;
-        node.detailed = false;
-      }
-    }
+    for (const map of [this.nodes, this.gapNodes]) for (const node of map.values()) node.detailed = false;
   }
 
   private touch(key: string): void {

@@ -8,6 +8,7 @@ import type { Truncation } from '../../../protocol/index.js';
 /** A window's view of its application's cache, walked by the core under budgets. */
 export class AtspiTreeSource implements TreeSource {
   readonly problems = new Problems();
+  private readonly detailedHere = new Set<string>();
   /** The node map this read works on, pinned when it opened, so a concurrent reload never mixes snapshots. */
   private nodes: Map<string, AtspiNode>;
 
@@ -48,8 +49,14 @@ export class AtspiTreeSource implements TreeSource {
     if (this.problems.failures > 0) this.cache.invalidate();
   }
 
-  details(keys: readonly string[], deadline: Deadline, scope: DetailScope = 'full'): Promise<void> {
-    return this.cache.details(this.nodes, keys, deadline, this.problems, scope);
+  async details(keys: readonly string[], deadline: Deadline, scope: DetailScope = 'full'): Promise<void> {
+    await this.cache.details(this.nodes, keys, deadline, this.problems, scope);
+    if (scope === 'full') for (const k of keys) if (this.nodes.get(k)?.detailed === true) this.detailedHere.add(k);
+  }
+
+  /** An event may mark a node stale after this read detailed it; the read still holds what it read. */
+  isDetailed(key: string): boolean {
+    return this.detailedHere.has(key) || this.nodes.get(key)?.detailed === true;
   }
 
   /** Reads an object directly by its path (AT-SPI paths are addressable), with its parent. */

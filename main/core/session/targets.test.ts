@@ -28,7 +28,7 @@ describe('TargetRegistry', () => {
     const reg = new TargetRegistry();
     const r = ref('a');
     const h = reg.issue('O1', 'w1', r);
-    assert.match(h, /^T[A-Za-z0-9_-]{22}$/);
+    assert.match(h, /^T[A-Za-z0-9_-]{12}$/);
     assert.deepEqual(reg.resolve(h), { ref: r, observationId: 'O1' });
     assert.equal(reg.issue('O1', 'w1', r), h);
     assert.notEqual(reg.issue('O1', 'w1', ref('b')), h);
@@ -114,27 +114,27 @@ describe('TargetRegistry', () => {
     reg.issue('O1', 'w1', ref('a'));
     const foreign = new TargetRegistry().issue('O1', 'w1', ref('a'));
     assert.equal(codeOf(reg, foreign), 'snapshot_unknown');
-    const malformed: unknown[] = [undefined, null, 42, {}, [], '', 'T', 'O1', `X${'a'.repeat(22)}`, `T${'a'.repeat(21)}`, `T${'a'.repeat(23)}`, `T${'a'.repeat(21)}=`, `T${'a'.repeat(21)}/`];
+    const malformed: unknown[] = [undefined, null, 42, {}, [], '', 'T', 'O1', `X${'a'.repeat(12)}`, `T${'a'.repeat(11)}`, `T${'a'.repeat(13)}`, `T${'a'.repeat(11)}=`, `T${'a'.repeat(11)}/`];
     for (const m of malformed) assert.equal(codeOf(reg, m), 'snapshot_unknown', String(m));
   });
 
-  it('issues unique handles carrying 128 random bits', () => {
+  it('issues unique handles carrying 72 random bits', () => {
     const asked: number[] = [];
     const reg = new TargetRegistry({ capacity: 5000, random: (n) => (asked.push(n), randomBytes(n)) });
     const handles = Array.from({ length: 3000 }, (_, i) => reg.issue('O1', 'w1', ref(`k${i}`)));
     assert.equal(new Set(handles).size, handles.length);
-    assert.ok(asked.every((n) => n === 16));
-    for (const h of handles.slice(0, 50)) assert.equal(Buffer.from(h.slice(1), 'base64url').length, 16);
+    assert.ok(asked.every((n) => n === 9));
+    for (const h of handles.slice(0, 50)) assert.equal(Buffer.from(h.slice(1), 'base64url').length, 9);
     const byDefault = new TargetRegistry();
     const one = byDefault.issue('O1', 'w1', ref('a'));
     const two = byDefault.issue('O1', 'w1', ref('b'));
     assert.notEqual(one, two);
-    assert.equal(Buffer.from(one.slice(1), 'base64url').length, 16);
+    assert.equal(Buffer.from(one.slice(1), 'base64url').length, 9);
   });
 
   it('draws again when the random source repeats a handle', () => {
-    const draws = [Buffer.alloc(16, 1), Buffer.alloc(16, 1), Buffer.alloc(16, 2)];
-    const reg = new TargetRegistry({ random: () => draws.shift() ?? Buffer.alloc(16, 3) });
+    const draws = [Buffer.alloc(9, 1), Buffer.alloc(9, 1), Buffer.alloc(9, 2)];
+    const reg = new TargetRegistry({ random: () => draws.shift() ?? Buffer.alloc(9, 3) });
     const a = reg.issue('O1', 'w1', ref('a'));
     const b = reg.issue('O1', 'w1', ref('b'));
     assert.notEqual(a, b);

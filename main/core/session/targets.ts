@@ -39,9 +39,13 @@ interface ObservationState {
   supersededBy?: string;
 }
 
-const HANDLE_BYTES = 16;
-/** "T" + 16 bytes in base64url (22 characters, no padding). */
-const HANDLE = /^T[A-Za-z0-9_-]{22}$/;
+/**
+ * 72 random bits: unguessable (a handle is also only valid in its own agent's registry of at most
+ * 512), and short, since every element of a read carries one.
+ */
+const HANDLE_BYTES = 9;
+/** "T" + 9 bytes in base64url (12 characters, no padding). */
+const HANDLE = /^T[A-Za-z0-9_-]{12}$/;
 
 /**
  * One agent's opaque target handles (SPEC §4), each bound to an element of an observation.

@@ -1,0 +1,54 @@
+import { randomBytes } from 'node:crypto';
+import { writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import { startBridgeSocket } from '../core/server/bridgeSocket.js';
+import { startHttpServer } from '../core/server/httpServer.js';
+import { Supervisor } from '../core/supervisor.js';
+import { defaultDataDir, isLoopback, parseFlags, socketPath } from '../cliArgs.js';
+import { startDemoDesktop } from './demo.js';
+
+const log = (line: string): void => {
+  process.stderr.write(`${line}\n`);
+};
+
+/** `overseer serve`: the headless supervisor with the browser UI. */
+export async function serve(argv: readonly string[]): Promise<void> {
+  const { flags } = parseFlags(argv, ['demo']);
+  const host = String(flags.get('host') ?? '127.0.0.1');
+  if (!isLoopback(host)) throw new Error(`--host ${host} is not a loopback address: Overseer never listens on the network`);
+  const port = Number(flags.get('port') ?? 7300);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${String(flags.get('port'))} is not a port number`);
+  const token = String(flags.get('token') ?? process.env['OVERSEER_TOKEN'] ?? randomBytes(24).toString('base64url'));
+  if (token.length < 16) throw new Error('the token must be at least 16 characters');
+  const dataDir = String(flags.get('data-dir') ?? defaultDataDir());
+  const demo = flags.get('demo') === true ? await startDemoDesktop(log) : undefined;
+  const helperEnv = demo?.env ?? process.env;
+  const stdioCommand = ['npx', 'overseer', 'mcp', ...(flags.has('data-dir') ? ['--data-dir', dataDir] : [])];
+  let supervisor: Supervisor | undefined;
+  try {
+    supervisor = await Supervisor.start({ dataDir, helperEnv, log, connection: { mcp_url: '', stdio_command: stdioCommand } });
+    const http = await startHttpServer(supervisor, { host, port, token, log });
+    const base = `http://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
+    supervisor.setConnection({ mcp_url: `${base}/mcp`, stdio_command: stdioCommand });
+    await writeFile(join(dataDir, 'token'), `${token}\n`, { mode: 0o600 });
+    const bridge = await startBridgeSocket(supervisor, { path: socketPath(dataDir), token, log });
+    process.stdout.write(`Overseer UI: ${base}/?token=${token}\nMCP: ${base}/mcp\n`);
+    const s = supervisor;
+    let stopping = false;
+    const stop = async (): Promise<void> => {
+      if (stopping) return;
+      stopping = true;
+      bridge.close();
+      await http.close();
+      await s.stop();
+      await demo?.stop();
+      process.exit(0);
+    };
+    process.on('SIGINT', () => void stop());
+    process.on('SIGTERM', () => void stop());
+  } catch (error) {
+    await supervisor?.stop().catch(() => {});
+    await demo?.stop();
+    throw error;
+  }
+}

@@ -1,0 +1,273 @@
+import assert from 'node:assert/strict';
+import { readFile, stat } from 'node:fs/promises';
+import { request } from 'node:http';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
+import type { PendingApproval, Receipt, WindowReadAnswer } from '../../protocol/index.js';
+import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
+import { FixtureDriver } from '../testing/fixtureDriver.js';
+import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
+import { exportJournal, verifyJournal } from './journal/index.js';
+
+const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+
+describe('overseer serve: MCP, approvals, brakes and the journal on the real desktop', () => {
+  let desktop: TestDesktop;
+  let s: Served;
+  let agent: Client;
+  let ui: UiClient;
+  let driver: FixtureDriver;
+  let win: string;
+
+  const pendingCard = (test: (p: PendingApproval) => boolean = () => true): Promise<PendingApproval> =>
+    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test)).then((list) => list.find(test) as PendingApproval);
+  const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
+
+  before(async () => {
+    desktop = await startTestDesktop();
+    await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '30'], { waitForWindow: 'Overseer Fixture' });
+    s = await serve(desktop.env);
+    agent = await httpClient(s);
+    ui = await UiClient.connect(s);
+    driver = await FixtureDriver.connect(desktop.a11yBusAddress);
+    const list = await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list');
+    win = list.windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
+  });
+  after(async () => {
+    driver?.close();
+    ui?.close();
+    await agent?.close().catch(() => {});
+    await s?.kill();
+    await desktop?.stop();
+    if (s !== undefined) await removeDataDir(s.dataDir);
+  });
+
+  it('lists the five tools with their annotations and strict schemas', async () => {
+    const { tools } = await agent.listTools();
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['action_wait', 'element_act', 'element_find', 'window_list', 'window_read']);
+    for (const t of tools) {
+      const readOnly = t.name !== 'element_act';
+      assert.equal(t.annotations?.readOnlyHint, readOnly, t.name);
+      if (!readOnly) assert.equal(t.annotations?.destructiveHint, true);
+      assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false, `${t.name} refuses unknown fields`);
+      assert.ok((t.description ?? '').length > 40);
+    }
+  });
+
+  it('answers reads in compact text by default and full JSON on request', async () => {
+    const text = await tool(agent, 'window_read', { window: win });
+    assert.match(text.text, /^\* "Overseer Fixture" window=/);
+    assert.match(text.text, /button "Counter" #counter \[invoke\]/);
+    assert.match(text.text, /edit "Password" =\(redacted\)/);
+    assert.ok(!text.text.includes('hunter2'));
+    const json = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win });
+    assert.match(json.observation, /^O/);
+    assert.equal(json.mode, 'full');
+    assert.ok(text.text.length < JSON.stringify(json).length * 0.4, `text ${text.text.length} chars vs JSON ${JSON.stringify(json).length}`);
+  });
+
+  it('answers a repeated read with a delta that names exactly what changed', async () => {
+    const base = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win });
+    await driver.setText('name_entry', 'Delta Dora');
+    const next = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, since: base.observation });
+    assert.equal(next.mode, 'delta', JSON.stringify(next.reset_reason));
+    const changed = next.delta?.changed.map((c) => c.element.automation_id).sort();
+    assert.deepEqual(changed, ['name_entry', 'status'], 'the entry and the status label the fixture updates');
+    assert.deepEqual(next.delta?.added, []);
+    assert.deepEqual(next.delta?.removed, []);
+    assert.equal(next.delta?.changed.find((c) => c.element.automation_id === 'name_entry')?.element.value, 'Delta Dora');
+    const same = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, since: next.observation });
+    assert.equal(same.mode, 'delta');
+    assert.equal(same.delta?.changed.length, 0);
+    const snap = await toolJson<WindowReadAnswer>(agent, 'window_read', { snapshot: base.observation });
+    assert.deepEqual(snap.elements, base.elements, 'a snapshot is retrieved without reading the desktop');
+    const unknown = await toolJson(agent, 'window_read', { window: win, since: 'O9999' });
+    assert.equal((unknown as unknown as WindowReadAnswer).reset_reason, 'base_unknown');
+    assert.equal((await toolJson(agent, 'window_read', { snapshot: 'O9999' })).error?.code, 'snapshot_unknown');
+  });
+
+  it('asks a person, then dispatches the approved action and verifies it', async () => {
+    const read = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, format: 'flat' });
+    const target = read.elements?.find((e) => e.automation_id === 'name_entry')?.target;
+    assert.ok(target);
+    const answer = act({ target, action: 'set_value', text: 'Approved Anna' });
+    const card = await pendingCard((p) => p.action === 'set_value');
+    assert.equal(card.text, 'Approved Anna');
+    assert.equal(card.current_value, 'Delta Dora');
+    assert.equal(card.target.automation_id, 'name_entry');
+    assert.ok(card.ancestor_path.length > 0);
+    await ui.command('approve', { approval_id: card.approval_id });
+    const r = await answer;
+    assert.equal(r.outcome, 'completed');
+    assert.equal(r.decision?.verdict, 'approved');
+    assert.equal(r.decision?.by, 'human');
+    assert.equal(r.verification, 'verified');
+    assert.equal(r.after?.value, 'Approved Anna');
+    const again = await act({ target, action: 'set_value', text: 'again' });
+    assert.equal(again.refusal?.code, 'snapshot_spent', 'a mutating action spends its observation');
+    const bogus = await act({ target: 'Tnotarealhandl', action: 'invoke' });
+    assert.equal(bogus.refusal?.code, 'snapshot_unknown');
+  });
+
+  it('runs view-only actions without asking', async () => {
+    const r = await act({ selector: { automation_id: 'subscribe' }, action: 'focus' });
+    assert.equal(r.outcome, 'completed');
+    assert.equal(r.decision?.verdict, 'auto');
+  });
+
+  it('passes a denial reason to the agent', async () => {
+    const answer = act({ selector: { automation_id: 'counter' }, action: 'invoke' });
+    const card = await pendingCard((p) => p.target.automation_id === 'counter');
+    await ui.command('deny', { approval_id: card.approval_id, reason: 'not now, please' });
+    const r = await answer;
+    assert.equal(r.outcome, 'refused');
+    assert.equal(r.refusal?.code, 'denied');
+    assert.equal(r.decision?.note, 'not now, please');
+    assert.equal(r.action_call_made, false);
+  });
+
+  it('expires an unanswered approval', async () => {
+    await ui.command('update_settings', { approval_expiry_s: 5 });
+    try {
+      const r = await act({ selector: { automation_id: 'counter' }, action: 'invoke' });
+      assert.equal(r.refusal?.code, 'expired');
+      assert.equal(r.decision?.verdict, 'expired');
+    } finally {
+      await ui.command('update_settings', { approval_expiry_s: 120 });
+    }
+  });
+
+  it('answers pending after approval_wait_ms, and action_wait returns the final receipt', async () => {
+    await ui.command('update_settings', { approval_wait_ms: 1000 });
+    try {
+      const first = await act({ selector: { automation_id: 'subscribe' }, action: 'toggle' });
+      assert.equal(first.outcome, 'pending');
+      const card = await pendingCard((p) => p.receipt_id === first.receipt_id);
+      const waiting = toolJson<Receipt>(agent, 'action_wait', { receipt_id: first.receipt_id });
+      await ui.command('approve', { approval_id: card.approval_id });
+      const final = await waiting;
+      assert.equal(final.outcome, 'completed');
+      assert.equal(final.verification, 'verified');
+    } finally {
+      await ui.command('update_settings', { approval_wait_ms: 45_000 });
+    }
+  });
+
+  it('refuses after approval when the target was replaced before dispatch, and nothing is done', async () => {
+    const answer = act({ selector: { automation_id: 'replaceable' }, action: 'invoke' });
+    const card = await pendingCard((p) => p.target.automation_id === 'replaceable');
+    await driver.click('replaceable');
+    await new Promise((r) => setTimeout(r, 300));
+    await ui.command('approve', { approval_id: card.approval_id });
+    const r = await answer;
+    assert.equal(r.outcome, 'refused');
+    assert.equal(r.refusal?.code, 'stale_element');
+    assert.equal(r.action_call_made, false);
+    const label = await toolJson<{ matches: { name?: string }[] }>(agent, 'element_find', { window: win, selector: { automation_id: 'replacements' } });
+    assert.equal(label.matches[0]?.name, 'Replacements: 1', 'only the outside click happened');
+  });
+
+  it('masks password text on the card, in the receipt and in the journal', async () => {
+    const answer = act({ selector: { automation_id: 'password' }, action: 'set_value', text: 'Sup3r-Secret-Pw' });
+    const card = await pendingCard((p) => p.target.automation_id === 'password');
+    assert.equal(card.password, true);
+    assert.notEqual(card.text, 'Sup3r-Secret-Pw');
+    assert.equal(card.current_value, undefined);
+    await ui.command('approve', { approval_id: card.approval_id });
+    const r = await answer;
+    assert.equal(r.outcome, 'completed');
+    assert.ok(!JSON.stringify(r).includes('Sup3r'));
+    let journal = '';
+    await exportJournal(join(s.dataDir, 'journal'), (line) => (journal += line));
+    assert.ok(journal.includes('"password"'), 'the journal has the call');
+    assert.ok(!journal.includes('Sup3r'), 'but never the password text');
+  });
+
+  it('answers pending calls braked on stop, refuses new ones until resumed', async () => {
+    const answer = act({ selector: { automation_id: 'counter' }, action: 'invoke' });
+    await pendingCard((p) => p.target.automation_id === 'counter');
+    await ui.command('brake', { action: 'stop' });
+    try {
+      const r = await answer;
+      assert.equal(r.refusal?.code, 'braked');
+      const refusedNew = await act({ selector: { automation_id: 'counter' }, action: 'invoke' });
+      assert.equal(refusedNew.refusal?.code, 'braked');
+      const read = await tool(agent, 'window_list');
+      assert.equal(read.isError, false, 'reads still run while stopped');
+    } finally {
+      await ui.command('brake', { action: 'resume' });
+    }
+  });
+
+  it('serves the same tools over the stdio bridge', async () => {
+    const client = new McpClient({ name: 'stdio-agent', version: '1.0.0' });
+    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['bin/overseer.mjs', 'mcp', '--data-dir', s.dataDir], cwd: REPO_ROOT, env: { ...process.env } as Record<string, string>, stderr: 'pipe' }));
+    try {
+      const list = await tool(client, 'window_list');
+      assert.match(list.text, /Overseer Fixture/);
+      const agents = await ui.waitFor<{ transport: string; client: string }[]>('agents', (a) => a.some((x) => x.transport === 'stdio'));
+      assert.ok(agents.some((a) => a.transport === 'stdio'));
+    } finally {
+      await client.close();
+    }
+  });
+
+  it('refuses missing or wrong tokens and foreign origins; the token file is private', async () => {
+    const post = (headers: Record<string, string>): Promise<number> => fetch(s.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) }).then((r) => r.status);
+    assert.equal(await post({}), 401);
+    assert.equal(await post({ authorization: 'Bearer wrong-token-wrong-token' }), 401);
+    assert.equal(await post({ authorization: `Bearer ${s.token}`, origin: 'http://evil.example' }), 403);
+    const u = new URL(s.mcpUrl);
+    const rebound = await new Promise<number>((resolve, reject) => {
+      const req = request({ host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { host: `evil.example:${u.port}`, authorization: `Bearer ${s.token}`, 'content-type': 'application/json' } }, (res) => resolve(res.statusCode ?? 0));
+      req.once('error', reject);
+      req.end('{}');
+    });
+    assert.equal(rebound, 403, 'a DNS-rebound Host is refused');
+    assert.match(s.mcpUrl, /^http:\/\/127\.0\.0\.1:/);
+    assert.equal((await stat(join(s.dataDir, 'token'))).mode & 0o777, 0o600);
+    assert.equal((await readFile(join(s.dataDir, 'token'), 'utf8')).trim(), s.token);
+  });
+
+  it('answers 500 generated malformed calls with typed errors, journals each, and keeps serving', async () => {
+    const before = (await verifyJournal(join(s.dataDir, 'journal'))).records;
+    const bad: [string, Record<string, unknown>][] = [];
+    const junk = [null, 42, -1, 1.5, '', '   ', 'x'.repeat(50_000), [], {}, true, { nested: { deep: [1, 2] } }];
+    for (let i = 0; bad.length < 500; i++) {
+      const j = junk[i % junk.length];
+      const k = i % 10;
+      if (k === 0) bad.push(['window_read', { max_nodes: j }]);
+      else if (k === 1) bad.push(['element_find', { window: win, selector: { name: j } }]);
+      else if (k === 2) bad.push(['element_find', { window: win, selector: { role: 'button', bogus: j } }]);
+      else if (k === 3) bad.push(['element_act', { window: win, selector: { name: 'x' }, action: j }]);
+      else if (k === 4) bad.push(['element_act', { window: win, target: `T${String(i)}bad`, action: 'invoke' }]);
+      else if (k === 5) bad.push(['window_read', { window: win, since: j }]);
+      else if (k === 6) bad.push(['window_read', { snapshot: `O${i}zz` }]);
+      else if (k === 7) bad.push(['element_act', { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: [null, 42, [], {}, true, 'x'.repeat(200_000)][i % 6] }]);
+      else if (k === 8) bad.push(['action_wait', { receipt_id: j }]);
+      else bad.push(['window_list', { limit: j, extra: 1 }]);
+    }
+    const allowed = new Set(['invalid_argument', 'snapshot_unknown']);
+    let typed = 0;
+    for (const [name, args] of bad) {
+      const r = await tool(agent, name, args);
+      if (!r.isError) {
+        // a call that turned out valid (e.g. a non-blank string) must still be a typed refusal or an answer
+        assert.ok(/refused|not found|windows|observation/.test(r.text), `${name} ${JSON.stringify(args).slice(0, 80)} → ${r.text.slice(0, 120)}`);
+        continue;
+      }
+      const code = /^error (\w+):/.exec(r.text)?.[1] ?? '';
+      assert.ok(allowed.has(code), `${name} ${JSON.stringify(args).slice(0, 100)} → ${r.text.slice(0, 200)}`);
+      typed++;
+    }
+    assert.ok(typed >= 400, `${typed} typed errors`);
+    const after = await verifyJournal(join(s.dataDir, 'journal'));
+    assert.equal(after.ok, true, JSON.stringify(after.problems.slice(0, 3)));
+    assert.ok(after.records - before >= 500, `${after.records - before} records for 500 calls`);
+    assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/, 'still serving');
+  });
+});

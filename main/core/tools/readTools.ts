@@ -1,0 +1,121 @@
+import { READ_LIMITS, fail, type Element, type ElementFindAnswer, type ElementFindArgs, type ElementRef, type WindowInfo, type WindowListAnswer, type WindowListArgs, type WindowReadAnswer, type WindowReadArgs } from '../../../protocol/index.js';
+import type { HelperSupervisor } from '../helperSupervisor.js';
+import { observationScope } from '../session/canonical.js';
+import type { AgentSession } from './agentSession.js';
+
+/** What the read tools need from the supervisor. */
+export interface ReadDeps {
+  helper: HelperSupervisor;
+  settings: () => { read_timeout_ms: number; read_max_nodes: number };
+}
+
+/** window_list through the helper. */
+export async function windowList(deps: ReadDeps, args: WindowListArgs, signal: AbortSignal): Promise<WindowListAnswer> {
+  return deps.helper.call('window_list', args.limit === undefined ? {} : { limit: args.limit }, { signal, timeoutMs: 10_000 });
+}
+
+/** Visits a tree (or flat list) with each element's ancestor path (`role:name`, root first). */
+function withAncestors(elements: readonly Element[], format: 'tree' | 'flat', visit: (e: Element, ancestors: string[]) => void): void {
+  if (format === 'flat') {
+    const byKey = new Map(elements.map((e) => [e.key, e]));
+    const path = (e: Element): string[] => {
+      const out: string[] = [];
+      for (let p = e.parent === undefined ? undefined : byKey.get(e.parent); p !== undefined; p = p.parent === undefined ? undefined : byKey.get(p.parent)) out.unshift(`${p.role}:${p.name ?? ''}`);
+      return out;
+    };
+    for (const e of elements) visit(e, path(e));
+    return;
+  }
+  const walk = (els: readonly Element[], ancestors: string[]): void => {
+    for (const e of els) {
+      visit(e, ancestors);
+      if (e.children !== undefined) walk(e.children, [...ancestors, `${e.role}:${e.name ?? ''}`]);
+    }
+  };
+  walk(elements, []);
+}
+
+/** The binding of a target from an element as read (identity, digest, recorded semantics). */
+function refFor(e: Element, window: WindowInfo, ancestors: string[]): ElementRef | undefined {
+  if (e.digest === undefined) return undefined;
+  const ref: ElementRef = { key: e.key, window: window.window, process: { pid: window.pid, process_start: window.process_start }, digest: e.digest, role: e.role, ancestors, window_title: window.title };
+  if (e.name !== undefined) ref.name = e.name;
+  if (e.automation_id !== undefined) ref.automation_id = e.automation_id;
+  if (e.class !== undefined) ref.class = e.class;
+  if (window.rect !== undefined) ref.window_rect = window.rect;
+  return ref;
+}
+
+/** Window scope for superseding: a newer observation of the same window replaces older ones for acting. */
+const windowScope = (w: WindowInfo): string => `${w.window}|${w.pid}|${w.process_start}`;
+
+/**
+ * window_read: snapshot retrieval without touching the desktop; otherwise a bounded read through
+ * the helper, recorded as an observation (deltas against `since`), with targets when asked.
+ */
+export async function windowRead(deps: ReadDeps, session: AgentSession, args: WindowReadArgs, signal: AbortSignal): Promise<WindowReadAnswer> {
+  if (args.snapshot !== undefined) {
+    const obs = session.observations.get(args.snapshot);
+    if (obs === undefined) {
+      const status = session.observations.status(args.snapshot);
+      throw fail(status === 'evicted' ? 'snapshot_evicted' : 'snapshot_unknown', status === 'evicted' ? `observation ${args.snapshot} fell out of the 64 retained; read again` : `observation ${args.snapshot} was never issued to this agent`);
+    }
+    return { ...(obs.meta as Omit<WindowReadAnswer, 'window' | 'observation' | 'mode' | 'format' | 'elements'>), window: obs.window, observation: args.snapshot, mode: 'full', format: obs.format, elements: obs.elements };
+  }
+  const format = args.format ?? 'tree';
+  const wantTargets = args.targets ?? args.window !== undefined;
+  const read = await deps.helper.call(
+    'window_read',
+    {
+      ...(args.window !== undefined ? { window: args.window } : {}),
+      format,
+      identity: wantTargets,
+      max_nodes: args.max_nodes ?? deps.settings().read_max_nodes,
+      timeout_ms: args.timeout_ms ?? deps.settings().read_timeout_ms,
+      ...(args.max_depth !== undefined ? { max_depth: args.max_depth } : {}),
+      ...(args.max_children_per_node !== undefined ? { max_children_per_node: args.max_children_per_node } : {}),
+      ...(args.max_text_chars !== undefined ? { max_text_chars: args.max_text_chars } : {}),
+      ...(args.max_tokens !== undefined ? { max_tokens: args.max_tokens } : {}),
+    },
+    { signal, timeoutMs: Math.min(args.timeout_ms ?? READ_LIMITS.timeout_ms.default, READ_LIMITS.timeout_ms.ceiling) + 5000 },
+  );
+  const id = session.observations.allocate();
+  const scopeKey = windowScope(read.window);
+  if (wantTargets) {
+    withAncestors(read.elements, format, (e, ancestors) => {
+      const ref = refFor(e, read.window, ancestors);
+      if (ref !== undefined) e.target = session.targets.issue(id, scopeKey, ref);
+      delete e.digest;
+    });
+    session.targets.supersede(scopeKey, id);
+  }
+  const { since: _since, snapshot: _snapshot, targets: _targets, output: _output, ...query } = args;
+  const meta = { node_count: read.node_count, limits: read.limits, truncated_by: read.truncated_by, notes: read.notes, read_ms: read.read_ms };
+  const observation = { scope: observationScope({ ...query, format, targets: wantTargets }, read.window.window), window: read.window, format, elements: read.elements, truncated: read.truncated_by.some((t) => t !== 'max_text'), meta };
+  if (args.since !== undefined) {
+    const d = session.observations.diff(args.since, observation, id);
+    if (d.mode === 'delta') return { ...meta, window: read.window, observation: d.observation, mode: 'delta', format, delta: d.delta };
+    return { ...meta, window: read.window, observation: d.observation, mode: 'full', format, elements: read.elements, reset_reason: d.reset_reason };
+  }
+  session.observations.record(observation, id);
+  return { ...meta, window: read.window, observation: id, mode: 'full', format, elements: read.elements };
+}
+
+/** element_find through the helper; matches carry targets (bound to a find observation) when a window is given. */
+export async function elementFind(deps: ReadDeps, session: AgentSession, args: ElementFindArgs, signal: AbortSignal): Promise<ElementFindAnswer> {
+  const { output: _output, ...params } = args;
+  const wantTargets = args.window !== undefined;
+  const found = await deps.helper.call('element_find', { ...params, refs: wantTargets }, { signal, timeoutMs: (args.timeout_ms ?? 0) + READ_LIMITS.timeout_ms.default + 5000 });
+  const { refs, ...answer } = found;
+  if (wantTargets && refs !== undefined && refs.length > 0) {
+    const id = session.observations.allocate();
+    const scopeKey = windowScope(found.window);
+    session.observations.record({ scope: `find:${JSON.stringify(args.selector)}`, window: found.window, format: 'flat', elements: found.matches, truncated: true, meta: {} }, id);
+    answer.matches.forEach((m, i) => {
+      const ref = refs[i];
+      if (ref !== undefined) m.target = session.targets.issue(id, scopeKey, ref);
+    });
+  }
+  for (const m of answer.matches) delete m.digest;
+  return answer;
+}

@@ -1,0 +1,141 @@
+import { type z } from 'zod';
+import { ActionWaitArgs, ElementActArgs, ElementFindArgs, OverseerError, WindowListArgs, WindowReadArgs, errorInfo, invalidArgument, type ErrorInfo, type Receipt, type ReceiptEntry, type ToolName } from '../../../protocol/index.js';
+import type { Journal } from '../journal/index.js';
+import { actionWait, elementAct, type ActDeps, type Progress } from './actTool.js';
+import type { AgentSession } from './agentSession.js';
+import { elementFind, windowList, windowRead, type ReadDeps } from './readTools.js';
+import { renderError, renderFind, renderReceipt, renderWindowList, renderWindowRead } from './render.js';
+
+/** The argument schema of each tool. */
+export const TOOL_ARGS = {
+  window_list: WindowListArgs,
+  window_read: WindowReadArgs,
+  element_find: ElementFindArgs,
+  element_act: ElementActArgs,
+  action_wait: ActionWaitArgs,
+} as const satisfies Record<ToolName, z.ZodType>;
+
+/** A tool's answer for the MCP layer. */
+export interface ToolResult {
+  isError: boolean;
+  text: string;
+  structured: unknown;
+}
+
+/** Longest string of an agent's arguments written to the journal. */
+const MAX_JOURNAL_STRING = 500;
+
+/** Arguments as journaled: long strings cut; set_value text only when the target is known not to be a password field. */
+export function journalArgs(raw: unknown, textSafe: boolean): unknown {
+  const cut = (v: unknown, depth: number): unknown => {
+    if (typeof v === 'string') return v.length > MAX_JOURNAL_STRING ? `${v.slice(0, MAX_JOURNAL_STRING)}…(${v.length} chars)` : v;
+    if (depth > 6 || v === null || typeof v !== 'object') return v;
+    if (Array.isArray(v)) return v.slice(0, 50).map((x) => cut(x, depth + 1));
+    const out: Record<string, unknown> = {};
+    for (const [k, x] of Object.entries(v).slice(0, 50)) out[k] = k === 'text' && depth === 0 && !textSafe ? '[withheld: not known to be a non-password field]' : cut(x, depth + 1);
+    return out;
+  };
+  return cut(raw, 0);
+}
+
+/** What the runner needs. */
+export interface RunnerDeps {
+  read: ReadDeps;
+  act: ActDeps;
+  journal: Journal;
+  onReceipt: (entry: ReceiptEntry) => void;
+  log: (line: string) => void;
+}
+
+/**
+ * Runs one agent tool call: validates its arguments (typed invalid_argument, never a crash), runs
+ * it, journals it (fsynced) before the answer leaves, and renders the answer as compact text or JSON.
+ */
+export class ToolRunner {
+  constructor(private readonly deps: RunnerDeps) {}
+
+  async run(session: AgentSession, tool: string, rawArgs: unknown, signal: AbortSignal, progress?: Progress): Promise<ToolResult> {
+    const started = Date.now();
+    session.calls++;
+    let answer: unknown;
+    let error: ErrorInfo | undefined;
+    let output: 'text' | 'json' = 'text';
+    const schema = Object.hasOwn(TOOL_ARGS, tool) ? TOOL_ARGS[tool as ToolName] : undefined;
+    try {
+      if (schema === undefined) throw new OverseerError(errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, { tools: Object.keys(TOOL_ARGS) }));
+      const parsed = schema.safeParse(rawArgs ?? {});
+      if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, tool));
+      output = parsed.data.output ?? 'text';
+      answer = await this.execute(session, tool as ToolName, parsed.data, signal, progress);
+    } catch (e) {
+      if (e instanceof OverseerError) error = e.info;
+      else {
+        this.deps.log(`[tools] ${tool} failed: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}`);
+        error = errorInfo('internal', `internal error in ${tool}; it was logged`);
+      }
+    }
+    const receipt = tool === 'element_act' || tool === 'action_wait' ? (answer as Receipt | undefined) : undefined;
+    const textSafe = receipt?.target !== undefined && receipt.target.state.password !== true;
+    const durationMs = Date.now() - started;
+    try {
+      const record = await this.deps.journal.append({
+        kind: 'tool_call',
+        session: session.id,
+        agent: session.client,
+        tool: String(tool).slice(0, 100),
+        args: journalArgs(rawArgs, textSafe),
+        outcome: error !== undefined ? 'error' : (receipt?.outcome ?? 'ok'),
+        ...(error !== undefined ? { error } : {}),
+        ...(receipt !== undefined ? { receipt } : {}),
+        duration_ms: durationMs,
+      });
+      this.deps.onReceipt(this.entry(record.seq, record.at, session, tool, durationMs, receipt, error));
+    } catch (e) {
+      this.deps.log(`[tools] journal append failed: ${e instanceof Error ? e.message : String(e)}`);
+      const info = errorInfo('internal', 'the call could not be journaled, so its answer is withheld', receipt !== undefined ? { receipt } : undefined);
+      return { isError: true, text: renderError(info), structured: { error: info } };
+    }
+    if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), structured: { error } };
+    return { isError: false, text: output === 'json' ? JSON.stringify(answer) : this.render(tool as ToolName, answer), structured: answer };
+  }
+
+  private execute(session: AgentSession, tool: ToolName, args: unknown, signal: AbortSignal, progress?: Progress): Promise<unknown> {
+    switch (tool) {
+      case 'window_list':
+        return windowList(this.deps.read, args as WindowListArgs, signal);
+      case 'window_read':
+        return windowRead(this.deps.read, session, args as WindowReadArgs, signal);
+      case 'element_find':
+        return elementFind(this.deps.read, session, args as ElementFindArgs, signal);
+      case 'element_act':
+        return elementAct(this.deps.act, session, args as ElementActArgs, signal, progress);
+      case 'action_wait':
+        return actionWait(session, args as ActionWaitArgs, progress);
+    }
+  }
+
+  private render(tool: ToolName, answer: unknown): string {
+    switch (tool) {
+      case 'window_list':
+        return renderWindowList(answer as Parameters<typeof renderWindowList>[0]);
+      case 'window_read':
+        return renderWindowRead(answer as Parameters<typeof renderWindowRead>[0]);
+      case 'element_find':
+        return renderFind(answer as Parameters<typeof renderFind>[0]);
+      case 'element_act':
+      case 'action_wait':
+        return renderReceipt(answer as Receipt);
+    }
+  }
+
+  private entry(seq: number, at: string, session: AgentSession, tool: string, durationMs: number, receipt: Receipt | undefined, error: ErrorInfo | undefined): ReceiptEntry {
+    const summary = error !== undefined ? `${error.code}: ${error.detail}` : receipt !== undefined ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}` : `${tool} ok`;
+    const e: ReceiptEntry = { seq, at, session: session.id, agent: session.client, tool, outcome: error !== undefined ? 'error' : (receipt?.outcome ?? 'ok'), duration_ms: durationMs, summary };
+    if (receipt?.decision !== undefined) e.decision = receipt.decision.verdict;
+    if (receipt !== undefined) e.verification = receipt.verification;
+    if (receipt?.path !== undefined) e.path = receipt.path;
+    if (receipt !== undefined) e.receipt = receipt;
+    if (error !== undefined) e.error = error;
+    return e;
+  }
+}

@@ -1,0 +1,63 @@
+import { OverseerError, UI_COMMANDS, type UI_EVENTS, UiFrame, errorInfo, invalidArgument, type UiCommand, type UiEvent } from '../../protocol/index.js';
+import type { z } from 'zod';
+
+/** A connected UI (a WebSocket in browser mode, the renderer over IPC in the desktop app). */
+export interface UiClient {
+  send(frame: UiFrame): void;
+}
+
+/** Handlers for every command of the UI channel table. */
+export type UiHandlers = { [C in UiCommand]: (params: z.infer<(typeof UI_COMMANDS)[C]['params']>) => Promise<z.infer<(typeof UI_COMMANDS)[C]['result']>> };
+
+/**
+ * The UI channel: commands validated against the table and dispatched by looping over it, events
+ * broadcast to every connected UI. The transport (WebSocket, IPC) only moves frames.
+ */
+export class UiHub {
+  private readonly clients = new Set<UiClient>();
+
+  constructor(
+    private readonly handlers: UiHandlers,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** Adds a client and sends it the whole state. */
+  async attach(client: UiClient): Promise<() => void> {
+    this.clients.add(client);
+    client.send({ type: 'event', event: 'snapshot', data: await this.handlers.snapshot({}) });
+    return () => this.clients.delete(client);
+  }
+
+  /** Broadcasts an event (validated against the table in development runs by the receiver). */
+  emit<E extends UiEvent>(event: E, data: z.infer<(typeof UI_EVENTS)[E]>): void {
+    for (const c of this.clients) c.send({ type: 'event', event, data });
+  }
+
+  get size(): number {
+    return this.clients.size;
+  }
+
+  /** Handles one raw frame from a client. */
+  async receive(client: UiClient, raw: unknown): Promise<void> {
+    const frame = UiFrame.safeParse(raw);
+    if (!frame.success || frame.data.type !== 'command') {
+      client.send({ type: 'error', id: -1, error: errorInfo('invalid_argument', 'not a UI command frame') });
+      return;
+    }
+    const { id, command, params } = frame.data;
+    try {
+      if (!Object.hasOwn(UI_COMMANDS, command)) throw new OverseerError(errorInfo('invalid_argument', `unknown UI command "${command}"`));
+      const c = command as UiCommand;
+      const parsed = UI_COMMANDS[c].params.safeParse(params ?? {});
+      if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, c));
+      const handler = this.handlers[c] as (p: unknown) => Promise<unknown>;
+      client.send({ type: 'result', id, result: await handler(parsed.data) });
+    } catch (error) {
+      if (error instanceof OverseerError) client.send({ type: 'error', id, error: error.info });
+      else {
+        this.log(`[ui] ${command} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+        client.send({ type: 'error', id, error: errorInfo('internal', `internal error in ${command}`) });
+      }
+    }
+  }
+}

@@ -1,0 +1,144 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import WebSocket from 'ws';
+import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
+import type { UiFrame } from '../../protocol/index.js';
+
+/** A running `overseer serve` for tests: its URLs, token, data folder and output. */
+export interface Served {
+  child: ChildProcess;
+  uiUrl: string;
+  mcpUrl: string;
+  token: string;
+  dataDir: string;
+  stderr(): string;
+  kill(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Starts `node bin/overseer.mjs serve --port 0` with the given desktop environment. */
+export async function serve(env: Record<string, string | undefined>, options: { dataDir?: string; token?: string; extra?: string[] } = {}): Promise<Served> {
+  const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'overseer-data-')));
+  const token = options.token ?? 'test-token-0123456789abcdef';
+  const child = spawn(process.execPath, ['bin/overseer.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--token', token, ...(options.extra ?? [])], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  let err = '';
+  child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  await new Promise<void>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`serve did not start:\n${err}`)), 30_000);
+    child.stdout?.on('data', (b: Buffer) => {
+      out += b.toString('utf8');
+      if (out.includes('MCP: ')) {
+        clearTimeout(timer);
+        resolve();
+      }
+    });
+    void exited.then((code) => reject(new Error(`serve exited with ${code}:\n${err}`)));
+  });
+  const uiUrl = /Overseer UI: (\S+)/.exec(out)?.[1] ?? '';
+  const mcpUrl = /MCP: (\S+)/.exec(out)?.[1] ?? '';
+  return {
+    child,
+    uiUrl,
+    mcpUrl,
+    token,
+    dataDir,
+    stderr: () => err,
+    async kill(signal: NodeJS.Signals = 'SIGTERM') {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Removes a data folder made by serve(). */
+export async function removeDataDir(dir: string): Promise<void> {
+  await rm(dir, { recursive: true, force: true });
+}
+
+/** An MCP SDK client over Streamable HTTP with the bearer token. */
+export async function httpClient(s: Served, name = 'test-agent'): Promise<Client> {
+  const client = new Client({ name, version: '1.0.0' });
+  await client.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+  return client;
+}
+
+/** Calls a tool and returns its text (and whether it was an error). */
+export async function tool(client: Client, name: string, args: Record<string, unknown> = {}, options: { timeout?: number } = {}): Promise<{ text: string; isError: boolean }> {
+  const r = await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeout ?? 60_000 });
+  const content = r.content as { type: string; text?: string }[];
+  return { text: content.map((c) => c.text ?? '').join('\n'), isError: r.isError === true };
+}
+
+/** Calls a tool with output json and parses the answer. */
+export async function toolJson<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}, options: { timeout?: number } = {}): Promise<T & { error?: { code: string; detail: string; data?: Record<string, unknown> } }> {
+  const r = await tool(client, name, { ...args, output: 'json' }, options);
+  return JSON.parse(r.text) as T & { error?: { code: string; detail: string } };
+}
+
+/** A UI channel client over the WebSocket. */
+export class UiClient {
+  private nextId = 1;
+  private readonly waiting = new Map<number, { resolve: (v: unknown) => void; reject: (e: Error) => void }>();
+  readonly events: { event: string; data: unknown }[] = [];
+  private readonly listeners = new Set<() => void>();
+
+  private constructor(readonly ws: WebSocket) {
+    ws.on('message', (data: Buffer) => {
+      const frame = JSON.parse(data.toString('utf8')) as UiFrame;
+      if (frame.type === 'event') this.events.push({ event: frame.event, data: frame.data });
+      else if (frame.type === 'result') this.waiting.get(frame.id)?.resolve(frame.result);
+      else if (frame.type === 'error') this.waiting.get(frame.id)?.reject(Object.assign(new Error(`${frame.error.code}: ${frame.error.detail}`), { code: frame.error.code }));
+      for (const l of this.listeners) l();
+    });
+  }
+
+  static async connect(s: Served): Promise<UiClient> {
+    const url = s.uiUrl.replace(/^http/, 'ws').replace(/\/\?token=/, '/ui?token=');
+    const ws = new WebSocket(url, { headers: { origin: new URL(s.uiUrl).origin } });
+    await new Promise<void>((resolve, reject) => {
+      ws.once('open', () => resolve());
+      ws.once('error', reject);
+    });
+    return new UiClient(ws);
+  }
+
+  command<T = unknown>(command: string, params: unknown = {}): Promise<T> {
+    const id = this.nextId++;
+    return new Promise<T>((resolve, reject) => {
+      this.waiting.set(id, { resolve: (v) => resolve(v as T), reject });
+      this.ws.send(JSON.stringify({ type: 'command', id, command, params }));
+    });
+  }
+
+  /** Waits for the latest event of a kind that satisfies `test`. */
+  waitFor<T = unknown>(event: string, test: (data: T) => boolean, timeoutMs = 15_000): Promise<T> {
+    return new Promise((resolve, reject) => {
+      const check = (): boolean => {
+        for (let i = this.events.length - 1; i >= 0; i--) {
+          const e = this.events[i];
+          if (e?.event === event && test(e.data as T)) {
+            this.listeners.delete(check);
+            clearTimeout(timer);
+            resolve(e.data as T);
+            return true;
+          }
+        }
+        return false;
+      };
+      const timer = setTimeout(() => {
+        this.listeners.delete(check);
+        reject(new Error(`no ${event} event matched within ${timeoutMs} ms`));
+      }, timeoutMs);
+      if (!check()) this.listeners.add(check);
+    });
+  }
+
+  close(): void {
+    this.ws.close();
+  }
+}
