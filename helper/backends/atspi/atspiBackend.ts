@@ -116,9 +116,10 @@ export class AtspiBackend implements Backend {
     }
     const start = procStart(pid);
     if (start === undefined) throw fail('stale_process', `process ${pid} has exited`, { pid });
-    const name = str(await this.a11y.getProperty(bus, ROOT_PATH, I.accessible, 'Name', Math.min(deadline.remaining(), LIST_APP_MS)));
-    const info = { bus, pid, start, name };
-    this.apps.set(bus, info);
+    // A frozen application cannot tell its name: go on without it (and ask again next time).
+    const name = await this.a11y.getProperty(bus, ROOT_PATH, I.accessible, 'Name', Math.min(deadline.remaining(), LIST_APP_MS)).then(str, () => undefined);
+    const info = { bus, pid, start, name: name ?? '' };
+    if (name !== undefined) this.apps.set(bus, info);
     return info;
   }
 

@@ -1,0 +1,104 @@
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { TIMEOUT_GRACE_MS, type HelperHealth, type PendingApproval, type Receipt, type UiSnapshot, type WindowReadAnswer } from '../../protocol/index.js';
+import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
+import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
+import { exportJournal } from './journal/index.js';
+
+const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FREEZE_S = 5;
+
+describe('overseer serve: faults', () => {
+  let desktop: TestDesktop;
+  let s: Served;
+  let agent: Client;
+  let ui: UiClient;
+  let win: string;
+
+  before(async () => {
+    desktop = await startTestDesktop();
+    await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '30', '--freeze-seconds', String(FREEZE_S)], { waitForWindow: 'Overseer Fixture' });
+    s = await serve(desktop.env);
+    agent = await httpClient(s);
+    ui = await UiClient.connect(s);
+    win = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
+  });
+  after(async () => {
+    ui?.close();
+    await agent?.close().catch(() => {});
+    await s?.kill();
+    await desktop?.stop();
+    if (s !== undefined) await removeDataDir(s.dataDir);
+  });
+
+  const health = (test: (h: HelperHealth) => boolean): Promise<HelperHealth> => ui.waitFor<HelperHealth>('helper', test, 20_000);
+
+  it('answers unknown when the helper dies during an act, and a restarted helper serves the next call', async () => {
+    const snap = await ui.command<UiSnapshot>('snapshot');
+    const pid = snap.helper.pid;
+    assert.ok(pid !== undefined);
+    const answer = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'freeze' }, action: 'invoke' }, { timeout: 120_000 });
+    const card = await ui.waitFor<PendingApproval[]>('pending', (p) => p.length > 0).then((p) => p[0] as PendingApproval);
+    await ui.command('approve', { approval_id: card.approval_id });
+    await new Promise((r) => setTimeout(r, 400)); // the helper is now reading back from the frozen fixture
+    process.kill(pid, 'SIGKILL');
+    const r = await answer;
+    assert.equal(r.outcome, 'unknown', JSON.stringify(r));
+    assert.equal(r.action_call_made, 'unknown');
+    assert.equal(r.error?.code, 'helper_unavailable');
+    const restarted = await health((h) => h.state === 'ready' && h.pid !== pid);
+    assert.ok(restarted.restarts >= 1);
+    const frozen = Date.now();
+    const read = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, timeout_ms: 1000 });
+    assert.ok(Date.now() - frozen < 1000 + TIMEOUT_GRACE_MS + 500, `answered in ${Date.now() - frozen} ms`);
+    assert.ok(read.truncated_by.includes('timeout'), 'the frozen fixture is answered partially within its budget');
+    await new Promise((res) => setTimeout(res, FREEZE_S * 1000));
+    const thawed = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win });
+    assert.ok(!thawed.truncated_by.includes('timeout'));
+  });
+
+  it('emergency stop drops agent connections and the helper until re-armed', async () => {
+    await ui.command('brake', { action: 'emergency_stop' });
+    await health((h) => h.state === 'stopped');
+    await assert.rejects(tool(agent, 'window_list', {}, { timeout: 5000 }), 'the agent connection is gone');
+    await assert.rejects(ui.command('brake', { action: 'resume' }), /braked/, 'resume does not end an emergency stop');
+    await ui.command('brake', { action: 'rearm' });
+    await health((h) => h.state === 'ready');
+    agent = await httpClient(s);
+    assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/);
+  });
+
+  it('after a supervisor crash every acknowledged call is journaled, the journal verifies, and pending approvals expire', async () => {
+    const acknowledged: string[] = [];
+    for (let i = 0; i < 5; i++) {
+      await tool(agent, 'window_list');
+      acknowledged.push('window_list');
+    }
+    const pending = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 120_000 }).catch(() => undefined);
+    const card = await ui.waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target.automation_id === 'counter')).then((p) => p.find((x) => x.target.automation_id === 'counter') as PendingApproval);
+    ui.close();
+    await s.kill('SIGKILL');
+    await agent.close().catch(() => {});
+    await pending;
+    const verify = spawnSync(process.execPath, ['bin/overseer.mjs', 'journal', 'verify', '--data-dir', s.dataDir], { cwd: REPO_ROOT, encoding: 'utf8' });
+    assert.equal(verify.status, 0, verify.stdout + verify.stderr);
+    assert.match(verify.stdout, /journal ok/);
+    let lines: Record<string, unknown>[] = [];
+    await exportJournal(join(s.dataDir, 'journal'), (l) => lines.push(JSON.parse(l) as Record<string, unknown>));
+    const listed = lines.filter((l) => l['kind'] === 'tool_call' && l['tool'] === 'window_list').length;
+    assert.ok(listed >= acknowledged.length);
+    assert.ok(lines.some((l) => l['kind'] === 'approval_pending' && l['approval_id'] === card.approval_id));
+    s = await serve(desktop.env, { dataDir: s.dataDir, token: s.token });
+    ui = await UiClient.connect(s);
+    lines = [];
+    await exportJournal(join(s.dataDir, 'journal'), (l) => lines.push(JSON.parse(l) as Record<string, unknown>));
+    const resolved = lines.find((l) => l['kind'] === 'approval_resolved' && l['approval_id'] === card.approval_id);
+    assert.equal(resolved?.['verdict'], 'expired');
+    agent = await httpClient(s);
+    assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/);
+  });
+});
