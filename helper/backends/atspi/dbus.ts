@@ -77,10 +77,29 @@ export class A11yBus {
     return new A11yBus(bus);
   }
 
+  private corked = false;
+
+  /**
+   * Coalesces the writes of all calls issued in one tick into one socket write: a read sends
+   * thousands of small messages at once, and one syscall each was a large part of its cost.
+   */
+  private cork(): void {
+    if (this.corked) return;
+    const stream = (this.bus as unknown as { _connection?: { stream?: { cork?: () => void; uncork?: () => void } } })._connection?.stream;
+    if (stream?.cork === undefined || stream.uncork === undefined) return;
+    this.corked = true;
+    stream.cork();
+    process.nextTick(() => {
+      this.corked = false;
+      stream.uncork?.();
+    });
+  }
+
   /** Calls a method; rejects with DBusReplyError, DBusTimeoutError or a connection error. */
   async call(destination: string, path: string, iface: string, member: string, timeoutMs: number, signature = '', body: unknown[] = []): Promise<unknown[]> {
     if (timeoutMs <= 0) throw new DBusTimeoutError('no time left');
     const msg = new dbus.Message({ destination, path, interface: iface, member, signature, body });
+    this.cork();
     try {
       const reply = await withTimeout(this.bus.call(msg), timeoutMs, () => {
         // forget the handler so a reply that never comes does not leak
