@@ -365,10 +365,12 @@ export class AppCache {
   }
 
   /** Reads rect, automation id, value/text and action names of these nodes concurrently. */
-  async details(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, problems: Problems, scope: DetailScope = 'full'): Promise<void> {
+  async details(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, problems: Problems, scope: DetailScope = 'full', detailed?: Set<string>): Promise<void> {
     if (scope !== 'full') return this.partialDetails(nodes, keys, deadline, scope, problems);
     const since = this.eventSeq;
     const todo = keys.map((k) => nodes.get(k)).filter((n): n is AtspiNode => n !== undefined && !n.detailed);
+    // Details still valid when the read began count as read, even if an event marks them stale meanwhile.
+    if (detailed !== undefined) for (const k of keys) if (nodes.get(k)?.detailed === true) detailed.add(k);
     await pool(todo, CONCURRENCY, deadline, async (node) => {
       const t = (): number => deadline.remaining();
       const jobs: Promise<void>[] = [];
@@ -405,6 +407,7 @@ export class AppCache {
       await Promise.all(jobs);
       node.patterns = patternsOf(node, node.parent === undefined ? undefined : nodes.get(node.parent));
       node.detailed = true;
+      detailed?.add(node.key);
       if (!failed && this.untouchedSince(node.key, since)) {
         const d: Detail = {};
         if (node.rect !== undefined || node.interfaces.has(I.component)) d.rect = node.rect as Rect;

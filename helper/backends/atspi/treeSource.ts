@@ -50,8 +50,7 @@ export class AtspiTreeSource implements TreeSource {
   }
 
   async details(keys: readonly string[], deadline: Deadline, scope: DetailScope = 'full'): Promise<void> {
-    await this.cache.details(this.nodes, keys, deadline, this.problems, scope);
-    if (scope === 'full') for (const k of keys) if (this.nodes.get(k)?.detailed === true) this.detailedHere.add(k);
+    await this.cache.details(this.nodes, keys, deadline, this.problems, scope, scope === 'full' ? this.detailedHere : undefined);
   }
 
   /** An event may mark a node stale after this read detailed it; the read still holds what it read. */

@@ -92,6 +92,12 @@ export async function startHttpServer(supervisor: Supervisor, options: { host: s
     }
     if (url.pathname === '/health') return reply(res, 200, { ok: true, helper: supervisor.helper.health.state, brake: supervisor.brakes.state });
     if (options.staticHandler?.(req, res) === true) return;
+    if (url.pathname === '/' && req.method === 'GET') {
+      // Until the renderer is built and served here, say plainly what runs.
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'", 'cache-control': 'no-store' });
+      res.end(`<!doctype html><meta charset="utf-8"><title>Overseer</title><h1>Overseer supervisor is running</h1><p>Helper: ${supervisor.helper.health.state}. Brake: ${supervisor.brakes.state}. Agents connected: ${supervisor.sessions.size}. Pending approvals: ${supervisor.approvals.list().length}.</p><p>Agents connect at <code>/mcp</code>. The browser UI is not built yet; approvals and brakes are available on the UI channel at <code>/ui</code>.</p>`);
+      return;
+    }
     reply(res, 404, { error: 'not found' });
   });
 
