@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { PendingApproval, Receipt, WindowReadAnswer } from '../../protocol/index.js';
 import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
@@ -23,9 +24,14 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
   let driver: FixtureDriver;
   let win: string;
 
+  let since = 0;
+  /** A pending card that appeared after the last act() began (older cards were already answered). */
   const pendingCard = (test: (p: PendingApproval) => boolean = () => true): Promise<PendingApproval> =>
-    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test)).then((list) => list.find(test) as PendingApproval);
-  const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
+    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test), 15_000, since).then((list) => list.find(test) as PendingApproval);
+  const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => {
+    since = ui.mark();
+    return toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
+  };
 
   before(async () => {
     desktop = await startTestDesktop();
@@ -111,6 +117,62 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     assert.equal(again.refusal?.code, 'snapshot_spent', 'a mutating action spends its observation');
     const bogus = await act({ target: 'Tnotarealhandl', action: 'invoke' });
     assert.equal(bogus.refusal?.code, 'snapshot_unknown');
+  });
+
+  it('answers a handle from an older observation of the same window superseded', async () => {
+    const first = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, format: 'flat' });
+    const old = first.elements?.find((e) => e.automation_id === 'renamable')?.target;
+    assert.ok(old);
+    await driver.click('renamable');
+    await new Promise((r) => setTimeout(r, 300));
+    const second = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, format: 'flat' });
+    const renamed = second.elements?.find((e) => e.automation_id === 'renamable');
+    assert.equal(renamed?.name, 'Renamed');
+    assert.notEqual(renamed?.target, old, 'a changed element gets a new handle');
+    assert.equal(second.elements?.find((e) => e.automation_id === 'counter')?.target, first.elements?.find((e) => e.automation_id === 'counter')?.target, 'an unchanged one keeps its handle');
+    const r = await act({ target: old, action: 'invoke' });
+    assert.equal(r.refusal?.code, 'snapshot_superseded');
+  });
+
+  it('sends progress notifications while an action waits for approval', async () => {
+    const seen: number[] = [];
+    since = ui.mark();
+    const call = agent.callTool({ name: 'element_act', arguments: { window: win, selector: { automation_id: 'counter' }, action: 'invoke' } }, undefined, { timeout: 60_000, onprogress: (p) => seen.push(p.progress) });
+    const card = await pendingCard((p) => p.target.automation_id === 'counter');
+    await new Promise((r) => setTimeout(r, 5600));
+    await ui.command('approve', { approval_id: card.approval_id });
+    await call;
+    assert.ok(seen.length >= 1, 'at least one progress notification');
+  });
+
+  it('shows only the activation tool in progressive mode until the agent activates', async () => {
+    await ui.command('update_settings', { progressive_tools: true });
+    const late = await httpClient(s, 'progressive-agent');
+    try {
+      assert.deepEqual((await late.listTools()).tools.map((t) => t.name), ['computer_use_activate']);
+      assert.equal((await tool(late, 'window_list')).isError, true);
+      let changed = false;
+      late.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+        changed = true;
+      });
+      await tool(late, 'computer_use_activate');
+      await new Promise((r) => setTimeout(r, 200));
+      assert.ok(changed, 'tools/list_changed was sent');
+      assert.equal((await late.listTools()).tools.length, 5);
+    } finally {
+      await late.close();
+      await ui.command('update_settings', { progressive_tools: false });
+    }
+  });
+
+  it('shows the chosen window\'s live tree on the UI channel', async () => {
+    const { windows } = await ui.command<{ windows: { window: string; title: string }[] }>('refresh_windows');
+    assert.ok(windows.some((w) => w.window === win));
+    await ui.command('choose_window', { window: win });
+    const tree = await ui.waitFor<{ window: string; elements: { name?: string }[] }>('tree', (t) => t.window === win);
+    assert.equal(tree.elements[0]?.name, 'Overseer Fixture');
+    const snap = await ui.command<{ chosen_window?: string; tree?: unknown[] }>('snapshot');
+    assert.equal(snap.chosen_window, win);
   });
 
   it('runs view-only actions without asking', async () => {

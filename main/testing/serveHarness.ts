@@ -115,11 +115,16 @@ export class UiClient {
     });
   }
 
-  /** Waits for the latest event of a kind that satisfies `test`. */
-  waitFor<T = unknown>(event: string, test: (data: T) => boolean, timeoutMs = 15_000): Promise<T> {
+  /** The position of the next event (for waitFor's `since`). */
+  mark(): number {
+    return this.events.length;
+  }
+
+  /** Waits for the latest event of a kind that satisfies `test`, among those from position `since` on. */
+  waitFor<T = unknown>(event: string, test: (data: T) => boolean, timeoutMs = 15_000, since = 0): Promise<T> {
     return new Promise((resolve, reject) => {
       const check = (): boolean => {
-        for (let i = this.events.length - 1; i >= 0; i--) {
+        for (let i = this.events.length - 1; i >= since; i--) {
           const e = this.events[i];
           if (e?.event === event && test(e.data as T)) {
             this.listeners.delete(check);

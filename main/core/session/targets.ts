@@ -1,7 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { ElementRef } from '../../../protocol/index.js';
 import { fail } from '../../../protocol/index.js';
-import { canonicalJson } from './canonical.js';
 
 /** Options of a TargetRegistry; the defaults are SPEC §4's. */
 export interface TargetRegistryOptions {
@@ -37,6 +36,16 @@ interface ObservationState {
   handles: number;
   spent: boolean;
   supersededBy?: string;
+}
+
+/**
+ * What must be identical for an element to keep its handle in a newer observation: its native
+ * identity, its digest (which covers role, name, automation id, class and ancestor path), its
+ * process and the window's title and geometry. Cheaper than serialising the whole binding.
+ */
+function carryKeyOf(scopeKey: string, ref: ElementRef): string {
+  const r = ref.window_rect;
+  return [scopeKey, ref.key, ref.digest, ref.window, ref.process.pid, ref.process.process_start, ref.window_title ?? '', r === undefined ? '' : `${r.x},${r.y},${r.w},${r.h}`].join('\0');
 }
 
 /**
@@ -81,7 +90,7 @@ export class TargetRegistry {
     const obsKey = `${observationId}\0${ref.key}`;
     const existing = this.byObservationKey.get(obsKey);
     if (existing !== undefined) return existing;
-    const carryKey = `${scopeKey}\0${canonicalJson(ref)}`;
+    const carryKey = carryKeyOf(scopeKey, ref);
     const carried = this.entries.get(this.byCarryKey.get(carryKey) ?? '');
     if (carried !== undefined && this.carriable(carried, observationId)) {
       this.detach(carried);
