@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +11,20 @@ import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served
 import { exportJournal } from './journal/index.js';
 
 const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+
+/** True while a process exists (and is not a zombie). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/\) Z /.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 const FREEZE_S = 5;
 
 describe('overseer serve: faults', () => {
@@ -61,6 +76,16 @@ describe('overseer serve: faults', () => {
     assert.ok(!thawed.truncated_by.includes('timeout'));
   });
 
+  it('kills and restarts a helper that stops answering (watchdog)', async () => {
+    const pid = (await ui.command<UiSnapshot>('snapshot')).helper.pid;
+    assert.ok(pid !== undefined);
+    process.kill(pid, 'SIGSTOP');
+    const restarted = await health((h) => h.state === 'ready' && h.pid !== undefined && h.pid !== pid);
+    assert.ok(restarted.pid !== pid);
+    assert.equal(alive(pid), false, 'the wedged helper was killed');
+    assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/);
+  });
+
   it('emergency stop drops agent connections and the helper until re-armed', async () => {
     await ui.command('brake', { action: 'emergency_stop' });
     await health((h) => h.state === 'stopped');
@@ -80,10 +105,13 @@ describe('overseer serve: faults', () => {
     }
     const pending = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 120_000 }).catch(() => undefined);
     const card = await ui.waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target.automation_id === 'counter')).then((p) => p.find((x) => x.target.automation_id === 'counter') as PendingApproval);
+    const helperPid = (await ui.command<UiSnapshot>('snapshot')).helper.pid;
     ui.close();
     await s.kill('SIGKILL');
     await agent.close().catch(() => {});
     await pending;
+    for (let i = 0; i < 50 && helperPid !== undefined && alive(helperPid); i++) await new Promise((r) => setTimeout(r, 100));
+    assert.equal(helperPid !== undefined && alive(helperPid), false, 'the helper exits when its parent dies');
     const verify = spawnSync(process.execPath, ['bin/overseer.mjs', 'journal', 'verify', '--data-dir', s.dataDir], { cwd: REPO_ROOT, encoding: 'utf8' });
     assert.equal(verify.status, 0, verify.stdout + verify.stderr);
     assert.match(verify.stdout, /journal ok/);
