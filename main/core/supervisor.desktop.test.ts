@@ -36,6 +36,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
   before(async () => {
     desktop = await startTestDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '30'], { waitForWindow: 'Overseer Fixture' });
+    await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '700', '--title', 'Long Fixture'], { waitForWindow: 'Long Fixture' });
     s = await serve(desktop.env);
     agent = await httpClient(s);
     ui = await UiClient.connect(s);
@@ -66,7 +67,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('answers reads in compact text by default and full JSON on request', async () => {
     const text = await tool(agent, 'window_read', { window: win });
-    assert.match(text.text, /^\* "Overseer Fixture" window=/);
+    assert.match(text.text, /^(\* )?"Overseer Fixture" window=/);
     assert.match(text.text, /button "Counter" #counter \[invoke\]/);
     assert.match(text.text, /edit "Password" =\(redacted\)/);
     assert.ok(!text.text.includes('hunter2'));
@@ -173,6 +174,42 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     assert.equal(tree.elements[0]?.name, 'Overseer Fixture');
     const snap = await ui.command<{ chosen_window?: string; tree?: unknown[] }>('snapshot');
     assert.equal(snap.chosen_window, win);
+  });
+
+  it('answers a handle from an observation that fell out of the 512 identities evicted', async () => {
+    const long = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Long Fixture')?.window;
+    const big = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: long, format: 'flat', max_nodes: 1200, max_children_per_node: 1200, max_tokens: 200_000 });
+    assert.ok((big.elements?.length ?? 0) > 600, `${big.elements?.length} elements`);
+    const first = big.elements?.[0]?.target;
+    assert.ok(first);
+    const r = await act({ target: first, action: 'invoke' });
+    assert.equal(r.refusal?.code, 'snapshot_evicted');
+  });
+
+  it('approve and allow for the session: the same action on the same element then runs without asking', async () => {
+    const first = act({ selector: { automation_id: 'dup_b' }, action: 'invoke' });
+    const card = await pendingCard((p) => p.target.automation_id === 'dup_b');
+    await ui.command('approve', { approval_id: card.approval_id, allow_for_session: true });
+    assert.equal((await first).outcome, 'completed');
+    const again = await act({ selector: { automation_id: 'dup_b' }, action: 'invoke' });
+    assert.equal(again.outcome, 'completed');
+    assert.equal(again.decision?.verdict, 'auto');
+    assert.match(again.decision?.note ?? '', /rule/);
+    const other = act({ selector: { automation_id: 'dup_a' }, action: 'invoke' });
+    const otherCard = await pendingCard((p) => p.target.automation_id === 'dup_a');
+    await ui.command('deny', { approval_id: otherCard.approval_id });
+    assert.equal((await other).refusal?.code, 'denied', 'the rule covers that element only');
+  });
+
+  it('refuses every action on an application a deny rule names', async () => {
+    const { rule } = await ui.command<{ rule: { id: string } }>('add_rule', { pattern: '/fixture/' });
+    try {
+      const r = await act({ selector: { automation_id: 'counter' }, action: 'invoke' });
+      assert.equal(r.refusal?.code, 'denied');
+      assert.equal(r.decision?.by, 'policy');
+    } finally {
+      await ui.command('remove_rule', { id: rule.id });
+    }
   });
 
   it('runs view-only actions without asking', async () => {

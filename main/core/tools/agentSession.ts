@@ -12,12 +12,18 @@ export interface ActFlow {
   pending?: Receipt;
 }
 
+function targetOptions(): { ttlMs?: number } {
+  const ttl = Number(process.env['OVERSEER_TARGET_TTL_MS']);
+  return Number.isInteger(ttl) && ttl > 0 ? { ttlMs: ttl } : {};
+}
+
 /** One connected agent (one MCP connection): its observations, targets and acts in flight. */
 export class AgentSession {
   readonly id = `S${randomBytes(6).toString('base64url')}`;
   readonly since = new Date().toISOString();
   readonly observations = new ObservationStore();
-  readonly targets = new TargetRegistry();
+  /** Targets live 5 minutes; OVERSEER_TARGET_TTL_MS shortens that for tests of expiry. */
+  readonly targets = new TargetRegistry(targetOptions());
   readonly acts = new Map<string, ActFlow>();
   calls = 0;
   /** With progressive tools: whether the agent activated the five tools. */
