@@ -38,6 +38,15 @@ export default tseslint.config(
     { group: ['**/renderer/**', '**/preload/**', '**/main/electron/**'], message: 'main/core talks to the UI only through the UI channel table in protocol/.' },
     { group: ['**/helper/core/**', '**/helper/backends/**'], message: 'main/core reaches the helper only through helper/rpc (JSON-RPC), never its internals.' },
   ], { 'no-console': ['error'] }),
+  zone(['renderer/**/*.ts', 'renderer/**/*.tsx'], [
+    { group: ['node:*', 'fs', 'path', 'child_process'], message: 'The renderer runs in a sandboxed page: no Node APIs. Ask the supervisor over the UI channel (renderer/api).' },
+    { group: ['electron', 'electron/*'], message: 'The renderer never imports electron; the preload bridge carries the UI channel.' },
+    { group: ['**/main/**', '**/helper/**', '**/preload/**'], message: 'The renderer talks to the supervisor only through the UI channel table in protocol/.' },
+  ]),
+  {
+    files: ['renderer/**/*.test.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
   {
     files: ['main/**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'no electron in core tests' }] }] },

@@ -3,6 +3,8 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startBridgeSocket } from '../core/server/bridgeSocket.js';
 import { startHttpServer } from '../core/server/httpServer.js';
+import { staticFiles } from '../core/server/staticFiles.js';
+import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
 import { Supervisor } from '../core/supervisor.js';
 import { defaultDataDir, isLoopback, parseFlags, socketPath } from '../cliArgs.js';
 import { startDemoDesktop } from './demo.js';
@@ -27,7 +29,7 @@ export async function serve(argv: readonly string[]): Promise<void> {
   let supervisor: Supervisor | undefined;
   try {
     supervisor = await Supervisor.start({ dataDir, helperEnv, log, connection: { mcp_url: '', stdio_command: stdioCommand } });
-    const http = await startHttpServer(supervisor, { host, port, token, log });
+    const http = await startHttpServer(supervisor, { host, port, token, log, staticHandler: staticFiles(join(REPO_ROOT, 'dist', 'renderer')) });
     const base = `http://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
     supervisor.setConnection({ mcp_url: `${base}/mcp`, stdio_command: stdioCommand });
     await writeFile(join(dataDir, 'token'), `${token}\n`, { mode: 0o600 });

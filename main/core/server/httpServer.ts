@@ -40,7 +40,7 @@ async function readBody(req: IncomingMessage): Promise<unknown> {
  * Loopback HTTP: `/mcp` (Streamable HTTP, bearer token, DNS-rebinding protection), `/ui`
  * (WebSocket UI channel, token in the query), `/health`, and the built UI at `/`.
  */
-export async function startHttpServer(supervisor: Supervisor, options: { host: string; port: number; token: string; staticHandler?: (req: IncomingMessage, res: ServerResponse) => boolean; log: (line: string) => void }): Promise<HttpHandle> {
+export async function startHttpServer(supervisor: Supervisor, options: { host: string; port: number; token: string; staticHandler?: (req: IncomingMessage, res: ServerResponse) => Promise<boolean>; log: (line: string) => void }): Promise<HttpHandle> {
   const transports = new Map<string, { transport: StreamableHTTPServerTransport; session: AgentSession }>();
   let port = options.port;
 
@@ -91,15 +91,20 @@ export async function startHttpServer(supervisor: Supervisor, options: { host: s
       return;
     }
     if (url.pathname === '/health') return reply(res, 200, { ok: true, helper: supervisor.helper.health.state, brake: supervisor.brakes.state });
-    if (options.staticHandler?.(req, res) === true) return;
+    void (options.staticHandler?.(req, res) ?? Promise.resolve(false)).then((served) => {
+      if (!served) fallback(url, req, res);
+    });
+  });
+
+  const fallback = (url: URL, req: IncomingMessage, res: ServerResponse): void => {
     if (url.pathname === '/' && req.method === 'GET') {
-      // Until the renderer is built and served here, say plainly what runs.
+      // When the renderer is not built, say plainly what runs.
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'", 'cache-control': 'no-store' });
-      res.end(`<!doctype html><meta charset="utf-8"><title>Overseer</title><h1>Overseer supervisor is running</h1><p>Helper: ${supervisor.helper.health.state}. Brake: ${supervisor.brakes.state}. Agents connected: ${supervisor.sessions.size}. Pending approvals: ${supervisor.approvals.list().length}.</p><p>Agents connect at <code>/mcp</code>. The browser UI is not built yet; approvals and brakes are available on the UI channel at <code>/ui</code>.</p>`);
+      res.end(`<!doctype html><meta charset="utf-8"><title>Overseer</title><h1>Overseer supervisor is running</h1><p>Helper: ${supervisor.helper.health.state}. Brake: ${supervisor.brakes.state}. Agents connected: ${supervisor.sessions.size}. Pending approvals: ${supervisor.approvals.list().length}.</p><p>Agents connect at <code>/mcp</code>. The browser UI is not built (run <code>npm run build</code>); approvals and brakes are available on the UI channel at <code>/ui</code>.</p>`);
       return;
     }
     reply(res, 404, { error: 'not found' });
-  });
+  };
 
   const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
   server.on('upgrade', (req, socket, head) => {

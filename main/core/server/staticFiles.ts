@@ -1,0 +1,51 @@
+import { readFile } from 'node:fs/promises';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { extname, join, normalize, sep } from 'node:path';
+
+const TYPES: Record<string, string> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+  '.json': 'application/json',
+  '.woff2': 'font/woff2',
+};
+
+/** The Content-Security-Policy of the UI: only its own files and its own WebSocket. */
+export const UI_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' ws://127.0.0.1:* ws://localhost:* ws://[::1]:*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+
+/**
+ * Serves the built renderer from `root` (GET only, no directory listing, no path outside root),
+ * with a strict CSP. Answers false when it did not handle the request.
+ */
+export function staticFiles(root: string): (req: IncomingMessage, res: ServerResponse) => Promise<boolean> {
+  return async (req, res) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return false;
+    let pathname: string;
+    try {
+      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+    } catch {
+      return false;
+    }
+    const relative = pathname === '/' ? 'index.html' : pathname.slice(1);
+    const file = normalize(join(root, relative));
+    if (!file.startsWith(root.endsWith(sep) ? root : root + sep) || relative.includes('\0')) return false;
+    let body: Buffer;
+    try {
+      body = await readFile(file);
+    } catch {
+      return false;
+    }
+    res.writeHead(200, {
+      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-security-policy': UI_CSP,
+      'x-content-type-options': 'nosniff',
+      'referrer-policy': 'no-referrer',
+      'cache-control': relative === 'index.html' ? 'no-store' : 'public, max-age=3600',
+    });
+    res.end(req.method === 'HEAD' ? undefined : body);
+    return true;
+  };
+}
