@@ -1,0 +1,73 @@
+import { useEffect } from 'react';
+import { AgentsPanel, HelperHealthPanel } from './features/agents/AgentsPanel.js';
+import { ApprovalQueue } from './features/approvals/ApprovalQueue.js';
+import { BrakeBar } from './features/brake/BrakeBar.js';
+import { ReceiptsTimeline } from './features/receipts/ReceiptsTimeline.js';
+import { SettingsPanel } from './features/settings/SettingsPanel.js';
+import { ConnectionBanner, NoticeLine } from './features/shell/ConnectionBanner.js';
+import { TreeView } from './features/windows/ElementTree.js';
+import { WindowsList } from './features/windows/WindowsList.js';
+import { selectConnection, selectPendingCount, selectView } from './store/selectors.js';
+import type { View } from './store/slices.js';
+import { appStore, useApp } from './store/useApp.js';
+
+const VIEWS: { view: View; label: string }[] = [
+  { view: 'tree', label: 'Element tree' },
+  { view: 'receipts', label: 'Receipts' },
+  { view: 'settings', label: 'Settings' },
+];
+
+/** The supervisor UI: brakes and pending count on top, windows on the left, the chosen view, the approval queue on the right. */
+export function App() {
+  const pendingCount = useApp(selectPendingCount);
+  const view = useApp(selectView);
+  const connection = useApp(selectConnection);
+
+  useEffect(() => {
+    document.title = `${pendingCount > 0 ? `(${pendingCount}) ` : ''}Overseer`;
+  }, [pendingCount]);
+
+  return (
+    <div className="app">
+      <header className="topbar">
+        <div className="brand">
+          <span className="logo" aria-hidden="true">
+            ◉
+          </span>
+          Overseer
+          <span className={`pending-badge${pendingCount > 0 ? ' alert' : ''}`} data-testid="pending-badge" aria-live="polite" aria-label={`${pendingCount} pending approvals`}>
+            {pendingCount}
+          </span>
+          <span className={`conn conn-${connection.state}`} data-testid="connection-state">
+            {connection.state === 'open' ? 'connected' : connection.state === 'connecting' ? 'connecting…' : 'disconnected'}
+          </span>
+        </div>
+        <BrakeBar />
+      </header>
+      <ConnectionBanner />
+      <NoticeLine />
+      <div className="columns">
+        <nav className="sidebar" aria-label="Agents and windows">
+          <AgentsPanel />
+          <HelperHealthPanel />
+          <WindowsList />
+        </nav>
+        <main className="center">
+          <div className="tabs" role="tablist" aria-label="Views">
+            {VIEWS.map((v) => (
+              <button key={v.view} type="button" role="tab" id={`tab-${v.view}`} aria-selected={view === v.view} aria-controls="view-panel" data-testid={`tab-${v.view}`} onClick={() => appStore.getState().setView(v.view)}>
+                {v.label}
+              </button>
+            ))}
+          </div>
+          <div id="view-panel" className="view" role="tabpanel" aria-labelledby={`tab-${view}`}>
+            {view === 'tree' ? <TreeView /> : view === 'receipts' ? <ReceiptsTimeline /> : <SettingsPanel />}
+          </div>
+        </main>
+        <aside className="queue-column" aria-label="Approval queue">
+          <ApprovalQueue />
+        </aside>
+      </div>
+    </div>
+  );
+}

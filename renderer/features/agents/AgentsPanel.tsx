@@ -1,0 +1,52 @@
+import { selectAgents, selectHelper } from '../../store/selectors.js';
+import { useApp } from '../../store/useApp.js';
+import { clock, formatDuration, useNow } from '../shell/time.js';
+
+/** Connected agents: client, transport, since, calls and pending approvals. */
+export function AgentsPanel() {
+  const agents = useApp(selectAgents);
+  const now = useNow(5000);
+  return (
+    <section className="panel" aria-labelledby="agents-heading" data-testid="agents">
+      <h2 id="agents-heading">
+        Agents <span className="count">{agents.length}</span>
+      </h2>
+      {agents.length === 0 ? (
+        <p className="muted">No agent is connected.</p>
+      ) : (
+        <ul className="plain">
+          {agents.map((a) => (
+            <li key={a.session} className="agent" data-testid="agent-item">
+              <div>
+                <strong>{a.client}</strong> <span className="tag">{a.transport}</span>
+                {a.pending > 0 && <span className="tag tag-alert">{a.pending} pending</span>}
+              </div>
+              <div className="muted small">
+                since {clock(a.since)} ({formatDuration(now - Date.parse(a.since))}) · {a.calls} calls{a.activated ? '' : ' · tools not activated'}
+              </div>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** The accessibility helper's health. */
+export function HelperHealthPanel() {
+  const helper = useApp(selectHelper);
+  return (
+    <section className="panel" aria-labelledby="helper-heading" data-testid="helper-health">
+      <h2 id="helper-heading">Helper</h2>
+      <p>
+        <span className={`health health-${helper.state}`} data-testid="helper-state">
+          {helper.state}
+        </span>
+        {helper.backend !== undefined && <span className="muted"> · {helper.backend}</span>}
+        {helper.pid !== undefined && <span className="muted"> · pid {helper.pid}</span>}
+        {helper.restarts > 0 && <span className="muted"> · {helper.restarts} restarts</span>}
+      </p>
+      {helper.last_error !== undefined && <p className="error small">{helper.last_error}</p>}
+    </section>
+  );
+}

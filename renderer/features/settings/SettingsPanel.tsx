@@ -1,0 +1,168 @@
+import { useState, type FormEvent } from 'react';
+import { Settings } from '../../../protocol/index.js';
+import { selectConnection, selectRules, selectSettings } from '../../store/selectors.js';
+import { appStore, useApp } from '../../store/useApp.js';
+import { useCommand } from '../shell/apiContext.js';
+import { ConnectionSnippets } from './ConnectionSnippets.js';
+
+/** Policy, exclusions and timeouts; deny-app rules; how agents connect. */
+export function SettingsPanel() {
+  const settings = useApp(selectSettings);
+  return (
+    <div className="settings-view">
+      <h2>Settings</h2>
+      {settings === undefined ? <p className="muted">Waiting for the supervisor…</p> : <SettingsForm key={JSON.stringify(settings)} settings={settings} />}
+      <RulesEditor />
+      <ConnectionSnippets />
+    </div>
+  );
+}
+
+const list = (text: string) =>
+  text
+    .split(/[\n,]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '');
+
+function SettingsForm({ settings }: { settings: Settings }) {
+  const command = useCommand();
+  const online = useApp(selectConnection).state === 'open';
+  const [draft, setDraft] = useState({
+    approval_expiry_s: String(settings.approval_expiry_s),
+    approval_wait_ms: String(settings.approval_wait_ms),
+    read_timeout_ms: String(settings.read_timeout_ms),
+    read_max_nodes: String(settings.read_max_nodes),
+    progressive_tools: settings.progressive_tools,
+    pids: (settings.exclusions.pids ?? []).join(', '),
+    apps: (settings.exclusions.apps ?? []).join('\n'),
+  });
+  const [errors, setErrors] = useState<string[]>([]);
+  const [saved, setSaved] = useState(false);
+  const onSubmit = (e: FormEvent) => {
+    e.preventDefault();
+    const pids = list(draft.pids).map(Number);
+    const apps = list(draft.apps);
+    const candidate = Settings.safeParse({
+      approval_expiry_s: Number(draft.approval_expiry_s),
+      approval_wait_ms: Number(draft.approval_wait_ms),
+      read_timeout_ms: Number(draft.read_timeout_ms),
+      read_max_nodes: Number(draft.read_max_nodes),
+      progressive_tools: draft.progressive_tools,
+      exclusions: { ...(pids.length > 0 ? { pids } : {}), ...(apps.length > 0 ? { apps } : {}) },
+    });
+    if (!candidate.success) {
+      setErrors(candidate.error.issues.map((i) => `${i.path.join('.')}: ${i.message}`));
+      return;
+    }
+    setErrors([]);
+    void command('update_settings', candidate.data).then((r) => {
+      if (r === undefined) return;
+      appStore.getState().setSettings(r.settings);
+      setSaved(true);
+    });
+  };
+  const field = (name: 'approval_expiry_s' | 'approval_wait_ms' | 'read_timeout_ms' | 'read_max_nodes', label: string, min: number, max: number) => (
+    <label className="field">
+      <span>{label}</span>
+      <input type="number" data-testid={`settings-${name.replace(/_/g, '-')}`} min={min} max={max} required value={draft[name]} onChange={(e) => (setSaved(false), setDraft({ ...draft, [name]: e.target.value }))} />
+    </label>
+  );
+  return (
+    <form className="panel settings-form" aria-labelledby="policy-heading" onSubmit={onSubmit} data-testid="settings-form">
+      <h3 id="policy-heading">Policy and timeouts</h3>
+      <div className="fields">
+        {field('approval_expiry_s', 'Approval expiry (seconds)', 5, 3600)}
+        {field('approval_wait_ms', 'Approval wait before "pending" (ms)', 1000, 55000)}
+        {field('read_timeout_ms', 'Read timeout (ms)', 100, 20000)}
+        {field('read_max_nodes', 'Max nodes per read', 1, 5000)}
+      </div>
+      <label className="check">
+        <input type="checkbox" data-testid="settings-progressive-tools" checked={draft.progressive_tools} onChange={(e) => (setSaved(false), setDraft({ ...draft, progressive_tools: e.target.checked }))} />
+        Progressive tools (agents see one activation tool until they activate the rest)
+      </label>
+      <h3>Exclusions (never read or acted on)</h3>
+      <div className="fields">
+        <label className="field">
+          <span>Process ids (comma separated)</span>
+          <input data-testid="settings-exclude-pids" inputMode="numeric" value={draft.pids} onChange={(e) => (setSaved(false), setDraft({ ...draft, pids: e.target.value }))} />
+        </label>
+        <label className="field">
+          <span>Applications (one a line; /regex/ allowed)</span>
+          <textarea data-testid="settings-exclude-apps" rows={3} value={draft.apps} onChange={(e) => (setSaved(false), setDraft({ ...draft, apps: e.target.value }))} />
+        </label>
+      </div>
+      {errors.length > 0 && (
+        <ul className="error" role="alert">
+          {errors.map((x) => (
+            <li key={x}>{x}</li>
+          ))}
+        </ul>
+      )}
+      <div className="row">
+        <button type="submit" className="primary" data-testid="settings-save" disabled={!online}>
+          Save settings
+        </button>
+        {saved && (
+          <span className="muted" role="status">
+            Saved.
+          </span>
+        )}
+      </div>
+    </form>
+  );
+}
+
+function RulesEditor() {
+  const rules = useApp(selectRules);
+  const online = useApp(selectConnection).state === 'open';
+  const command = useCommand();
+  const [pattern, setPattern] = useState('');
+  const add = (e: FormEvent) => {
+    e.preventDefault();
+    const p = pattern.trim();
+    if (p === '') return;
+    void command('add_rule', { pattern: p }).then((r) => {
+      if (r === undefined) return;
+      appStore.getState().addRule(r.rule);
+      setPattern('');
+    });
+  };
+  const remove = (id: string) => void command('remove_rule', { id }).then((r) => r !== undefined && appStore.getState().removeRule(id));
+  return (
+    <section className="panel" aria-labelledby="rules-heading" data-testid="settings-rules">
+      <h3 id="rules-heading">Rules</h3>
+      {rules.length === 0 ? (
+        <p className="muted">No rules. Deny rules block applications by name pattern; “allow for this session” approvals add allow rules.</p>
+      ) : (
+        <ul className="plain rules">
+          {rules.map((r) => (
+            <li key={r.id} data-testid="settings-rule">
+              {r.kind === 'deny_app' ? (
+                <span>
+                  <span className="tag tag-alert">deny app</span> <code>{r.pattern}</code>
+                </span>
+              ) : (
+                <span>
+                  <span className="tag">allow</span> {r.action} in <code>{r.app}</code>
+                  {r.element !== undefined ? ' (one element)' : ''} for session <code>{r.session.slice(0, 8)}</code>
+                </span>
+              )}
+              <button type="button" data-testid="settings-rule-remove" aria-label={`Remove rule ${r.kind === 'deny_app' ? r.pattern : `${r.action} in ${r.app}`}`} disabled={!online} onClick={() => remove(r.id)}>
+                Remove
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+      <form className="row" onSubmit={add}>
+        <label className="field grow">
+          <span>Deny applications matching</span>
+          <input data-testid="settings-rule-pattern" maxLength={200} placeholder="e.g. firefox or /bank/i" value={pattern} onChange={(e) => setPattern(e.target.value)} />
+        </label>
+        <button type="submit" data-testid="settings-rule-add" disabled={!online || pattern.trim() === ''}>
+          Add deny rule
+        </button>
+      </form>
+    </section>
+  );
+}

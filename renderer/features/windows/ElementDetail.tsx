@@ -1,0 +1,47 @@
+import type { ReactNode } from 'react';
+import { selectSelectedNode } from '../../store/selectors.js';
+import { displayValue } from '../../store/tree.js';
+import { useApp } from '../../store/useApp.js';
+
+/** Every field of the selected element. */
+export function ElementDetail() {
+  const node = useApp(selectSelectedNode);
+  if (node === undefined) return <p className="muted detail-empty">Select an element to see all its fields.</p>;
+  const e = node.element;
+  const states = Object.entries(e.state);
+  const rows: [string, ReactNode][] = [
+    ['Role', e.native_role !== undefined ? `${e.role} (${e.native_role})` : e.role],
+    ['Name', e.name],
+    ['Value', displayValue(e)],
+    ['Automation id', e.automation_id],
+    ['Class', e.class],
+    ['Rect', e.rect === undefined ? undefined : `x ${e.rect.x}, y ${e.rect.y}, ${e.rect.w}×${e.rect.h} (center ${e.rect.cx}, ${e.rect.cy})`],
+    ['States', states.length === 0 ? undefined : states.map(([k, v]) => (v === true ? k : `${k}=${String(v)}`)).join(', ')],
+    ['Patterns', e.patterns.length === 0 ? undefined : e.patterns.join(', ')],
+    ['Actions', e.actions?.join(', ')],
+    ['Unread', e.unread?.join(', ')],
+    ['Cut', e.cut?.join(', ')],
+    ['Redacted', e.redacted === true ? 'yes (password)' : undefined],
+    ['Children', String(node.childCount)],
+    ['Key', e.key],
+    ['Digest', e.digest],
+    ['Target', e.target],
+  ];
+  return (
+    <section className="detail" aria-label="Element details" data-testid="element-detail">
+      <h3>
+        {e.role} {e.name !== undefined && <q>{e.name}</q>}
+      </h3>
+      <dl>
+        {rows
+          .filter(([, v]) => v !== undefined && v !== '')
+          .map(([k, v]) => (
+            <div key={k} className={k === 'Unread' ? 'unread' : undefined}>
+              <dt>{k}</dt>
+              <dd>{v}</dd>
+            </div>
+          ))}
+      </dl>
+    </section>
+  );
+}

@@ -1,0 +1,162 @@
+import { useVirtualizer } from '@tanstack/react-virtual';
+import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
+import { selectChosenWindow, selectCollapsed, selectMatches, selectNodes, selectPending, selectSelectedKey, selectTruncatedBy, selectWindows } from '../../store/selectors.js';
+import { displayValue, visibleNodes, type TreeNode } from '../../store/tree.js';
+import { appStore, useApp } from '../../store/useApp.js';
+import { ElementDetail } from './ElementDetail.js';
+import { TreeSearch } from './TreeSearch.js';
+
+const ROW_HEIGHT = 24;
+
+/** The chosen window's element tree (virtualized), its search box and the selected element's details. */
+export function TreeView() {
+  const chosen = useApp(selectChosenWindow);
+  const windows = useApp(selectWindows);
+  const truncatedBy = useApp(selectTruncatedBy);
+  const nodes = useApp(selectNodes);
+  const info = windows.find((w) => w.window === chosen);
+  return (
+    <div className="tree-view">
+      <div className="tree-head">
+        <h2 id="tree-heading">{chosen === undefined ? 'Element tree' : `${info?.title ?? chosen}`}</h2>
+        {info !== undefined && (
+          <span className="muted small">
+            {info.app} · pid {info.pid} · {nodes.length} elements
+          </span>
+        )}
+        {truncatedBy.length > 0 && <span className="tag tag-warn">partial: {truncatedBy.join(', ')}</span>}
+      </div>
+      <TreeSearch />
+      <div className="tree-split">
+        {chosen === undefined ? <p className="muted tree-empty">Choose a window to read its tree.</p> : nodes.length === 0 ? <p className="muted tree-empty">Reading the window…</p> : <ElementTree />}
+        <ElementDetail />
+      </div>
+    </div>
+  );
+}
+
+function ElementTree() {
+  const nodes = useApp(selectNodes);
+  const collapsed = useApp(selectCollapsed);
+  const selectedKey = useApp(selectSelectedKey);
+  const matches = useApp(selectMatches);
+  const pending = useApp(selectPending);
+  const rows = useMemo(() => visibleNodes(nodes, collapsed), [nodes, collapsed]);
+  const matchSet = useMemo(() => new Set(matches), [matches]);
+  const targets = useMemo(() => new Set(pending.map((p) => p.target.key)), [pending]);
+  const scrollRef = useRef<HTMLDivElement>(null);
+  const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
+  const selectedIndex = useMemo(() => rows.findIndex((r) => r.key === selectedKey), [rows, selectedKey]);
+
+  useEffect(() => {
+    if (selectedIndex >= 0) virtualizer.scrollToIndex(selectedIndex, { align: 'auto' });
+  }, [selectedIndex, virtualizer]);
+
+  // Time from a tree's arrival to its first painted frame (read by npm run bench).
+  useEffect(() => {
+    const frame = requestAnimationFrame(() => {
+      if (performance.getEntriesByName('overseer:tree-received').length > 0) performance.measure('overseer:tree-render', 'overseer:tree-received');
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [nodes]);
+
+  const onKeyDown = (e: KeyboardEvent<HTMLDivElement>) => {
+    const s = appStore.getState();
+    const row = rows[selectedIndex];
+    const go = (i: number) => {
+      const r = rows[Math.min(Math.max(i, 0), rows.length - 1)];
+      if (r !== undefined) s.selectKey(r.key);
+    };
+    if (e.key === 'ArrowDown') go(selectedIndex + 1);
+    else if (e.key === 'ArrowUp') go(selectedIndex - 1);
+    else if (e.key === 'Home') go(0);
+    else if (e.key === 'End') go(rows.length - 1);
+    else if (e.key === 'ArrowRight' && row !== undefined && row.childCount > 0 && collapsed.has(row.key)) s.toggleCollapsed(row.key);
+    else if (e.key === 'ArrowLeft' && row !== undefined) {
+      if (row.childCount > 0 && !collapsed.has(row.key)) s.toggleCollapsed(row.key);
+      else if (row.parent !== undefined) s.selectKey(row.parent);
+    } else return;
+    e.preventDefault();
+    e.stopPropagation();
+  };
+
+  return (
+    <div
+      ref={scrollRef}
+      className="tree-scroll"
+      role="tree"
+      aria-labelledby="tree-heading"
+      aria-activedescendant={selectedKey !== undefined && selectedIndex >= 0 ? rowId(selectedIndex) : undefined}
+      tabIndex={0}
+      data-testid="element-tree"
+      data-keys="own"
+      onKeyDown={onKeyDown}
+    >
+      <div className="tree-inner" style={{ height: virtualizer.getTotalSize() }}>
+        {virtualizer.getVirtualItems().map((item) => {
+          const node = rows[item.index] as TreeNode;
+          return <TreeRow key={node.key} id={rowId(item.index)} node={node} top={item.start} expanded={!collapsed.has(node.key)} selected={node.key === selectedKey} match={matchSet.has(node.key)} target={targets.has(node.key)} />;
+        })}
+      </div>
+    </div>
+  );
+}
+
+const rowId = (i: number) => `tree-row-${i}`;
+
+interface RowProps {
+  id: string;
+  node: TreeNode;
+  top: number;
+  expanded: boolean;
+  selected: boolean;
+  match: boolean;
+  target: boolean;
+}
+
+function TreeRow({ id, node, top, expanded, selected, match, target }: RowProps) {
+  const e = node.element;
+  const value = displayValue(e);
+  const states = Object.entries(e.state)
+    .filter(([k, v]) => v !== false && k !== 'enabled' && k !== 'focusable')
+    .map(([k, v]) => (v === true ? k : `${k}=${String(v)}`));
+  if (e.state.enabled === false) states.unshift('disabled');
+  const cls = ['tree-row', selected ? 'selected' : '', match ? 'match' : '', target ? 'target' : ''].filter(Boolean).join(' ');
+  return (
+    <div
+      id={id}
+      className={cls}
+      role="treeitem"
+      aria-level={node.depth + 1}
+      aria-expanded={node.childCount > 0 ? expanded : undefined}
+      aria-selected={selected}
+      data-testid="tree-row"
+      data-key={node.key}
+      style={{ transform: `translateY(${top}px)`, paddingLeft: 4 + node.depth * 14 }}
+      onClick={() => appStore.getState().selectKey(node.key)}
+    >
+      {node.childCount > 0 ? (
+        <button
+          type="button"
+          className="twisty"
+          tabIndex={-1}
+          aria-label={expanded ? 'Collapse' : 'Expand'}
+          onClick={(ev) => {
+            ev.stopPropagation();
+            appStore.getState().toggleCollapsed(node.key);
+          }}
+        >
+          {expanded ? '▾' : '▸'}
+        </button>
+      ) : (
+        <span className="twisty" aria-hidden="true" />
+      )}
+      <span className="role">{e.role}</span>
+      {e.name !== undefined && e.name !== '' && <span className="name">“{e.name}”</span>}
+      {value !== undefined && value !== '' && <span className="value">={value}</span>}
+      {e.automation_id !== undefined && <span className="aid">#{e.automation_id}</span>}
+      {states.length > 0 && <span className="states">{`{${states.join(' ')}}`}</span>}
+      {target && <span className="tag tag-alert">target</span>}
+    </div>
+  );
+}

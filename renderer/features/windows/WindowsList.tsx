@@ -1,0 +1,67 @@
+import { useEffect, useRef, useState } from 'react';
+import { selectChosenWindow, selectConnection, selectWindows } from '../../store/selectors.js';
+import { appStore, useApp } from '../../store/useApp.js';
+import { useCommand } from '../shell/apiContext.js';
+
+/** Top-level windows; choosing one reads its tree. */
+export function WindowsList() {
+  const windows = useApp(selectWindows);
+  const chosen = useApp(selectChosenWindow);
+  const online = useApp(selectConnection).state === 'open';
+  const command = useCommand();
+  const [busy, setBusy] = useState(false);
+  const refresh = () => {
+    setBusy(true);
+    void command('refresh_windows', {}).then((r) => {
+      setBusy(false);
+      if (r !== undefined) appStore.getState().setWindows(r.windows);
+    });
+  };
+  // List the windows by itself once per connection when the supervisor has none listed yet.
+  const listed = useRef(false);
+  const empty = windows.length === 0;
+  useEffect(() => {
+    if (!online) listed.current = false;
+    else if (empty && !listed.current) {
+      listed.current = true;
+      void command('refresh_windows', {}).then((r) => r !== undefined && appStore.getState().setWindows(r.windows));
+    }
+  }, [online, empty, command]);
+  return (
+    <section className="panel panel-grow" aria-labelledby="windows-heading">
+      <div className="panel-head">
+        <h2 id="windows-heading">
+          Windows <span className="count">{windows.length}</span>
+        </h2>
+        <button type="button" data-testid="refresh-windows" disabled={!online || busy} onClick={refresh}>
+          {busy ? 'Refreshing…' : 'Refresh'}
+        </button>
+      </div>
+      {windows.length === 0 ? (
+        <p className="muted">No windows listed yet. Refresh to list them.</p>
+      ) : (
+        <ul className="plain windows">
+          {windows.map((w) => (
+            <li key={w.window}>
+              <button type="button" className={`window-item${w.window === chosen ? ' chosen' : ''}`} data-testid="window-item" aria-pressed={w.window === chosen} disabled={!online} onClick={() => chooseWindow(command, w.window)}>
+                <span className="window-title">{w.title === '' ? '(untitled)' : w.title}</span>
+                <span className="muted small">
+                  {w.app} · pid {w.pid}
+                  {w.foreground ? ' · foreground' : ''}
+                </span>
+              </button>
+            </li>
+          ))}
+        </ul>
+      )}
+    </section>
+  );
+}
+
+/** Chooses a window: the store follows at once, the tree arrives as a `tree` event. */
+export function chooseWindow(command: ReturnType<typeof useCommand>, window: string): void {
+  const s = appStore.getState();
+  if (s.chosenWindow === window && s.treeWindow === window) return;
+  s.setChosenWindow(window);
+  void command('choose_window', { window });
+}

@@ -1,0 +1,23 @@
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { connect, uiChannelUrl } from './api/api.js';
+import { App } from './App.js';
+import { ApiContext } from './features/shell/apiContext.js';
+import { appStore } from './store/useApp.js';
+import './styles.css';
+
+const api = connect(uiChannelUrl(window.location, import.meta.env.DEV), {
+  onEvent: (event) => appStore.getState().applyEvent(event),
+  onStatus: (status) => appStore.getState().setConnection(status),
+  onProtocolError: (what) => console.warn(`[ui] ignored ${what}`),
+});
+
+const root = document.getElementById('root');
+if (root === null) throw new Error('index.html has no #root');
+createRoot(root).render(
+  <StrictMode>
+    <ApiContext value={api}>
+      <App />
+    </ApiContext>
+  </StrictMode>,
+);

@@ -1,0 +1,31 @@
+import type { AppState } from './store.js';
+
+// One selector per value read, so a component re-renders only when that value changes.
+export const selectConnection = (s: AppState) => s.connection;
+export const selectReady = (s: AppState) => s.ready;
+export const selectNotice = (s: AppState) => s.notice;
+export const selectView = (s: AppState) => s.view;
+export const selectAgents = (s: AppState) => s.agents;
+export const selectHelper = (s: AppState) => s.helper;
+export const selectWindows = (s: AppState) => s.windows;
+export const selectChosenWindow = (s: AppState) => s.chosenWindow;
+export const selectNodes = (s: AppState) => s.nodes;
+export const selectByKey = (s: AppState) => s.byKey;
+export const selectTruncatedBy = (s: AppState) => s.truncatedBy;
+export const selectCollapsed = (s: AppState) => s.collapsed;
+export const selectSelectedKey = (s: AppState) => s.selectedKey;
+export const selectSelectedNode = (s: AppState) => (s.selectedKey === undefined ? undefined : s.byKey.get(s.selectedKey));
+export const selectSearch = (s: AppState) => s.search;
+export const selectMatches = (s: AppState) => s.matches;
+export const selectMatchIndex = (s: AppState) => s.matchIndex;
+export const selectPending = (s: AppState) => s.pending;
+export const selectPendingCount = (s: AppState) => s.pending.length;
+export const selectSelectedApproval = (s: AppState) => s.selectedApproval;
+export const selectDenying = (s: AppState) => s.denying;
+export const selectReceipts = (s: AppState) => s.receipts;
+export const selectReceiptFilters = (s: AppState) => s.receiptFilters;
+export const selectSelectedReceipt = (s: AppState) => s.selectedReceipt;
+export const selectBrake = (s: AppState) => s.brake;
+export const selectSettings = (s: AppState) => s.settings;
+export const selectRules = (s: AppState) => s.rules;
+export const selectConnectionInfo = (s: AppState) => s.connectionInfo;

@@ -1,0 +1,257 @@
+import type { StateCreator } from 'zustand';
+import type { AgentInfo, BrakeState, Element, HelperHealth, PendingApproval, PolicyRule, ReceiptEntry, Settings, UiSnapshot, WindowInfo } from '../../protocol/index.js';
+import type { ConnectionStatus } from '../api/api.js';
+import { ancestorsOf, flattenTree, searchTree, type TreeNode } from './tree.js';
+import type { AppState } from './store.js';
+
+/** The center view. */
+export type View = 'tree' | 'receipts' | 'settings';
+
+/** Connection to the supervisor, plus the last notice for the person. */
+export interface ConnectionSlice {
+  connection: ConnectionStatus;
+  /** Whether a snapshot arrived at least once (the UI shows data only then). */
+  ready: boolean;
+  notice: { text: string; at: number } | undefined;
+  view: View;
+  setConnection(status: ConnectionStatus): void;
+  setNotice(text: string | undefined): void;
+  setView(view: View): void;
+}
+
+export const connectionSlice: StateCreator<AppState, [], [], ConnectionSlice> = (set) => ({
+  connection: { state: 'connecting', attempt: 0 },
+  ready: false,
+  notice: undefined,
+  view: 'tree',
+  setConnection: (connection) => set({ connection }),
+  setNotice: (text) => set({ notice: text === undefined ? undefined : { text, at: Date.now() } }),
+  setView: (view) => set({ view }),
+});
+
+/** Connected agents and the helper's health. */
+export interface AgentsSlice {
+  agents: AgentInfo[];
+  helper: HelperHealth;
+  setAgents(agents: AgentInfo[]): void;
+  setHelper(helper: HelperHealth): void;
+}
+
+export const agentsSlice: StateCreator<AppState, [], [], AgentsSlice> = (set) => ({
+  agents: [],
+  helper: { state: 'starting', restarts: 0 },
+  setAgents: (agents) => set({ agents }),
+  setHelper: (helper) => set({ helper }),
+});
+
+/** Windows, the chosen window's tree, the selected element and the tree search. */
+export interface WindowsSlice {
+  windows: WindowInfo[];
+  chosenWindow: string | undefined;
+  nodes: TreeNode[];
+  byKey: Map<string, TreeNode>;
+  treeWindow: string | undefined;
+  truncatedBy: string[];
+  collapsed: Set<string>;
+  selectedKey: string | undefined;
+  search: string;
+  matches: string[];
+  matchIndex: number;
+  setWindows(windows: WindowInfo[]): void;
+  setChosenWindow(window: string | undefined): void;
+  setTree(window: string | undefined, elements: Element[] | undefined, truncatedBy?: string[]): void;
+  toggleCollapsed(key: string): void;
+  /** Selects an element and expands its ancestors so it is visible. */
+  selectKey(key: string | undefined): void;
+  setSearch(query: string): void;
+  /** Moves to the next (1) or previous (-1) search match and selects it. */
+  stepMatch(delta: 1 | -1): void;
+}
+
+const expandTo = (s: AppState, key: string): Set<string> => {
+  const up = ancestorsOf(s.byKey, key).filter((k) => s.collapsed.has(k));
+  if (up.length === 0) return s.collapsed;
+  const next = new Set(s.collapsed);
+  for (const k of up) next.delete(k);
+  return next;
+};
+
+export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, get) => ({
+  windows: [],
+  chosenWindow: undefined,
+  nodes: [],
+  byKey: new Map(),
+  treeWindow: undefined,
+  truncatedBy: [],
+  collapsed: new Set(),
+  selectedKey: undefined,
+  search: '',
+  matches: [],
+  matchIndex: -1,
+  setWindows: (windows) => set({ windows }),
+  setChosenWindow: (chosenWindow) => set({ chosenWindow }),
+  setTree: (window, elements, truncatedBy = []) => {
+    const nodes = elements === undefined ? [] : flattenTree(elements);
+    const byKey = new Map(nodes.map((n) => [n.key, n]));
+    const s = get();
+    const sameWindow = window === s.treeWindow;
+    const collapsed = sameWindow ? new Set([...s.collapsed].filter((k) => byKey.has(k))) : new Set<string>();
+    const matches = searchTree(nodes, s.search);
+    set({ nodes, byKey, treeWindow: window, truncatedBy, collapsed, matches, matchIndex: matches.length > 0 ? 0 : -1 });
+    const selected = get().selectedKey;
+    if (selected !== undefined && byKey.has(selected)) set({ collapsed: expandTo(get(), selected) });
+    // A search typed before this tree arrived jumps to its first match here.
+    else if (matches[0] !== undefined) get().selectKey(matches[0]);
+  },
+  toggleCollapsed: (key) => {
+    const collapsed = new Set(get().collapsed);
+    if (!collapsed.delete(key)) collapsed.add(key);
+    set({ collapsed });
+  },
+  selectKey: (key) => set(key === undefined ? { selectedKey: undefined } : { selectedKey: key, collapsed: expandTo(get(), key) }),
+  setSearch: (search) => {
+    const matches = searchTree(get().nodes, search);
+    const first = matches[0];
+    set({ search, matches, matchIndex: first === undefined ? -1 : 0 });
+    if (first !== undefined) get().selectKey(first);
+  },
+  stepMatch: (delta) => {
+    const { matches, matchIndex } = get();
+    if (matches.length === 0) return;
+    const i = (matchIndex + delta + matches.length) % matches.length;
+    set({ matchIndex: i });
+    get().selectKey(matches[i]);
+  },
+});
+
+/** Pending approvals, the selected card and the guard against repeated approvals. */
+export interface ApprovalsSlice {
+  pending: PendingApproval[];
+  selectedApproval: string | undefined;
+  /** The card whose deny reason is being typed. */
+  denying: string | undefined;
+  /** No decision is accepted before this time (epoch ms): a held or repeated key never approves twice. */
+  decisionGuardUntil: number;
+  setPending(pending: PendingApproval[]): void;
+  /** Selects a card and its target element in the tree. */
+  selectApproval(id: string | undefined): void;
+  moveApproval(delta: 1 | -1): void;
+  setDenying(id: string | undefined): void;
+  /** Whether a decision may be sent now. */
+  canDecide(now: number): boolean;
+  /** Removes a decided card, selects the next one and starts the 400 ms guard. */
+  markDecided(id: string, now: number): void;
+}
+
+/** How long after one decision the next is refused. */
+export const DECISION_GUARD_MS = 400;
+
+export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (set, get) => ({
+  pending: [],
+  selectedApproval: undefined,
+  denying: undefined,
+  decisionGuardUntil: 0,
+  setPending: (pending) => {
+    const s = get();
+    const previous = s.pending.findIndex((p) => p.approval_id === s.selectedApproval);
+    const still = pending.some((p) => p.approval_id === s.selectedApproval);
+    const denying = pending.some((p) => p.approval_id === s.denying) ? s.denying : undefined;
+    set({ pending, denying });
+    if (!still) {
+      const next = pending[Math.min(Math.max(previous, 0), pending.length - 1)];
+      get().selectApproval(next?.approval_id);
+    }
+  },
+  selectApproval: (id) => {
+    const card = get().pending.find((p) => p.approval_id === id);
+    set({ selectedApproval: card?.approval_id, denying: get().denying === id ? id : undefined });
+    if (card !== undefined) get().selectKey(card.target.key);
+  },
+  moveApproval: (delta) => {
+    const { pending, selectedApproval } = get();
+    if (pending.length === 0) return;
+    const i = pending.findIndex((p) => p.approval_id === selectedApproval);
+    const next = i < 0 ? 0 : Math.min(Math.max(i + delta, 0), pending.length - 1);
+    get().selectApproval(pending[next]?.approval_id);
+  },
+  setDenying: (denying) => set({ denying }),
+  canDecide: (now) => now >= get().decisionGuardUntil,
+  markDecided: (id, now) => {
+    const s = get();
+    const i = s.pending.findIndex((p) => p.approval_id === id);
+    const pending = s.pending.filter((p) => p.approval_id !== id);
+    set({ pending, decisionGuardUntil: now + DECISION_GUARD_MS, denying: undefined });
+    if (s.selectedApproval === id || s.selectedApproval === undefined) get().selectApproval(pending[Math.min(Math.max(i, 0), pending.length - 1)]?.approval_id);
+  },
+});
+
+/** Filters of the receipts timeline; absent = any. */
+export interface ReceiptFilters {
+  agent?: string;
+  tool?: string;
+  outcome?: string;
+}
+
+/** The receipts timeline. */
+export interface ReceiptsSlice {
+  receipts: ReceiptEntry[];
+  receiptFilters: ReceiptFilters;
+  selectedReceipt: number | undefined;
+  setReceipts(receipts: ReceiptEntry[]): void;
+  addReceipt(receipt: ReceiptEntry): void;
+  setReceiptFilter(key: keyof ReceiptFilters, value: string | undefined): void;
+  selectReceipt(seq: number | undefined): void;
+}
+
+/** Most receipts kept in memory (the journal on disk holds all of them). */
+export const MAX_RECEIPTS = 5000;
+
+export const receiptsSlice: StateCreator<AppState, [], [], ReceiptsSlice> = (set, get) => ({
+  receipts: [],
+  receiptFilters: {},
+  selectedReceipt: undefined,
+  setReceipts: (receipts) => set({ receipts: receipts.slice(-MAX_RECEIPTS) }),
+  addReceipt: (receipt) => {
+    const receipts = get().receipts.filter((r) => r.seq !== receipt.seq);
+    receipts.push(receipt);
+    if (receipts.length > MAX_RECEIPTS) receipts.splice(0, receipts.length - MAX_RECEIPTS);
+    set({ receipts });
+  },
+  setReceiptFilter: (key, value) => {
+    const receiptFilters: ReceiptFilters = { ...get().receiptFilters };
+    if (value === undefined || value === '') delete receiptFilters[key];
+    else receiptFilters[key] = value;
+    set({ receiptFilters });
+  },
+  selectReceipt: (selectedReceipt) => set({ selectedReceipt }),
+});
+
+/** The receipts that pass the filters, in arrival order. */
+export function filterReceipts(receipts: readonly ReceiptEntry[], f: ReceiptFilters): ReceiptEntry[] {
+  return receipts.filter((r) => (f.agent === undefined || r.agent === f.agent) && (f.tool === undefined || r.tool === f.tool) && (f.outcome === undefined || r.outcome === f.outcome));
+}
+
+/** Brake, settings, rules and how agents connect. */
+export interface SystemSlice {
+  brake: BrakeState;
+  settings: Settings | undefined;
+  rules: PolicyRule[];
+  connectionInfo: UiSnapshot['connection'] | undefined;
+  setBrake(brake: BrakeState): void;
+  setSettings(settings: Settings): void;
+  setRules(rules: PolicyRule[]): void;
+  addRule(rule: PolicyRule): void;
+  removeRule(id: string): void;
+}
+
+export const systemSlice: StateCreator<AppState, [], [], SystemSlice> = (set, get) => ({
+  brake: 'running',
+  settings: undefined,
+  rules: [],
+  connectionInfo: undefined,
+  setBrake: (brake) => set({ brake }),
+  setSettings: (settings) => set({ settings }),
+  setRules: (rules) => set({ rules }),
+  addRule: (rule) => set({ rules: [...get().rules.filter((r) => r.id !== rule.id), rule] }),
+  removeRule: (id) => set({ rules: get().rules.filter((r) => r.id !== id) }),
+});

@@ -1,0 +1,66 @@
+import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
+import type { UiSnapshot } from '../../protocol/index.js';
+import type { AnyUiEvent } from '../api/api.js';
+import { agentsSlice, approvalsSlice, connectionSlice, receiptsSlice, systemSlice, windowsSlice, type AgentsSlice, type ApprovalsSlice, type ConnectionSlice, type ReceiptsSlice, type SystemSlice, type WindowsSlice } from './slices.js';
+
+/** Applies UI channel events: a snapshot replaces everything, the others patch. */
+export interface EventsSlice {
+  applySnapshot(snapshot: UiSnapshot): void;
+  applyEvent(event: AnyUiEvent): void;
+}
+
+/** Everything the UI holds. */
+export type AppState = ConnectionSlice & AgentsSlice & WindowsSlice & ApprovalsSlice & ReceiptsSlice & SystemSlice & EventsSlice;
+
+const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => ({
+  applySnapshot: (s) => {
+    const state = get();
+    set({ ready: true, agents: s.agents, helper: s.helper, windows: s.windows, chosenWindow: s.chosen_window, brake: s.brake, settings: s.settings, rules: s.rules, connectionInfo: s.connection });
+    state.setTree(s.chosen_window, s.tree);
+    state.setReceipts(s.receipts);
+    state.setPending(s.pending);
+  },
+  applyEvent: (e) => {
+    const s = get();
+    switch (e.event) {
+      case 'snapshot':
+        return s.applySnapshot(e.data);
+      case 'agents':
+        return s.setAgents(e.data);
+      case 'windows':
+        return s.setWindows(e.data);
+      case 'tree':
+        // A late answer for a window no longer chosen is ignored.
+        if (s.chosenWindow !== undefined && e.data.window !== s.chosenWindow) return;
+        set({ chosenWindow: e.data.window });
+        // Marks when a tree arrives; the tree view measures from here to its first painted frame.
+        globalThis.performance?.mark?.('overseer:tree-received');
+        return s.setTree(e.data.window, e.data.elements, e.data.truncated_by);
+      case 'pending':
+        return s.setPending(e.data);
+      case 'receipt':
+        return s.addReceipt(e.data);
+      case 'brake':
+        return s.setBrake(e.data);
+      case 'helper':
+        return s.setHelper(e.data);
+      case 'settings':
+        return s.setSettings(e.data);
+      case 'rules':
+        return s.setRules(e.data);
+    }
+  },
+});
+
+/** Makes a store (one per page; tests make their own). */
+export function createAppStore(): StoreApi<AppState> {
+  return createStore<AppState>()((...a) => ({
+    ...connectionSlice(...a),
+    ...agentsSlice(...a),
+    ...windowsSlice(...a),
+    ...approvalsSlice(...a),
+    ...receiptsSlice(...a),
+    ...systemSlice(...a),
+    ...eventsSlice(...a),
+  }));
+}
