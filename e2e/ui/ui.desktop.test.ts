@@ -1,0 +1,152 @@
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Browser, Page } from 'playwright-core';
+import type { Receipt } from '../../protocol/index.js';
+import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
+import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
+import { httpClient, removeDataDir, serve, toolJson, type Served } from '../../main/testing/serveHarness.js';
+import { launchBrowser, openUi, screenshot } from './browser.js';
+
+const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+
+/** The supervisor UI in Debian's Chromium, against a real overseer serve with the real helper. */
+describe('the supervisor UI in a real browser', () => {
+  let desktop: TestDesktop;
+  let s: Served;
+  let agent: Client;
+  let browser: Browser;
+  let page: Page;
+  let win: string;
+
+  const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
+
+  before(async () => {
+    desktop = await startTestDesktop();
+    await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '40'], { waitForWindow: 'Overseer Fixture' });
+    s = await serve(desktop.env);
+    agent = await httpClient(s, 'ui-test-agent');
+    win = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
+    browser = await launchBrowser();
+    page = await openUi(browser, s.uiUrl);
+    await page.getByTestId('brake-state').waitFor();
+  });
+  after(async () => {
+    await browser?.close();
+    await agent?.close().catch(() => {});
+    await s?.kill();
+    await desktop?.stop();
+    if (s !== undefined) await removeDataDir(s.dataDir);
+  });
+
+  it('shows a set_value card with the value diff; Approve runs it and the receipt says verified', async () => {
+    const answer = act({ selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'From the UI' });
+    const card = page.getByTestId('pending-card').first();
+    await card.waitFor();
+    await assert.doesNotReject(card.getByText('Alice').first().waitFor({ timeout: 5000 }), 'the current value is shown');
+    await assert.doesNotReject(card.getByText('From the UI').first().waitFor({ timeout: 5000 }), 'the new value is shown');
+    assert.match(await page.title(), /^\(1\)/, 'the title counts pending approvals');
+    await screenshot(page, 'approval-queue');
+    await card.getByTestId('approve-button').click();
+    const r = await answer;
+    assert.equal(r.outcome, 'completed');
+    assert.equal(r.verification, 'verified');
+    const found = await toolJson<{ matches: { value?: string }[] }>(agent, 'element_find', { window: win, selector: { automation_id: 'name_entry' } });
+    assert.equal(found.matches[0]?.value, 'From the UI', 'the application really shows the new value');
+    await page.getByTestId('tab-receipts').click();
+    await page.getByTestId('receipt-row').filter({ hasText: 'completed' }).first().waitFor();
+    await screenshot(page, 'receipts');
+    await page.getByTestId('tab-settings').click();
+    await page.getByTestId('settings-snippet-stdio').waitFor();
+    await screenshot(page, 'settings');
+    await page.getByTestId('tab-tree').click();
+  });
+
+  it('passes a deny reason typed in the UI to the agent', async () => {
+    const answer = act({ selector: { automation_id: 'counter' }, action: 'invoke' });
+    const card = page.getByTestId('pending-card').first();
+    await card.waitFor();
+    await card.getByTestId('deny-button').click();
+    await page.getByTestId('deny-reason').fill('wrong window');
+    await page.getByTestId('deny-reason').press('Enter');
+    const r = await answer;
+    assert.equal(r.refusal?.code, 'denied');
+    assert.equal(r.decision?.note, 'wrong window');
+  });
+
+  it('approves with the keyboard only, and Enter on a focused card never approves', async () => {
+    const answer = act({ selector: { automation_id: 'subscribe' }, action: 'toggle' });
+    const card = page.getByTestId('pending-card').first();
+    await card.waitFor();
+    await card.focus();
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Space');
+    await new Promise((r) => setTimeout(r, 500));
+    assert.equal(await page.getByTestId('pending-card').count(), 1, 'still pending after Enter and Space');
+    await page.keyboard.press('a');
+    const r = await answer;
+    assert.equal(r.outcome, 'completed');
+    assert.equal(r.decision?.verdict, 'approved');
+  });
+
+  it('Stop answers pending cards braked; emergency stop needs a confirmation and a re-arm', async () => {
+    const answer = act({ selector: { automation_id: 'counter' }, action: 'invoke' });
+    await page.getByTestId('pending-card').first().waitFor();
+    await page.getByTestId('brake-stop').click();
+    assert.equal((await answer).refusal?.code, 'braked');
+    await assert.doesNotReject(page.getByTestId('brake-state').getByText(/stop/i).waitFor({ timeout: 5000 }));
+    await page.getByTestId('brake-resume').click();
+    await page.getByTestId('brake-emergency').click();
+    await page.getByTestId('brake-emergency-confirm').click();
+    await assert.doesNotReject(page.getByTestId('brake-state').getByText(/emergency/i).waitFor({ timeout: 5000 }));
+    await screenshot(page, 'emergency-stop');
+    await page.getByTestId('brake-rearm').click();
+    await assert.doesNotReject(page.getByTestId('brake-state').getByText(/running/i).waitFor({ timeout: 10_000 }));
+    agent = await httpClient(s, 'ui-test-agent-2');
+  });
+
+  it('shows the fixture\'s tree, finds a node by search, and highlights a card\'s target', async () => {
+    await page.getByTestId('window-item').filter({ hasText: 'Overseer Fixture' }).first().click();
+    await page.getByTestId('tree-row').first().waitFor({ timeout: 15_000 });
+    await page.getByTestId('tree-search').fill('Сохранить');
+    await assert.doesNotReject(page.getByTestId('tree-row').filter({ hasText: 'Сохранить' }).first().waitFor({ timeout: 5000 }));
+    await screenshot(page, 'tree');
+    const answer = act({ selector: { automation_id: 'hello_ru' }, action: 'invoke' });
+    const card = page.getByTestId('pending-card').first();
+    await card.waitFor();
+    await card.click();
+    const selected = page.locator('[data-testid="tree-row"][aria-selected="true"]');
+    await assert.doesNotReject(selected.filter({ hasText: 'ПРИВЕТ' }).first().waitFor({ timeout: 5000 }), 'the target is highlighted');
+    await card.getByTestId('approve-button').click();
+    assert.equal((await answer).outcome, 'completed');
+  });
+
+  it('keeps a 5,000-element window responsive: virtualized rows, search and scrolling', async () => {
+    await desktop.launch('/usr/bin/python3', [FIXTURE, '--big', '5000'], { waitForWindow: 'Overseer Big' });
+    await page.getByTestId('refresh-windows').click();
+    await page.getByTestId('window-item').filter({ hasText: 'Overseer Big' }).first().click();
+    await page.getByTestId('tree-row').filter({ hasText: /\bCell \d+\b/ }).first().waitFor({ timeout: 30_000 });
+    const rendered = await page.getByTestId('tree-row').count();
+    assert.ok(rendered < 300, `${rendered} rows in the DOM: only what is visible is rendered`);
+    const t0 = Date.now();
+    await page.getByTestId('tree-search').fill('Cell 2990');
+    await page.getByTestId('tree-search-count').getByText('1 of 1').waitFor({ timeout: 5000 });
+    await screenshot(page, 'tree-5000-search');
+    await page.getByTestId('element-detail').getByText('Cell 2990').first().waitFor({ timeout: 5000 });
+    await page.locator('[data-testid="tree-row"][aria-selected="true"]').filter({ hasText: 'Cell 2990' }).waitFor({ state: 'attached', timeout: 5000 });
+    assert.ok(Date.now() - t0 < 2000, `search and jump took ${Date.now() - t0} ms`);
+    const renderMs = await page.evaluate(() => performance.getEntriesByName('overseer:tree-render').at(-1)?.duration ?? -1);
+    assert.ok(renderMs >= 0 && renderMs < 1000, `first render ${renderMs} ms`);
+    await screenshot(page, 'tree-5000');
+  });
+
+  it('says it is disconnected while the supervisor restarts, and reconnects by itself', async () => {
+    const port = new URL(s.uiUrl).port;
+    await s.kill();
+    await page.getByTestId('connection-banner').waitFor({ timeout: 10_000 });
+    await screenshot(page, 'disconnected');
+    s = await serve(desktop.env, { dataDir: s.dataDir, token: s.token, extra: ['--port', port] });
+    await page.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 20_000 });
+    await page.getByTestId('brake-state').waitFor();
+  });
+});
