@@ -28,21 +28,22 @@ try {
       cardMs.push(performance.now() - t0);
       await page.getByTestId('pending-card').first().getByTestId('deny-button').click();
       await page.getByTestId('deny-reason').press('Enter');
-      await call;
-      await page.getByTestId('pending-card').first().waitFor({ state: 'detached' });
+      const answered = await call;
+      for (let w = 0; w < 100 && (await page.getByTestId('pending-card').count()) > 0; w++) await new Promise((r) => setTimeout(r, 50));
+      const left = await page.getByTestId('pending-card').count();
+      if (left > 0) throw new Error(`the card stayed after the answer: ${JSON.stringify(answered.content).slice(0, 200)}`);
+      await new Promise((r) => setTimeout(r, 450)); // the UI refuses a second decision within 400 ms
     }
     out['act_to_card_ms'] = { p50: median(cardMs), all: cardMs, pass: median(cardMs) < 100 };
     console.log(`element_act → card visible in the browser: p50 ${median(cardMs).toFixed(1)} ms over ${ROUNDS} (goal < 100 ms: ${median(cardMs) < 100 ? 'PASS' : 'MISS'})`);
-    const t0 = performance.now();
     await page.getByTestId('window-item').filter({ hasText: 'Overseer Big' }).first().click();
-    await page.getByTestId('tree-row').first().waitFor({ timeout: 30_000 });
-    const withRead = performance.now() - t0;
+    await page.getByTestId('tree-row').filter({ hasText: /\bCell \d+\b/ }).first().waitFor({ timeout: 30_000 });
     const renderMs = await page.evaluate(() => {
       const m = performance.getEntriesByName('overseer:tree-render');
       return m.length > 0 ? (m[m.length - 1]?.duration ?? NaN) : NaN;
     });
-    out['tree_5000'] = { click_to_first_row_ms: withRead, render_ms: renderMs, pass: Number.isFinite(renderMs) ? renderMs < 300 : undefined };
-    console.log(`5,000-node window: click → first row ${withRead.toFixed(0)} ms (includes the helper's read); first render of the tree ${Number.isFinite(renderMs) ? `${renderMs.toFixed(1)} ms (goal < 300 ms: ${renderMs < 300 ? 'PASS' : 'MISS'})` : 'not measured (the renderer sets no overseer:tree-render measure)'}`);
+    out['tree_5000'] = { render_ms: renderMs, pass: Number.isFinite(renderMs) ? renderMs < 300 : undefined };
+    console.log(`5,000-node window: first render of the tree, from its arrival to the first painted frame, ${Number.isFinite(renderMs) ? `${renderMs.toFixed(1)} ms (goal < 300 ms: ${renderMs < 300 ? 'PASS' : 'MISS'})` : 'not measured (the renderer sets no overseer:tree-render measure)'}`);
   } finally {
     await agent.close();
     await browser.close();
