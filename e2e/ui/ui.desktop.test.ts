@@ -74,6 +74,35 @@ describe('the supervisor UI in a real browser', () => {
     assert.equal(r.decision?.note, 'wrong window');
   });
 
+  it('expires an unanswered card after the expiry set in Settings', async () => {
+    await page.getByTestId('tab-settings').click();
+    await page.getByLabel('Approval expiry (seconds)').fill('5');
+    await page.getByTestId('settings-save').click();
+    await new Promise((r) => setTimeout(r, 300));
+    try {
+      const answer = act({ selector: { automation_id: 'counter' }, action: 'invoke' });
+      await page.getByTestId('pending-card').first().waitFor();
+      const r = await answer;
+      assert.equal(r.refusal?.code, 'expired');
+      await page.getByTestId('pending-card').first().waitFor({ state: 'detached', timeout: 5000 });
+    } finally {
+      await page.getByTestId('tab-settings').click();
+      await page.getByLabel('Approval expiry (seconds)').fill('120');
+      await page.getByTestId('settings-save').click();
+      await page.getByTestId('tab-tree').click();
+    }
+  });
+
+  it('follows a dark system theme', async () => {
+    const dark = await openUi(browser, s.uiUrl, 'dark');
+    await dark.getByTestId('brake-state').waitFor();
+    const bg = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number) as [number, number, number];
+    assert.ok(r + g + b < 200, `a dark background, got ${bg}`);
+    await screenshot(dark, 'dark-theme');
+    await dark.close();
+  });
+
   it('approves with the keyboard only, and Enter on a focused card never approves', async () => {
     const answer = act({ selector: { automation_id: 'subscribe' }, action: 'toggle' });
     const card = page.getByTestId('pending-card').first();
