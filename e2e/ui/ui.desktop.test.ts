@@ -93,6 +93,26 @@ describe('the supervisor UI in a real browser', () => {
     }
   });
 
+  it('is accessible: landmarks, and every control on every view has an accessible name', async () => {
+    const unnamed: string[] = [];
+    for (const view of ['tab-tree', 'tab-receipts', 'tab-settings']) {
+      await page.getByTestId(view).click();
+      const missing = await page.evaluate(() =>
+        [...document.querySelectorAll('button, input, select, textarea, [role="button"], [role="tab"]')]
+          .filter((el) => {
+            const e = el as HTMLElement;
+            const labelled = (e.getAttribute('aria-label') ?? '').trim() !== '' || (e.getAttribute('aria-labelledby') ?? '') !== '' || (e.textContent ?? '').trim() !== '' || ((el as HTMLInputElement).labels?.length ?? 0) > 0 || (e.getAttribute('title') ?? '') !== '' || (e.getAttribute('placeholder') ?? '') !== '';
+            return !labelled && e.offsetParent !== null;
+          })
+          .map((e) => e.outerHTML.slice(0, 120)),
+      );
+      unnamed.push(...missing);
+    }
+    await page.getByTestId('tab-tree').click();
+    assert.deepEqual(unnamed, [], 'controls without an accessible name');
+    for (const landmark of ['banner', 'main']) assert.ok((await page.getByRole(landmark).count()) >= 1, `a ${landmark} landmark`);
+  });
+
   it('follows a dark system theme', async () => {
     const dark = await openUi(browser, s.uiUrl, 'dark');
     await dark.getByTestId('brake-state').waitFor();
