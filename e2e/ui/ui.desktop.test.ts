@@ -110,7 +110,7 @@ describe('the supervisor UI in a real browser', () => {
     }
     await page.getByTestId('tab-tree').click();
     assert.deepEqual(unnamed, [], 'controls without an accessible name');
-    for (const landmark of ['banner', 'main']) assert.ok((await page.getByRole(landmark).count()) >= 1, `a ${landmark} landmark`);
+    for (const landmark of ['banner', 'main'] as const) assert.ok((await page.getByRole(landmark).count()) >= 1, `a ${landmark} landmark`);
   });
 
   it('follows a dark system theme', async () => {
