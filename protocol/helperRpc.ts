@@ -69,6 +69,8 @@ export const HelperReadParams = ReadBudgetArgs.extend({
   format: z.enum(['tree', 'flat']).optional(),
   /** Attach `digest` to every element (for targets). */
   identity: z.boolean().optional(),
+  /** The supervisor's own view for a person: no token budget (agents' reads keep max_tokens). */
+  for_ui: z.boolean().optional(),
 });
 export type HelperReadParams = z.infer<typeof HelperReadParams>;
 

@@ -178,6 +178,7 @@ describe('the supervisor UI in a real browser', () => {
     const rendered = await page.getByTestId('tree-row').count();
     assert.ok(rendered < 300, `${rendered} rows in the DOM: only what is visible is rendered`);
     const t0 = Date.now();
+    assert.doesNotMatch((await page.locator('.tree-head').textContent()) ?? '', /max_tokens/, 'the person\'s view is not cut by the agents\' token budget');
     await page.getByTestId('tree-search').fill('Cell 2990');
     await page.getByTestId('tree-search-count').getByText('1 of 1').waitFor({ timeout: 5000 });
     await screenshot(page, 'tree-5000-search');

@@ -40,7 +40,7 @@ export async function readWindow(backend: Backend, p: HelperReadParams, signal: 
     await source.details(result.keys, deadline);
     markUndetailed(source, result.keys, result);
     const format = p.format ?? 'tree';
-    const shaped = shape(source, result.keys, format, { maxTextChars: limits.max_text_chars.value, identity: p.identity === true, maxTokens: limits.max_tokens.value });
+    const shaped = shape(source, result.keys, format, { maxTextChars: limits.max_text_chars.value, identity: p.identity === true, maxTokens: p.for_ui === true ? Number.POSITIVE_INFINITY : limits.max_tokens.value });
     const truncated = new Set([...result.truncated, ...source.truncated, ...shaped.truncated]);
     for (const [name, echo] of Object.entries(limits)) if (echo.requested !== undefined) result.notes.push(`${name}: ${echo.requested} was clamped to its ceiling ${echo.ceiling}`);
     return {

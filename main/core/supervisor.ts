@@ -142,7 +142,7 @@ export class Supervisor {
   private async readChosen(): Promise<void> {
     if (this.chosen === undefined) return;
     try {
-      const r = await this.helper.call('window_read', { window: this.chosen, max_nodes: 5000, max_tokens: 200_000, format: 'tree' });
+      const r = await this.helper.call('window_read', { window: this.chosen, max_nodes: 5000, format: 'tree', for_ui: true });
       this.tree = r.elements;
       this.ui.emit('tree', { window: this.chosen, elements: r.elements, truncated_by: r.truncated_by });
     } catch (error) {
