@@ -1,0 +1,73 @@
+import type { HandlerDetails, WebPreferences } from 'electron';
+import { UI_COMMANDS, type UiCommand } from '../../protocol/index.js';
+
+/**
+ * The window's webPreferences, per Electron's security checklist: isolated, sandboxed, no Node in
+ * the page, no webviews, no insecure content. The preload is the only bridge.
+ */
+export function webPreferences(preloadPath: string): WebPreferences {
+  return {
+    preload: preloadPath,
+    contextIsolation: true,
+    sandbox: true,
+    nodeIntegration: false,
+    nodeIntegrationInWorker: false,
+    nodeIntegrationInSubFrames: false,
+    webSecurity: true,
+    allowRunningInsecureContent: false,
+    webviewTag: false,
+    experimentalFeatures: false,
+    navigateOnDragDrop: false,
+    spellcheck: false,
+    devTools: false,
+  };
+}
+
+/** The renderer's Content-Security-Policy in the desktop app: its own files only, no network at all (IPC carries the UI channel). */
+export const DESKTOP_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'";
+
+/** True only for the app's own page: every other navigation is denied (will-navigate, will-redirect). */
+export function isAllowedNavigation(url: string, appUrl: string): boolean {
+  try {
+    const target = new URL(url);
+    const app = new URL(appUrl);
+    return target.protocol === app.protocol && target.host === app.host && target.pathname === app.pathname;
+  } catch {
+    return false;
+  }
+}
+
+/** window.open and target=_blank never open anything. */
+export function windowOpenHandler(_details: HandlerDetails): { action: 'deny' } {
+  return { action: 'deny' };
+}
+
+/** Every permission request (camera, notifications from the page, geolocation…) is denied. */
+export function permissionRequestHandler(_webContents: unknown, _permission: string, callback: (granted: boolean) => void): void {
+  callback(false);
+}
+
+/** The shape of an IPC sender frame that matters for trust. */
+export interface SenderFrame {
+  url: string;
+  /** True for the top-level frame of the window. */
+  top: boolean;
+}
+
+/** An IPC message is accepted only from the top frame of the app's own page. */
+export function isTrustedSender(frame: SenderFrame | null | undefined, appUrl: string): boolean {
+  return frame !== null && frame !== undefined && frame.top && isAllowedNavigation(frame.url, appUrl);
+}
+
+/** The IPC channel of each UI command: derived from the one table, never listed by hand. */
+export const IPC_CHANNELS: Readonly<Record<UiCommand, string>> = Object.fromEntries(Object.keys(UI_COMMANDS).map((c) => [c, `overseer:${c}`])) as Record<UiCommand, string>;
+/** The channel events travel on, main to renderer. */
+export const IPC_EVENT_CHANNEL = 'overseer:event';
+
+/** Validates an IPC command's payload against the table; a typed invalid_argument answer otherwise. */
+export function validateCommand(command: string, params: unknown): { ok: true; command: UiCommand; params: unknown } | { ok: false; error: string } {
+  if (!Object.hasOwn(UI_COMMANDS, command)) return { ok: false, error: `unknown UI command "${command.slice(0, 100)}"` };
+  const c = command as UiCommand;
+  const parsed = UI_COMMANDS[c].params.safeParse(params ?? {});
+  return parsed.success ? { ok: true, command: c, params: parsed.data } : { ok: false, error: `${c}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+}
