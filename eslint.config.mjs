@@ -38,6 +38,14 @@ export default tseslint.config(
     { group: ['**/renderer/**', '**/preload/**', '**/main/electron/**'], message: 'main/core talks to the UI only through the UI channel table in protocol/.' },
     { group: ['**/helper/core/**', '**/helper/backends/**'], message: 'main/core reaches the helper only through helper/rpc (JSON-RPC), never its internals.' },
   ], { 'no-console': ['error'] }),
+  zone(['preload/**/*.ts'], [
+    { group: ['node:*', 'fs', 'path', 'child_process'], message: 'The preload runs sandboxed: no Node APIs.' },
+    { group: ['**/main/**', '**/helper/**', '**/renderer/**'], message: 'The preload builds the bridge from protocol/ only.' },
+  ]),
+  {
+    files: ['preload/**/*.test.ts'],
+    rules: { 'no-restricted-imports': 'off' },
+  },
   zone(['renderer/**/*.ts', 'renderer/**/*.tsx'], [
     { group: ['node:*', 'fs', 'path', 'child_process'], message: 'The renderer runs in a sandboxed page: no Node APIs. Ask the supervisor over the UI channel (renderer/api).' },
     { group: ['electron', 'electron/*'], message: 'The renderer never imports electron; the preload bridge carries the UI channel.' },

@@ -171,3 +171,10 @@ export const UiFrame = z.union([
   z.object({ type: z.literal('event'), event: z.string().max(100), data: z.unknown() }),
 ]);
 export type UiFrame = z.infer<typeof UiFrame>;
+
+/** The IPC channel of a UI command in the desktop app (derived from the table, never listed by hand). */
+export function uiCommandChannel(command: UiCommand): string {
+  return `overseer:${command}`;
+}
+/** The IPC channel UI events travel on, main to renderer. */
+export const UI_EVENT_CHANNEL = 'overseer:event';

@@ -1,5 +1,5 @@
 import type { HandlerDetails, WebPreferences } from 'electron';
-import { UI_COMMANDS, type UiCommand } from '../../protocol/index.js';
+import { UI_COMMANDS, uiCommandChannel, type UiCommand } from '../../protocol/index.js';
 
 /**
  * The window's webPreferences, per Electron's security checklist: isolated, sandboxed, no Node in
@@ -60,9 +60,7 @@ export function isTrustedSender(frame: SenderFrame | null | undefined, appUrl: s
 }
 
 /** The IPC channel of each UI command: derived from the one table, never listed by hand. */
-export const IPC_CHANNELS: Readonly<Record<UiCommand, string>> = Object.fromEntries(Object.keys(UI_COMMANDS).map((c) => [c, `overseer:${c}`])) as Record<UiCommand, string>;
-/** The channel events travel on, main to renderer. */
-export const IPC_EVENT_CHANNEL = 'overseer:event';
+export const IPC_CHANNELS: Readonly<Record<UiCommand, string>> = Object.fromEntries((Object.keys(UI_COMMANDS) as UiCommand[]).map((c) => [c, uiCommandChannel(c)])) as Record<UiCommand, string>;
 
 /** Validates an IPC command's payload against the table; a typed invalid_argument answer otherwise. */
 export function validateCommand(command: string, params: unknown): { ok: true; command: UiCommand; params: unknown } | { ok: false; error: string } {
