@@ -12,7 +12,6 @@ interface Entry {
   item: PendingApproval;
   settle: (outcome: ApprovalOutcome) => void;
   timer: ReturnType<typeof setTimeout>;
-  done: Promise<ApprovalOutcome>;
 }
 
 const now = (): string => new Date().toISOString();
@@ -47,14 +46,9 @@ export class ApprovalQueue {
     const done = new Promise<ApprovalOutcome>((resolve) => (settle = resolve));
     const timer = setTimeout(() => this.finish(item.approval_id, { decision: { verdict: 'expired', by: 'policy', at: now(), note: `nobody answered within ${Math.round(expiresInMs / 1000)} s` }, allowForSession: false }), expiresInMs);
     timer.unref();
-    this.entries.set(item.approval_id, { item, settle, timer, done });
+    this.entries.set(item.approval_id, { item, settle, timer });
     this.emit();
     return done;
-  }
-
-  /** The decision promise of a pending item (for action_wait), or undefined when it is not pending. */
-  waitFor(approvalId: string): Promise<ApprovalOutcome> | undefined {
-    return this.entries.get(approvalId)?.done;
   }
 
   /** A person approves; false when the item is no longer pending. */

@@ -153,8 +153,6 @@ async function askPerson(deps: ActDeps, session: AgentSession, receiptId: string
   if (r.text !== undefined) item.text = r.text;
   if (!password && target.value !== undefined) item.current_value = target.value;
   await deps.journalEvent({ kind: 'approval_pending', approval_id: item.approval_id, receipt_id: receiptId, session: session.id, agent: session.client, action: args.action, target: { key: target.key, role: target.role, name: target.name ?? null }, app: window.app, pid: window.pid, expires_at: item.expires_at });
-  const entry = session.acts.get(receiptId);
-  if (entry !== undefined) entry.approvalId = item.approval_id;
   const outcome = await deps.approvals.request(item, expiryMs);
   await deps.journalEvent({ kind: 'approval_resolved', approval_id: item.approval_id, receipt_id: receiptId, verdict: outcome.decision.verdict, by: outcome.decision.by, ...(outcome.decision.note !== undefined ? { note: outcome.decision.note } : {}), allow_for_session: outcome.allowForSession });
   return outcome;

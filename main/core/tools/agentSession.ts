@@ -7,7 +7,6 @@ import { TargetRegistry } from '../session/targets.js';
 export interface ActFlow {
   /** Settles with the final receipt. */
   done: Promise<Receipt>;
-  approvalId?: string;
   /** Set once element_act answered `pending`: the final receipt is then journaled on its own. */
   pending?: Receipt;
 }

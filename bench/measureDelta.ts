@@ -1,12 +1,12 @@
 /**
  * Measures what a `since` query saves: a 2,000-element observation where one element's value changed,
  * delta answer vs full answer (JSON bytes), and how long `diff` takes, in flat and tree format.
- * Run: node --import tsx main/core/session/measureDelta.ts
+ * Run: npx tsx bench/measureDelta.ts
  */
 import { randomBytes } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
-import { type Element, type WindowInfo, rect } from '../../../protocol/index.js';
-import { type Observation, ObservationStore } from './observations.js';
+import { type Element, type WindowInfo, rect } from '../protocol/index.js';
+import { type Observation, ObservationStore } from '../main/core/session/observations.js';
 
 const N = 2000;
 const RUNS = 50;
