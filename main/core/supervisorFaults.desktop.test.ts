@@ -50,7 +50,7 @@ describe('overseer serve: faults', () => {
     if (s !== undefined) await removeDataDir(s.dataDir);
   });
 
-  const health = (test: (h: HelperHealth) => boolean): Promise<HelperHealth> => ui.waitFor<HelperHealth>('helper', test, 20_000);
+  const health = (test: (h: HelperHealth) => boolean, since = 0): Promise<HelperHealth> => ui.waitFor<HelperHealth>('helper', test, 20_000, since);
 
   it('answers unknown when the helper dies during an act, and a restarted helper serves the next call', async () => {
     const snap = await ui.command<UiSnapshot>('snapshot');
@@ -60,12 +60,13 @@ describe('overseer serve: faults', () => {
     const card = await ui.waitFor<PendingApproval[]>('pending', (p) => p.length > 0).then((p) => p[0] as PendingApproval);
     await ui.command('approve', { approval_id: card.approval_id });
     await new Promise((r) => setTimeout(r, 400)); // the helper is now reading back from the frozen fixture
+    const killed = ui.mark();
     process.kill(pid, 'SIGKILL');
     const r = await answer;
     assert.equal(r.outcome, 'unknown', JSON.stringify(r));
     assert.equal(r.action_call_made, 'unknown');
     assert.equal(r.error?.code, 'helper_unavailable');
-    const restarted = await health((h) => h.state === 'ready' && h.pid !== pid);
+    const restarted = await health((h) => h.state === 'ready' && h.pid !== pid, killed);
     assert.ok(restarted.restarts >= 1);
     const frozen = Date.now();
     const read = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, timeout_ms: 1000 });
@@ -79,20 +80,23 @@ describe('overseer serve: faults', () => {
   it('kills and restarts a helper that stops answering (watchdog)', async () => {
     const pid = (await ui.command<UiSnapshot>('snapshot')).helper.pid;
     assert.ok(pid !== undefined);
+    const stopped = ui.mark();
     process.kill(pid, 'SIGSTOP');
-    const restarted = await health((h) => h.state === 'ready' && h.pid !== undefined && h.pid !== pid);
+    const restarted = await health((h) => h.state === 'ready' && h.pid !== undefined && h.pid !== pid, stopped);
     assert.ok(restarted.pid !== pid);
     assert.equal(alive(pid), false, 'the wedged helper was killed');
     assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/);
   });
 
   it('emergency stop drops agent connections and the helper until re-armed', async () => {
+    const braked = ui.mark();
     await ui.command('brake', { action: 'emergency_stop' });
-    await health((h) => h.state === 'stopped');
+    await health((h) => h.state === 'stopped', braked);
     await assert.rejects(tool(agent, 'window_list', {}, { timeout: 5000 }), 'the agent connection is gone');
     await assert.rejects(ui.command('brake', { action: 'resume' }), /braked/, 'resume does not end an emergency stop');
+    const rearmed = ui.mark();
     await ui.command('brake', { action: 'rearm' });
-    await health((h) => h.state === 'ready');
+    await health((h) => h.state === 'ready', rearmed);
     agent = await httpClient(s);
     assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/);
   });
