@@ -89,7 +89,7 @@ describe('overseer commands', () => {
       });
       const display = /\[demo\] private desktop (:\d+)/.exec(err)?.[1];
       assert.ok(display, err);
-      const agent = await httpClient({ mcpUrl: /MCP: (\S+)/.exec(out)?.[1] ?? '', token: 'demo-token-0123456789' } as never);
+      const agent = await httpClient({ mcpUrl: /MCP: (\S+)/.exec(out)?.[1] ?? '', token: 'demo-token-0123456789' });
       const list = await tool(agent, 'window_list');
       assert.match(list.text, /Overseer Fixture/);
       await agent.close();

@@ -1,4 +1,6 @@
-import { UI_COMMANDS, UI_EVENT_CHANNEL, uiCommandChannel, type UiCommand, type UiFrame } from '../protocol/index.js';
+import { UI_COMMANDS, UI_EVENT_CHANNEL, uiCommandChannel, type IpcAnswer, type OverseerBridge, type UiCommand, type UiFrame } from '../protocol/index.js';
+
+export type { OverseerBridge };
 
 /** The part of Electron's ipcRenderer the bridge uses (so the bridge is testable as an object). */
 export interface IpcRendererLike {
@@ -7,18 +9,12 @@ export interface IpcRendererLike {
   removeListener(channel: string, listener: (event: unknown, frame: unknown) => void): unknown;
 }
 
-/** What the page sees as `window.overseer`: one function per UI command, and event subscription. */
-export interface OverseerBridge {
-  commands: Readonly<Record<UiCommand, (params: unknown) => Promise<unknown>>>;
-  onEvent(listener: (frame: UiFrame) => void): () => void;
-}
-
 /**
  * Builds the bridge by looping over the UI channel table: a command added to the table is exposed
  * here with no edit. Exposes functions only, never ipcRenderer itself.
  */
 export function buildBridge(ipc: IpcRendererLike): OverseerBridge {
-  const commands = Object.fromEntries((Object.keys(UI_COMMANDS) as UiCommand[]).map((c) => [c, (params: unknown) => ipc.invoke(uiCommandChannel(c), params)])) as Record<UiCommand, (params: unknown) => Promise<unknown>>;
+  const commands = Object.fromEntries((Object.keys(UI_COMMANDS) as UiCommand[]).map((c) => [c, (params: unknown) => ipc.invoke(uiCommandChannel(c), params) as Promise<IpcAnswer>])) as Record<UiCommand, (params: unknown) => Promise<IpcAnswer>>;
   return {
     commands: Object.freeze(commands),
     onEvent(listener) {

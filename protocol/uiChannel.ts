@@ -127,7 +127,12 @@ export const UiSnapshot = z.object({
   helper: HelperHealth,
   settings: Settings,
   rules: z.array(PolicyRule),
-  connection: z.object({ mcp_url: z.string(), stdio_command: z.array(z.string()) }),
+  connection: z.object({
+    mcp_url: z.string(),
+    stdio_command: z.array(z.string()),
+    /** Environment the stdio command needs (the installed app runs its CLI with ELECTRON_RUN_AS_NODE=1). */
+    stdio_env: z.record(z.string(), z.string()).optional(),
+  }),
 });
 export type UiSnapshot = z.infer<typeof UiSnapshot>;
 
@@ -178,3 +183,15 @@ export function uiCommandChannel(command: UiCommand): string {
 }
 /** The IPC channel UI events travel on, main to renderer. */
 export const UI_EVENT_CHANNEL = 'overseer:event';
+
+/** What a UI command answers over IPC: the result, or a SPEC §3 error (thrown errors lose their type over IPC). */
+export type IpcAnswer = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
+
+/**
+ * What the desktop app's page sees as `window.overseer` (built by the preload from the table):
+ * one function per UI command, and a subscription to UI event frames.
+ */
+export interface OverseerBridge {
+  commands: Readonly<Record<UiCommand, (params: unknown) => Promise<IpcAnswer>>>;
+  onEvent(listener: (frame: UiFrame) => void): () => void;
+}

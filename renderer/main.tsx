@@ -6,7 +6,8 @@ import { ApiContext } from './features/shell/apiContext.js';
 import { appStore } from './store/useApp.js';
 import './styles.css';
 
-const api = connect(uiChannelUrl(window.location, import.meta.env.DEV), {
+// Inside the desktop app the preload exposes `window.overseer`; in a browser it is absent.
+const api = connect({ bridge: window.overseer, url: uiChannelUrl(window.location, import.meta.env.DEV) }, {
   onEvent: (event) => appStore.getState().applyEvent(event),
   onStatus: (status) => appStore.getState().setConnection(status),
   onProtocolError: (what) => console.warn(`[ui] ignored ${what}`),

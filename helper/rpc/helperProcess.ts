@@ -20,9 +20,20 @@ export interface HelperProcess {
   exited: Promise<number | null>;
 }
 
-/** Starts the helper (`node --import tsx helper/main.ts`) with the given environment. */
-export function spawnHelper(env: Record<string, string | undefined> = process.env): HelperProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'helper/main.ts'], { cwd: REPO_ROOT, env, stdio: ['pipe', 'pipe', 'pipe'] });
+/** How to start the helper: an executable, its arguments, and environment added to the caller's. */
+export interface HelperCommand {
+  file: string;
+  args: readonly string[];
+  cwd: string;
+  env?: Record<string, string>;
+}
+
+/** From the sources: `node --import tsx helper/main.ts`. */
+export const SOURCE_HELPER: HelperCommand = { file: process.execPath, args: ['--import', 'tsx', 'helper/main.ts'], cwd: REPO_ROOT };
+
+/** Starts the helper with the given environment (from the sources unless told otherwise). */
+export function spawnHelper(env: Record<string, string | undefined> = process.env, command: HelperCommand = SOURCE_HELPER): HelperProcess {
+  const child = spawn(command.file, [...command.args], { cwd: command.cwd, env: { ...env, ...command.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

@@ -1,9 +1,8 @@
-import { randomBytes } from 'node:crypto';
-import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { startBridgeSocket } from '../core/server/bridgeSocket.js';
 import { startHttpServer } from '../core/server/httpServer.js';
 import { staticFiles } from '../core/server/staticFiles.js';
+import { MIN_TOKEN_LENGTH, newToken, writeTokenFile } from '../core/server/tokenFile.js';
 import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
 import { Supervisor } from '../core/supervisor.js';
 import { defaultDataDir, isLoopback, parseFlags, socketPath } from '../cliArgs.js';
@@ -20,8 +19,8 @@ export async function serve(argv: readonly string[]): Promise<void> {
   if (!isLoopback(host)) throw new Error(`--host ${host} is not a loopback address: Overseer never listens on the network`);
   const port = Number(flags.get('port') ?? 7300);
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${String(flags.get('port'))} is not a port number`);
-  const token = String(flags.get('token') ?? process.env['OVERSEER_TOKEN'] ?? randomBytes(24).toString('base64url'));
-  if (token.length < 16) throw new Error('the token must be at least 16 characters');
+  const token = String(flags.get('token') ?? process.env['OVERSEER_TOKEN'] ?? newToken());
+  if (token.length < MIN_TOKEN_LENGTH) throw new Error('the token must be at least 16 characters');
   const dataDir = String(flags.get('data-dir') ?? defaultDataDir());
   const demo = flags.get('demo') === true ? await startDemoDesktop(log) : undefined;
   const helperEnv = demo?.env ?? process.env;
@@ -32,7 +31,7 @@ export async function serve(argv: readonly string[]): Promise<void> {
     const http = await startHttpServer(supervisor, { host, port, token, log, staticHandler: staticFiles(join(REPO_ROOT, 'dist', 'renderer')) });
     const base = `http://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
     supervisor.setConnection({ mcp_url: `${base}/mcp`, stdio_command: stdioCommand });
-    await writeFile(join(dataDir, 'token'), `${token}\n`, { mode: 0o600 });
+    await writeTokenFile(dataDir, token);
     const bridge = await startBridgeSocket(supervisor, { path: socketPath(dataDir), token, log });
     process.stdout.write(`Overseer UI: ${base}/?token=${token}\nMCP: ${base}/mcp\n`);
     const s = supervisor;

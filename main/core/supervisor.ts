@@ -1,5 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { OverseerError, errorInfo, type Element, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
+import type { HelperProcess } from '../../helper/rpc/helperProcess.js';
 import { HelperSupervisor } from './helperSupervisor.js';
 import { Journal } from './journal/index.js';
 import { SettingsStore } from './settingsStore.js';
@@ -22,6 +23,8 @@ export interface SupervisorOptions {
   log: (line: string) => void;
   /** How agents connect, for the UI's connection snippet. */
   connection: UiSnapshot['connection'];
+  /** Starts the helper process (the desktop app runs its bundled helper with Electron's Node). */
+  spawnHelper?: (env: Record<string, string | undefined>) => HelperProcess;
 }
 
 /**
@@ -46,7 +49,7 @@ export class Supervisor {
     readonly journal: Journal,
     readonly settings: SettingsStore,
   ) {
-    this.helper = new HelperSupervisor({ env: options.helperEnv, log: options.log });
+    this.helper = new HelperSupervisor({ env: options.helperEnv, log: options.log, ...(options.spawnHelper ? { spawn: options.spawnHelper } : {}) });
     this.policy.load(settings.rules);
     this.runner = new ToolRunner({
       read: { helper: this.helper, settings: () => this.settings.settings },

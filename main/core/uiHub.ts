@@ -1,4 +1,4 @@
-import { OverseerError, UI_COMMANDS, type UI_EVENTS, UiFrame, errorInfo, invalidArgument, type UiCommand, type UiEvent } from '../../protocol/index.js';
+import { OverseerError, UI_COMMANDS, type UI_EVENTS, UiFrame, errorInfo, invalidArgument, type ErrorInfo, type UiCommand, type UiEvent } from '../../protocol/index.js';
 import type { z } from 'zod';
 
 /** A connected UI (a WebSocket in browser mode, the renderer over IPC in the desktop app). */
@@ -45,19 +45,26 @@ export class UiHub {
       return;
     }
     const { id, command, params } = frame.data;
+    const answer = await this.invoke(command, params);
+    client.send(answer.ok ? { type: 'result', id, result: answer.result } : { type: 'error', id, error: answer.error });
+  }
+
+  /**
+   * Runs one command: validated against the table, dispatched by looping over it. Never throws:
+   * a refusal is a SPEC §3 error, anything unexpected is logged and answered `internal`.
+   */
+  async invoke(command: string, params: unknown): Promise<{ ok: true; result: unknown } | { ok: false; error: ErrorInfo }> {
     try {
-      if (!Object.hasOwn(UI_COMMANDS, command)) throw new OverseerError(errorInfo('invalid_argument', `unknown UI command "${command}"`));
+      if (!Object.hasOwn(UI_COMMANDS, command)) throw new OverseerError(errorInfo('invalid_argument', `unknown UI command "${command.slice(0, 100)}"`));
       const c = command as UiCommand;
       const parsed = UI_COMMANDS[c].params.safeParse(params ?? {});
       if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, c));
       const handler = this.handlers[c] as (p: unknown) => Promise<unknown>;
-      client.send({ type: 'result', id, result: await handler(parsed.data) });
+      return { ok: true, result: await handler(parsed.data) };
     } catch (error) {
-      if (error instanceof OverseerError) client.send({ type: 'error', id, error: error.info });
-      else {
-        this.log(`[ui] ${command} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
-        client.send({ type: 'error', id, error: errorInfo('internal', `internal error in ${command}`) });
-      }
+      if (error instanceof OverseerError) return { ok: false, error: error.info };
+      this.log(`[ui] ${command.slice(0, 100)} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+      return { ok: false, error: errorInfo('internal', `internal error in ${command.slice(0, 100)}`) };
     }
   }
 }

@@ -61,7 +61,7 @@ export async function removeDataDir(dir: string): Promise<void> {
 }
 
 /** An MCP SDK client over Streamable HTTP with the bearer token. */
-export async function httpClient(s: Served, name = 'test-agent'): Promise<Client> {
+export async function httpClient(s: Pick<Served, 'mcpUrl' | 'token'>, name = 'test-agent'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
   return client;

@@ -1,6 +1,6 @@
 import type { z } from 'zod';
-import { UI_COMMANDS, UI_EVENTS, UiFrame, type ErrorInfo, type UiCommand, type UiEvent } from '../../protocol/index.js';
-import { WebSocketTransport, type Transport, type TransportFactory } from './transport.js';
+import { UI_COMMANDS, UI_EVENTS, UiFrame, type ErrorInfo, type OverseerBridge, type UiCommand, type UiEvent } from '../../protocol/index.js';
+import { IpcTransport, WebSocketTransport, type Transport, type TransportFactory } from './transport.js';
 
 /** Parameters of a UI command, as the table in protocol/uiChannel.ts defines them. */
 export type CommandParams<C extends UiCommand> = z.input<(typeof UI_COMMANDS)[C]['params']>;
@@ -163,7 +163,11 @@ export function uiChannelUrl(location: Location, dev: boolean): string {
   return `${scheme}//${location.host}/ui?token=${encodeURIComponent(query.get('token') ?? '')}`;
 }
 
-/** Connects to the supervisor's UI channel over WebSocket. */
-export function connect(url: string, handlers: Omit<ApiOptions, 'transport'>): Api {
-  return createApi({ ...handlers, transport: () => new WebSocketTransport(url) });
+/**
+ * Connects to the supervisor's UI channel: over the preload bridge inside the desktop app, over
+ * WebSocket in browser mode. Same frames either way.
+ */
+export function connect(where: { bridge?: OverseerBridge | undefined; url: string }, handlers: Omit<ApiOptions, 'transport'>): Api {
+  const bridge = where.bridge;
+  return createApi({ ...handlers, transport: bridge !== undefined ? () => new IpcTransport(bridge) : () => new WebSocketTransport(where.url) });
 }

@@ -1,3 +1,5 @@
+import type { IpcAnswer, OverseerBridge, UiCommand } from '../../protocol/index.js';
+
 /**
  * How frames move between the UI and the supervisor. The same five-member shape as the MCP SDK's
  * Transport: the WebSocket transport below is used in browser mode; the Electron shell will plug
@@ -62,6 +64,61 @@ export class WebSocketTransport implements Transport {
   private finish(why: string): void {
     if (this.closed) return;
     this.closed = true;
+    this.onclose?.(why);
+  }
+}
+
+/**
+ * A Transport over the desktop app's preload bridge (`window.overseer`): command frames become IPC
+ * calls, their answers come back as result/error frames, and UI events arrive as event frames.
+ * The first frame after opening is a fresh snapshot, as over WebSocket.
+ */
+export class IpcTransport implements Transport {
+  private unsubscribe: (() => void) | undefined;
+  private closed = false;
+  onopen?: () => void;
+  onmessage?: (frame: unknown) => void;
+  onclose?: (why: string) => void;
+
+  constructor(private readonly bridge: OverseerBridge) {}
+
+  start(): void {
+    this.unsubscribe = this.bridge.onEvent((frame) => {
+      if (!this.closed) this.onmessage?.(frame);
+    });
+    queueMicrotask(() => {
+      if (this.closed) return;
+      this.onopen?.();
+      void this.bridge.commands.snapshot({}).then(
+        (answer) => {
+          if (answer.ok && !this.closed) this.onmessage?.({ type: 'event', event: 'snapshot', data: answer.result });
+        },
+        (error: unknown) => this.finish(`the desktop app did not answer: ${String(error)}`),
+      );
+    });
+  }
+
+  send(frame: unknown): void {
+    if (this.closed) throw new Error('the connection to the supervisor is not open');
+    const f = frame as { type?: unknown; id?: unknown; command?: unknown; params?: unknown };
+    if (f.type !== 'command' || typeof f.id !== 'number' || typeof f.command !== 'string') return;
+    const id = f.id;
+    const call = Object.hasOwn(this.bridge.commands, f.command) ? this.bridge.commands[f.command as UiCommand] : undefined;
+    const answer: Promise<IpcAnswer> = call !== undefined ? call(f.params) : Promise.resolve({ ok: false, error: { code: 'invalid_argument', detail: `unknown UI command "${f.command.slice(0, 100)}"` } });
+    void answer.then(
+      (a) => this.onmessage?.(a.ok ? { type: 'result', id, result: a.result } : { type: 'error', id, error: a.error }),
+      (error: unknown) => this.onmessage?.({ type: 'error', id, error: { code: 'internal', detail: `IPC failed: ${String(error)}` } }),
+    );
+  }
+
+  close(): void {
+    this.finish('closed by the UI');
+  }
+
+  private finish(why: string): void {
+    if (this.closed) return;
+    this.closed = true;
+    this.unsubscribe?.();
     this.onclose?.(why);
   }
 }

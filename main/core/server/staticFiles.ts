@@ -16,6 +16,21 @@ const TYPES: Record<string, string> = {
 /** The Content-Security-Policy of the UI: only its own files and its own WebSocket. */
 export const UI_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' ws://127.0.0.1:* ws://localhost:* ws://[::1]:*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
+/** The file under `root` a URL path names, with its content type; undefined for anything outside root. */
+export function resolveStaticFile(root: string, pathname: string): { file: string; type: string; index: boolean } | undefined {
+  let decoded: string;
+  try {
+    decoded = decodeURIComponent(pathname);
+  } catch {
+    return undefined;
+  }
+  const relative = decoded === '/' || decoded === '' ? 'index.html' : decoded.replace(/^\/+/, '');
+  if (relative.includes('\0')) return undefined;
+  const file = normalize(join(root, relative));
+  if (!file.startsWith(root.endsWith(sep) ? root : root + sep)) return undefined;
+  return { file, type: TYPES[extname(file)] ?? 'application/octet-stream', index: relative === 'index.html' };
+}
+
 /**
  * Serves the built renderer from `root` (GET only, no directory listing, no path outside root),
  * with a strict CSP. Answers false when it did not handle the request.
@@ -25,25 +40,24 @@ export function staticFiles(root: string): (req: IncomingMessage, res: ServerRes
     if (req.method !== 'GET' && req.method !== 'HEAD') return false;
     let pathname: string;
     try {
-      pathname = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+      pathname = new URL(req.url ?? '/', 'http://localhost').pathname;
     } catch {
       return false;
     }
-    const relative = pathname === '/' ? 'index.html' : pathname.slice(1);
-    const file = normalize(join(root, relative));
-    if (!file.startsWith(root.endsWith(sep) ? root : root + sep) || relative.includes('\0')) return false;
+    const resolved = resolveStaticFile(root, pathname);
+    if (resolved === undefined) return false;
     let body: Buffer;
     try {
-      body = await readFile(file);
+      body = await readFile(resolved.file);
     } catch {
       return false;
     }
     res.writeHead(200, {
-      'content-type': TYPES[extname(file)] ?? 'application/octet-stream',
+      'content-type': resolved.type,
       'content-security-policy': UI_CSP,
       'x-content-type-options': 'nosniff',
       'referrer-policy': 'no-referrer',
-      'cache-control': relative === 'index.html' ? 'no-store' : 'public, max-age=3600',
+      'cache-control': resolved.index ? 'no-store' : 'public, max-age=3600',
     });
     res.end(req.method === 'HEAD' ? undefined : body);
     return true;
