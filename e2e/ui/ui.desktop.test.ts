@@ -1,42 +1,57 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Browser, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
 import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
 import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
-import { httpClient, removeDataDir, serve, toolJson, type Served } from '../../main/testing/serveHarness.js';
-import { launchBrowser, openUi, screenshot } from './browser.js';
+import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
+import { screenshot } from './browser.js';
+import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
 const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
 
-/** The supervisor UI in Debian's Chromium, against a real overseer serve with the real helper. */
-describe('the supervisor UI in a real browser', () => {
+/**
+ * The supervisor UI against the real supervisor and helper on the test desktop, with a real MCP
+ * SDK client as the agent: in Debian's Chromium against overseer serve (browser lane), and in the
+ * desktop app through Playwright's _electron.launch (electron lane) wherever Electron exists.
+ */
+for (const lane of UI_LANES) {
+  const why = lane.unavailable();
+  if (why !== undefined) {
+    describe(`the supervisor UI (${lane.name} lane)`, () => {
+      it(`runs the UI specs in the ${lane.name} lane`, { skip: why }, () => {});
+    });
+    continue;
+  }
+  uiSpecs(lane);
+}
+
+function uiSpecs(lane: UiLane): void {
+describe(`the supervisor UI (${lane.name} lane)`, () => {
   let desktop: TestDesktop;
-  let s: Served;
+  let ui: UiSession;
   let agent: Client;
-  let browser: Browser;
   let page: Page;
   let win: string;
+  /** Screenshot names: the browser lane's as they always were, other lanes' prefixed. */
+  const shotName = (name: string): string => (lane.name === 'browser' ? name : `${lane.name}-${name}`);
 
   const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
 
   before(async () => {
     desktop = await startTestDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '40'], { waitForWindow: 'Overseer Fixture' });
-    s = await serve(desktop.env);
-    agent = await httpClient(s, 'ui-test-agent');
+    ui = await lane.start(desktop.env);
+    page = ui.page;
+    agent = await httpClient(ui.mcp, 'ui-test-agent');
     win = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
-    browser = await launchBrowser();
-    page = await openUi(browser, s.uiUrl);
     await page.getByTestId('brake-state').waitFor();
   });
   after(async () => {
-    await browser?.close();
     await agent?.close().catch(() => {});
-    await s?.kill();
+    await ui?.stop();
     await desktop?.stop();
-    if (s !== undefined) await removeDataDir(s.dataDir);
   });
 
   it('shows a set_value card with the value diff; Approve runs it and the receipt says verified', async () => {
@@ -46,7 +61,7 @@ describe('the supervisor UI in a real browser', () => {
     await assert.doesNotReject(card.getByText('Alice').first().waitFor({ timeout: 5000 }), 'the current value is shown');
     await assert.doesNotReject(card.getByText('From the UI').first().waitFor({ timeout: 5000 }), 'the new value is shown');
     assert.match(await page.title(), /^\(1\)/, 'the title counts pending approvals');
-    await screenshot(page, 'approval-queue');
+    await screenshot(page, shotName('approval-queue'));
     await card.getByTestId('approve-button').click();
     const r = await answer;
     assert.equal(r.outcome, 'completed');
@@ -55,10 +70,10 @@ describe('the supervisor UI in a real browser', () => {
     assert.equal(found.matches[0]?.value, 'From the UI', 'the application really shows the new value');
     await page.getByTestId('tab-receipts').click();
     await page.getByTestId('receipt-row').filter({ hasText: 'completed' }).first().waitFor();
-    await screenshot(page, 'receipts');
+    await screenshot(page, shotName('receipts'));
     await page.getByTestId('tab-settings').click();
     await page.getByTestId('settings-snippet-stdio').waitFor();
-    await screenshot(page, 'settings');
+    await screenshot(page, shotName('settings'));
     await page.getByTestId('tab-tree').click();
   });
 
@@ -114,13 +129,13 @@ describe('the supervisor UI in a real browser', () => {
   });
 
   it('follows a dark system theme', async () => {
-    const dark = await openUi(browser, s.uiUrl, 'dark');
+    const { page: dark, close } = await ui.darkPage();
     await dark.getByTestId('brake-state').waitFor();
     const bg = await dark.evaluate(() => getComputedStyle(document.body).backgroundColor);
     const [r, g, b] = (bg.match(/\d+/g) ?? []).map(Number) as [number, number, number];
     assert.ok(r + g + b < 200, `a dark background, got ${bg}`);
-    await screenshot(dark, 'dark-theme');
-    await dark.close();
+    await screenshot(dark, shotName('dark-theme'));
+    await close();
   });
 
   it('approves with the keyboard only, and Enter on a focused card never approves', async () => {
@@ -148,10 +163,10 @@ describe('the supervisor UI in a real browser', () => {
     await page.getByTestId('brake-emergency').click();
     await page.getByTestId('brake-emergency-confirm').click();
     await assert.doesNotReject(page.getByTestId('brake-state').getByText(/emergency/i).waitFor({ timeout: 5000 }));
-    await screenshot(page, 'emergency-stop');
+    await screenshot(page, shotName('emergency-stop'));
     await page.getByTestId('brake-rearm').click();
     await assert.doesNotReject(page.getByTestId('brake-state').getByText(/running/i).waitFor({ timeout: 10_000 }));
-    agent = await httpClient(s, 'ui-test-agent-2');
+    agent = await httpClient(ui.mcp, 'ui-test-agent-2');
   });
 
   it('shows the fixture\'s tree, finds a node by search, and highlights a card\'s target', async () => {
@@ -159,7 +174,7 @@ describe('the supervisor UI in a real browser', () => {
     await page.getByTestId('tree-row').first().waitFor({ timeout: 15_000 });
     await page.getByTestId('tree-search').fill('Сохранить');
     await assert.doesNotReject(page.getByTestId('tree-row').filter({ hasText: 'Сохранить' }).first().waitFor({ timeout: 5000 }));
-    await screenshot(page, 'tree');
+    await screenshot(page, shotName('tree'));
     const answer = act({ selector: { automation_id: 'hello_ru' }, action: 'invoke' });
     const card = page.getByTestId('pending-card').first();
     await card.waitFor();
@@ -181,22 +196,21 @@ describe('the supervisor UI in a real browser', () => {
     assert.doesNotMatch((await page.locator('.tree-head').textContent()) ?? '', /max_tokens/, 'the person\'s view is not cut by the agents\' token budget');
     await page.getByTestId('tree-search').fill('Cell 2990');
     await page.getByTestId('tree-search-count').getByText('1 of 1').waitFor({ timeout: 5000 });
-    await screenshot(page, 'tree-5000-search');
+    await screenshot(page, shotName('tree-5000-search'));
     await page.getByTestId('element-detail').getByText('Cell 2990').first().waitFor({ timeout: 5000 });
     await page.locator('[data-testid="tree-row"][aria-selected="true"]').filter({ hasText: 'Cell 2990' }).waitFor({ state: 'attached', timeout: 5000 });
     assert.ok(Date.now() - t0 < 2000, `search and jump took ${Date.now() - t0} ms`);
     const renderMs = await page.evaluate(() => performance.getEntriesByName('overseer:tree-render').at(-1)?.duration ?? -1);
     assert.ok(renderMs >= 0 && renderMs < 1000, `first render ${renderMs} ms`);
-    await screenshot(page, 'tree-5000');
+    await screenshot(page, shotName('tree-5000'));
   });
 
-  it('says it is disconnected while the supervisor restarts, and reconnects by itself', async () => {
-    const port = new URL(s.uiUrl).port;
-    await s.kill();
-    await page.getByTestId('connection-banner').waitFor({ timeout: 10_000 });
-    await screenshot(page, 'disconnected');
-    s = await serve(desktop.env, { dataDir: s.dataDir, token: s.token, extra: ['--port', port] });
+  const restart = lane.name === 'browser' ? false : 'in the desktop app the UI and the supervisor are one process: there is no separate supervisor to restart';
+  it('says it is disconnected while the supervisor restarts, and reconnects by itself', { skip: restart }, async () => {
+    assert.ok(ui.restart);
+    await ui.restart();
     await page.getByTestId('connection-banner').waitFor({ state: 'detached', timeout: 20_000 });
     await page.getByTestId('brake-state').waitFor();
   });
 });
+}

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UI_COMMANDS } from '../../protocol/index.js';
-import { DESKTOP_CSP, IPC_CHANNELS, isAllowedNavigation, isTrustedSender, permissionRequestHandler, validateCommand, webPreferences, windowOpenHandler } from './security.js';
+import { APP_URL, DESKTOP_CSP, withCspMeta, IPC_CHANNELS, isAllowedNavigation, isTrustedSender, permissionRequestHandler, webPreferences, windowOpenHandler } from './security.js';
 
-const APP = 'file:///opt/Overseer/resources/app/dist/renderer/index.html';
+const APP = APP_URL;
 
 describe('the desktop shell\'s security decisions', () => {
   it('isolates and sandboxes the page, with no Node and no webviews', () => {
@@ -30,7 +30,7 @@ describe('the desktop shell\'s security decisions', () => {
 
   it('denies every navigation but to its own page, and every window.open', () => {
     assert.equal(isAllowedNavigation(APP, APP), true);
-    for (const url of ['https://example.com/', 'file:///etc/passwd', 'file:///opt/Overseer/resources/app/dist/renderer/other.html', 'javascript:alert(1)', 'not a url']) assert.equal(isAllowedNavigation(url, APP), false, url);
+    for (const url of ['https://example.com/', 'file:///etc/passwd', 'overseer://app/other.html', 'overseer://elsewhere/index.html', 'file:///opt/Overseer/resources/app/dist/renderer/index.html', 'javascript:alert(1)', 'not a url']) assert.equal(isAllowedNavigation(url, APP), false, url);
     assert.deepEqual(windowOpenHandler({ url: 'https://example.com' } as never), { action: 'deny' });
   });
 
@@ -49,11 +49,13 @@ describe('the desktop shell\'s security decisions', () => {
     assert.equal(isTrustedSender(null, APP), false);
   });
 
-  it('derives one IPC channel per UI command from the table and validates payloads against it', () => {
+  it('puts the CSP in the page itself too', () => {
+    const html = withCspMeta('<!doctype html>\n<html><head>\n<meta charset="utf-8" /></head><body></body></html>');
+    assert.match(html, /<head>\n {4}<meta http-equiv="Content-Security-Policy" content="default-src 'none'; [^"]*connect-src 'none'[^"]*" \/>/);
+    assert.equal((html.match(/Content-Security-Policy/g) ?? []).length, 1);
+  });
+
+  it('derives one IPC channel per UI command from the table', () => {
     assert.deepEqual(Object.keys(IPC_CHANNELS).sort(), Object.keys(UI_COMMANDS).sort());
-    assert.equal(validateCommand('approve', { approval_id: 'A1' }).ok, true);
-    assert.equal(validateCommand('approve', { approval_id: 1 }).ok, false);
-    assert.equal(validateCommand('approve', { approval_id: 'A1', extra: true }).ok, false);
-    assert.equal(validateCommand('format_disk', {}).ok, false);
   });
 });

@@ -1,6 +1,11 @@
 import type { HandlerDetails, WebPreferences } from 'electron';
 import { UI_COMMANDS, uiCommandChannel, type UiCommand } from '../../protocol/index.js';
 
+/** The scheme the app's own page is served on (a privileged, standard scheme: never file://). */
+export const APP_SCHEME = 'overseer';
+/** The app's own page. */
+export const APP_URL = `${APP_SCHEME}://app/index.html`;
+
 /**
  * The window's webPreferences, per Electron's security checklist: isolated, sandboxed, no Node in
  * the page, no webviews, no insecure content. The preload is the only bridge.
@@ -62,10 +67,11 @@ export function isTrustedSender(frame: SenderFrame | null | undefined, appUrl: s
 /** The IPC channel of each UI command: derived from the one table, never listed by hand. */
 export const IPC_CHANNELS: Readonly<Record<UiCommand, string>> = Object.fromEntries((Object.keys(UI_COMMANDS) as UiCommand[]).map((c) => [c, uiCommandChannel(c)])) as Record<UiCommand, string>;
 
-/** Validates an IPC command's payload against the table; a typed invalid_argument answer otherwise. */
-export function validateCommand(command: string, params: unknown): { ok: true; command: UiCommand; params: unknown } | { ok: false; error: string } {
-  if (!Object.hasOwn(UI_COMMANDS, command)) return { ok: false, error: `unknown UI command "${command.slice(0, 100)}"` };
-  const c = command as UiCommand;
-  const parsed = UI_COMMANDS[c].params.safeParse(params ?? {});
-  return parsed.success ? { ok: true, command: c, params: parsed.data } : { ok: false, error: `${c}: ${parsed.error.issues[0]?.message ?? 'invalid'}` };
+/**
+ * The page with the desktop CSP also as a meta tag (the response header carries it too): the
+ * policy holds even if a protocol handler's headers were ever dropped.
+ */
+export function withCspMeta(html: string, csp: string = DESKTOP_CSP): string {
+  const meta = `<meta http-equiv="Content-Security-Policy" content="${csp.replace(/"/g, '&quot;')}" />`;
+  return /<head[^>]*>/i.test(html) ? html.replace(/<head[^>]*>/i, (head) => `${head}\n    ${meta}`) : `${meta}\n${html}`;
 }

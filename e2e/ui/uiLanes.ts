@@ -1,0 +1,104 @@
+import { mkdtemp, readFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { _electron, type Browser, type ElectronApplication, type Page } from 'playwright-core';
+import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
+import { removeDataDir, serve, type Served } from '../../main/testing/serveHarness.js';
+import { electronBinary } from '../../scripts/electronBinary.mjs';
+import { launchBrowser, openUi, screenshot } from './browser.js';
+
+/** A running supervisor with its UI open, as the UI specs see it in either lane. */
+export interface UiSession {
+  /** Where agents connect over HTTP. */
+  mcp: { mcpUrl: string; token: string };
+  page: Page;
+  /** The same UI in a dark system theme; close() when done. */
+  darkPage: () => Promise<{ page: Page; close: () => Promise<void> }>;
+  /** Stops the supervisor and starts it again on the same port and data (browser mode only). */
+  restart?: () => Promise<void>;
+  stop: () => Promise<void>;
+}
+
+/**
+ * Where the UI specs run: `browser` (overseer serve + Debian's Chromium) and `electron` (the
+ * desktop app through Playwright's _electron.launch). A lane that cannot run on a machine says why.
+ */
+export interface UiLane {
+  name: 'browser' | 'electron';
+  unavailable(): string | undefined;
+  start(env: Record<string, string | undefined>): Promise<UiSession>;
+}
+
+const browserLane: UiLane = {
+  name: 'browser',
+  unavailable: () => undefined,
+  async start(env) {
+    let s: Served = await serve(env);
+    const browser: Browser = await launchBrowser();
+    const page = await openUi(browser, s.uiUrl);
+    const session: UiSession = {
+      get mcp() {
+        return { mcpUrl: s.mcpUrl, token: s.token };
+      },
+      page,
+      async darkPage() {
+        const dark = await openUi(browser, s.uiUrl, 'dark');
+        return { page: dark, close: () => dark.close() };
+      },
+      async restart() {
+        const port = new URL(s.uiUrl).port;
+        await s.kill();
+        await page.getByTestId('connection-banner').waitFor({ timeout: 10_000 });
+        await screenshot(page, 'disconnected');
+        s = await serve(env, { dataDir: s.dataDir, token: s.token, extra: ['--port', port] });
+      },
+      async stop() {
+        await browser.close();
+        await s.kill();
+        await removeDataDir(s.dataDir);
+      },
+    };
+    return session;
+  },
+};
+
+const electronLane: UiLane = {
+  name: 'electron',
+  unavailable: () => {
+    const found = electronBinary(REPO_ROOT);
+    return found.why !== undefined ? `Electron is unavailable here: ${found.why}. The browser lane runs the same specs.` : undefined;
+  },
+  async start(env) {
+    const { binary } = electronBinary(REPO_ROOT);
+    const dataDir = await mkdtemp(join(tmpdir(), 'overseer-electron-'));
+    const app: ElectronApplication = await _electron.launch({
+      ...(binary !== undefined ? { executablePath: binary } : {}),
+      args: [REPO_ROOT, '--data-dir', dataDir, '--port', '0', ...(process.getuid?.() === 0 ? ['--no-sandbox'] : [])],
+      env: Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined)),
+    });
+    let out = '';
+    app.process().stdout?.on('data', (b: Buffer) => (out += b.toString('utf8')));
+    for (let i = 0; i < 300 && !/MCP: \S+/.test(out); i++) await new Promise((r) => setTimeout(r, 100));
+    const mcpUrl = /MCP: (\S+)/.exec(out)?.[1];
+    if (mcpUrl === undefined) throw new Error(`the desktop app did not report its MCP endpoint: ${out}`);
+    const token = (await readFile(join(dataDir, 'token'), 'utf8')).trim();
+    const page = await app.firstWindow();
+    await page.setViewportSize({ width: 1280, height: 800 });
+    return {
+      mcp: { mcpUrl, token },
+      page,
+      async darkPage() {
+        await page.emulateMedia({ colorScheme: 'dark' });
+        return { page, close: () => page.emulateMedia({ colorScheme: 'light' }) };
+      },
+      async stop() {
+        await app.evaluate(({ app: a }) => a.quit());
+        await app.close().catch(() => {});
+        await removeDataDir(dataDir);
+      },
+    };
+  },
+};
+
+/** Every lane, in the order they run. */
+export const UI_LANES: readonly UiLane[] = [browserLane, electronLane];

@@ -1,0 +1,20 @@
+// Bundles what the desktop app runs without tsx: the Electron main process, its sandboxed preload,
+// the helper and the CLI. Each bundle is self-contained (dependencies inlined) so it runs from
+// app.asar or app.asar.unpacked alike; only Electron itself and native modules stay outside.
+import { build } from 'esbuild';
+
+const root = new URL('..', import.meta.url).pathname;
+/** Never bundled: Electron's own module, native modules loaded from node_modules at run time, and
+ * dbus-next's optional x11 session-bus lookup (not a dependency: Overseer passes the bus address). */
+const external = ['electron', 'koffi', 'usocket', 'x11'];
+// ESM bundles of CommonJS dependencies need a real `require` for Node's built-ins.
+const requireShim = "import { createRequire as __overseerRequire } from 'node:module'; const require = __overseerRequire(import.meta.url);";
+
+const node = { bundle: true, platform: 'node', target: 'node22', external, logLevel: 'warning', absWorkingDir: root, legalComments: 'none' };
+const esm = { ...node, format: 'esm', outExtension: { '.js': '.mjs' }, banner: { js: requireShim } };
+
+await Promise.all([
+  build({ ...esm, entryPoints: { 'electron/main': 'main/electron/main.ts', 'helper/main': 'helper/main.ts', 'cli/overseer': 'main/cli.ts' }, outdir: 'dist' }),
+  // A sandboxed preload is a CommonJS script that may require only `electron` (and a few built-ins).
+  build({ ...node, format: 'cjs', platform: 'browser', minify: true, entryPoints: { 'electron/preload': 'preload/preload.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } }),
+]);
