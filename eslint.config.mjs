@@ -10,7 +10,7 @@ const zone = (files, patterns, extra = {}) => ({
 });
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.artifacts/**', '**/*.tmp.ts', 'e2e/fixtures/**/*.py'] },
+  { ignores: ['node_modules/**', 'dist/**', '.cache/**', 'release/**', '.artifacts/**', '**/*.tmp.ts', 'e2e/fixtures/**/*.py'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

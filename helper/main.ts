@@ -1,7 +1,7 @@
 import { MAX_FRAME_BYTES, OverseerError } from '../protocol/index.js';
-import { AtspiBackend } from './backends/atspi/atspiBackend.js';
-import type { Backend } from './core/backend.js';
+import { createBackend, wantedBackend } from './backendChoice.js';
 import { HelperService } from './core/service.js';
+import { FdTransport } from './rpc/fdTransport.js';
 import { RpcPeer } from './rpc/rpcPeer.js';
 import { StreamTransport } from './rpc/stdioTransport.js';
 
@@ -13,14 +13,8 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
-function createBackend(): Backend {
-  const wanted = process.env['OVERSEER_BACKEND'] ?? (process.platform === 'win32' ? 'uia' : 'atspi');
-  if (wanted !== 'atspi') throw new Error(`backend "${wanted}" is not available in this build`);
-  return new AtspiBackend(log);
-}
-
 async function main(): Promise<void> {
-  const backend = createBackend();
+  const backend = await createBackend(wantedBackend(process.env, process.platform), log);
   let startError: OverseerError | undefined;
   try {
     await backend.start();
@@ -31,7 +25,8 @@ async function main(): Promise<void> {
     if (startError === undefined) throw error;
   }
   const service = new HelperService(backend, log);
-  const transport = new StreamTransport(process.stdin, process.stdout, MAX_FRAME_BYTES);
+  // OVERSEER_HELPER_STDIO=fd: raw descriptors, for Windows builds of Node under Wine (no pipe streams there).
+  const transport = process.env['OVERSEER_HELPER_STDIO'] === 'fd' ? new FdTransport(MAX_FRAME_BYTES, log) : new StreamTransport(process.stdin, process.stdout, MAX_FRAME_BYTES);
   const peer = new RpcPeer(
     transport,
     (method, params, signal) => {

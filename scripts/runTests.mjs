@@ -5,7 +5,7 @@ import { readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 
 const root = new URL('..', import.meta.url).pathname;
-const skip = new Set(['node_modules', 'dist', 'release', '.git', '.artifacts']);
+const skip = new Set(['node_modules', 'dist', 'release', '.git', '.artifacts', '.cache']);
 
 /** Every file under dir whose name ends with suffix. */
 function find(dir, suffix, out = []) {

