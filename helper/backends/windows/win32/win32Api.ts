@@ -1,4 +1,4 @@
-// The Win32 functions the Windows backends call, bound with koffi. Loaded on Windows only (and
+// The Win32 functions the Windows backends call (user32, kernel32, advapi32), bound with koffi. Loaded on Windows only (and
 // under Wine in the Wine lane): importing this module elsewhere never touches koffi.
 import { createRequire } from 'node:module';
 import type * as Koffi from 'koffi';
@@ -14,6 +14,9 @@ export const GWL = { STYLE: -16, EXSTYLE: -20 } as const;
 export const GA_ROOT = 2;
 export const GW_OWNER = 4;
 export const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
+export const TOKEN_QUERY = 0x8;
+/** TOKEN_INFORMATION_CLASS TokenElevation. */
+export const TOKEN_ELEVATION = 20;
 /** DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2. */
 export const PER_MONITOR_AWARE_V2 = -4;
 
@@ -48,6 +51,9 @@ export interface User32 {
   GetProcessTimes(handle: number, creation: Buffer, exit: Buffer, kernel: Buffer, user: Buffer): boolean;
   QueryFullProcessImageNameW(handle: number, flags: number, buffer: Buffer, size: number[]): boolean;
   GetLastError(): number;
+  GetCurrentProcess(): number;
+  OpenProcessToken(process: number, access: number, token: number[]): boolean;
+  GetTokenInformation(token: number, infoClass: number, info: Buffer, length: number, returned: number[]): boolean;
 }
 
 let bound: User32 | undefined;
@@ -59,6 +65,7 @@ export function user32(): User32 {
   const koffi = require('koffi') as typeof Koffi;
   const u = koffi.load('user32.dll');
   const k = koffi.load('kernel32.dll');
+  const a = koffi.load('advapi32.dll');
   // Registers the callback type the EnumWindows declarations below name.
   koffi.proto('bool __stdcall OverseerEnumProc(intptr_t hwnd, intptr_t lp)');
   const f = (lib: Koffi.LibraryHandle, decl: string) => lib.func(decl) as (...args: unknown[]) => unknown;
@@ -100,6 +107,9 @@ export function user32(): User32 {
     GetProcessTimes: f(k, 'bool __stdcall GetProcessTimes(intptr_t handle, _Out_ uint8_t *creation, _Out_ uint8_t *exit, _Out_ uint8_t *kernel, _Out_ uint8_t *user)') as User32['GetProcessTimes'],
     QueryFullProcessImageNameW: f(k, 'bool __stdcall QueryFullProcessImageNameW(intptr_t handle, uint32_t flags, _Out_ uint16_t *name, _Inout_ uint32_t *size)') as User32['QueryFullProcessImageNameW'],
     GetLastError: f(k, 'uint32_t __stdcall GetLastError()') as User32['GetLastError'],
+    GetCurrentProcess: f(k, 'intptr_t __stdcall GetCurrentProcess()') as User32['GetCurrentProcess'],
+    OpenProcessToken: f(a, 'bool __stdcall OpenProcessToken(intptr_t process, uint32_t access, _Out_ intptr_t *token)') as User32['OpenProcessToken'],
+    GetTokenInformation: f(a, 'bool __stdcall GetTokenInformation(intptr_t token, int infoClass, _Out_ uint8_t *info, uint32_t length, _Out_ uint32_t *returned)') as User32['GetTokenInformation'],
   };
   return bound;
 }
