@@ -3,7 +3,7 @@
 // Wine, with koffi's win32 package; prepared once into .cache/wine), and the native lane on a
 // Windows machine (the CI workflow's windows-latest runner). See shared/notes/windows-uia.md.
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO_ROOT, SOURCE_HELPER, type HelperCommand } from '../../helper/rpc/helperProcess.js';
 
@@ -47,6 +47,11 @@ function run(file: string, args: string[], env: Record<string, string | undefine
   if (r.status !== 0) throw new Error(`${file} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr ?? '').slice(-2000)}`);
 }
 
+/** Bundles a TypeScript entry into one ESM file for the Windows build of Node (koffi stays outside, from the lane's win32 package). */
+function bundle(entry: string, outfile: string): void {
+  run(join(REPO_ROOT, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node', '--format=esm', '--target=node22', `--outfile=${outfile}`, '--external:koffi', '--external:usocket', '--external:x11', '--log-level=warning', `--banner:js=import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);`], {}, REPO_ROOT);
+}
+
 /** Prepares (once) and returns the lane for a desktop's environment (its DISPLAY). */
 export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
   mkdirSync(DIR, { recursive: true });
@@ -71,10 +76,8 @@ export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
     mkdirSync(appDir, { recursive: true });
     run('npm', ['install', `koffi@${koffiVersion}`, '--os=win32', '--cpu=x64', '--ignore-scripts', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', appDir], {});
   }
-  // The helper bundle (npm run build) next to its win32 node_modules.
-  const bundle = join(REPO_ROOT, 'dist', 'helper', 'main.mjs');
-  if (!existsSync(bundle)) throw new Error('dist/helper/main.mjs is missing: run npm run build');
-  copyFileSync(bundle, join(appDir, 'helper.mjs'));
+  // The helper bundled from the sources now (never a stale build), next to its win32 node_modules.
+  bundle(join(REPO_ROOT, 'helper', 'main.ts'), join(appDir, 'helper.mjs'));
   const fixtureExe = join(DIR, 'win32Fixture.exe');
   if (!existsSync(fixtureExe) || statSync(fixtureExe).mtimeMs < statSync(FIXTURE_SOURCE).mtimeMs) {
     run('x86_64-w64-mingw32-gcc', ['-O1', '-municode', '-mwindows', '-o', fixtureExe, FIXTURE_SOURCE, '-luser32', '-lgdi32', '-lshell32'], {});
@@ -95,7 +98,7 @@ export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
     }),
     runScript: (entry) => {
       const name = `${entry.split('/').pop()?.replace(/\.ts$/, '') ?? 'script'}.mjs`;
-      run(join(REPO_ROOT, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node', '--format=esm', '--target=node22', `--outfile=${join(appDir, name)}`, '--external:koffi', '--log-level=warning', `--banner:js=import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);`], {}, REPO_ROOT);
+      bundle(join(REPO_ROOT, entry), join(appDir, name));
       const r = spawnSync('/bin/sh', ['-c', 'exec wine "$0" "$1" 2>>"$2"', nodeExe, name, join(appDir, `${name}.err.log`)], { cwd: appDir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
       if (r.status !== 0) throw new Error(`${name} exited ${r.status ?? r.signal}: ${r.stdout}${readFileSync(join(appDir, `${name}.err.log`), 'utf8').slice(-2000)}`);
       return r.stdout;

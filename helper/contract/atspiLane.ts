@@ -29,6 +29,9 @@ export async function atspiSetup(helperEnv: Record<string, string> = {}): Promis
       fixturePid: app.pid,
       freezeMs: FREEZE_S * 1000,
       rows: ROWS,
+      id: (name) => name,
+      comboItemRole: 'menu_item',
+      lacks: {},
       killOther: () => other.stop(),
       async stop() {
         await helper.close();

@@ -1,4 +1,4 @@
-import type { ElementRef, HelperResult, Selector } from '../../protocol/index.js';
+import type { ElementRef, HelperResult, Role, Selector } from '../../protocol/index.js';
 import type { HelperProcess } from '../rpc/helperProcess.js';
 
 /**
@@ -19,10 +19,19 @@ export interface ContractSetup {
   freezeMs: number;
   /** Rows in the fixture's long list. */
   rows: number;
+  /** The fixture's automation id for one of the contract's names (as is where the toolkit has string ids; Win32 controls have numbers). */
+  id(name: string): string;
+  /** The role of a combo box's items (GTK: menu_item; Win32 and UIA: list_item). */
+  comboItemRole: Role;
+  /** Behaviours the backend has no way to perform, each with the reason the contract reports when it skips them. */
+  lacks: Partial<Record<ContractFeature, string>>;
   /** Ends the second fixture instance (for vanished-process answers). */
   killOther(): Promise<void>;
   stop(): Promise<void>;
 }
+
+/** Behaviours a backend may lack: range values (sliders, spin buttons), expanders and tree rows, focus, scrolling, and a window listing that needs the application to answer. */
+export type ContractFeature = 'range_value' | 'expand' | 'tree' | 'focus' | 'scroll' | 'listing_asks_app';
 
 /** Convenience calls over a setup's helper. */
 export function calls(s: ContractSetup) {

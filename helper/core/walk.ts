@@ -66,15 +66,17 @@ export async function walk(source: TreeSource, budget: WalkBudget, deadline: Dea
         truncated.add('max_children');
       }
       for (const child of take) {
-        const childNode = source.node(child);
-        if (depth.has(child) || childNode === undefined) continue; // a provider cycle, or a child that could not be read
-        childNode.parent = k; // the tree is the one walked, even where a provider's Parent disagrees
+        if (depth.has(child)) continue; // a provider cycle
+        // Checked before a child that was not read is skipped: a child left unread because the node budget was spent is a cut, never silent.
         if (keys.length >= budget.maxNodes) {
           truncated.add('max_nodes');
           notes.push(`max_nodes: stopped at ${budget.maxNodes} elements`);
           stop = true;
           break;
         }
+        const childNode = source.node(child);
+        if (childNode === undefined) continue; // a child that could not be read
+        childNode.parent = k; // the tree is the one walked, even where a provider's Parent disagrees
         keys.push(child);
         depth.set(child, level + 1);
         next.push(child);

@@ -19,6 +19,8 @@ export interface Win32Node extends NativeNode {
   item?: number;
   /** True for an item of a combo box (CB_ messages), false/absent for a list box item (LB_). */
   inCombo?: boolean;
+  /** A list or combo box's selected index (−1: none). */
+  selectedItem?: number | undefined;
   ctrlId?: number;
 }
 
@@ -184,7 +186,7 @@ export function readWindow(u: User32, top: number, title: string, deadline: Dead
     const cls = className(u, hwnd);
     const c = classify(cls, style);
     const ctrlId = u.GetDlgCtrlID(hwnd);
-    const node: Win32Node = { key: windowKey(hwnd), hwnd, kind: c.kind, parent: parent.key, children: [], childCount: 0, role: c.role, nativeRole: cls, className: cls, state: { ...c.state }, patterns: [...c.patterns], detailed: true, unread: new Set(), ctrlId };
+    const node: Win32Node = { key: windowKey(hwnd), hwnd, kind: c.kind, parent: parent.key, children: [], childCount: 0, role: c.role, className: cls, state: { ...c.state }, patterns: [...c.patterns], detailed: true, unread: new Set(), ctrlId };
     if (ctrlId > 0 && ctrlId < 0xffff) node.automationId = String(ctrlId);
     const r = windowRect(u, hwnd);
     if (r !== undefined) node.rect = r;
@@ -199,7 +201,7 @@ export function readWindow(u: User32, top: number, title: string, deadline: Dead
       case 'combo':
       case 'list':
         if (lastLabel !== undefined) node.name = lastLabel;
-        readItems(u, node, deadline, problems, nodes);
+        countItems(u, node, deadline, problems);
         break;
       case 'check':
       case 'radio': {
@@ -224,31 +226,47 @@ export function readWindow(u: User32, top: number, title: string, deadline: Dead
   return nodes;
 }
 
-/** List box and combo box items as list_item children (selectable through LB_/CB_SETCURSEL). */
-function readItems(u: User32, control: Win32Node, deadline: Deadline, problems: ReadProblems, nodes: Map<string, Win32Node>): void {
+/**
+ * Counts a list or combo box's items and reads the combo's current text; the items themselves are
+ * read on demand (readItems), as many as the read's child budget asks for.
+ */
+function countItems(u: User32, control: Win32Node, deadline: Deadline, problems: ReadProblems): void {
   const combo = control.kind === 'combo';
   const count = send(u, control.hwnd, combo ? CB.GETCOUNT : LB.GETCOUNT, 0, 0, deadline, problems);
-  const current = send(u, control.hwnd, combo ? CB.GETCURSEL : LB.GETCURSEL, 0, 0, deadline, problems);
   if (count === undefined || count < 0) {
-    control.unread.add('children');
     control.children = undefined;
+    control.unread.add('children');
     control.childCount = -1;
     return;
   }
-  for (let i = 0; i < count; i++) {
+  // Every item's key is known from the count; an item's node exists once it was read.
+  control.children = Array.from({ length: count }, (_, i) => itemKey(control.hwnd, i));
+  control.childCount = count;
+  const current = send(u, control.hwnd, combo ? CB.GETCURSEL : LB.GETCURSEL, 0, 0, deadline, problems);
+  control.selectedItem = current;
+  if (combo && current !== undefined && current >= 0) {
+    const text = sendText(u, control.hwnd, CB.GETLBTEXTLEN, CB.GETLBTEXT, current, deadline, problems);
+    if (text === undefined) control.unread.add('value');
+    else control.value = text;
+  }
+}
+
+/** Reads the not yet read items below index `to` of a list or combo box, as list_item nodes (selectable through LB_/CB_SETCURSEL). */
+export function readItems(u: User32, control: Win32Node, to: number, deadline: Deadline, problems: ReadProblems, nodes: Map<string, Win32Node>): void {
+  const combo = control.kind === 'combo';
+  const end = Math.min(to, control.childCount);
+  for (let i = 0; i < end; i++) {
+    if (nodes.has(itemKey(control.hwnd, i))) continue;
     if (deadline.expired()) {
       problems.truncated.add('timeout');
       break;
     }
     const text = sendText(u, control.hwnd, combo ? CB.GETLBTEXTLEN : LB.GETTEXTLEN, combo ? CB.GETLBTEXT : LB.GETTEXT, i, deadline, problems);
-    const selected = current === i;
+    const selected = control.selectedItem === i;
     const item: Win32Node = { key: itemKey(control.hwnd, i), hwnd: control.hwnd, kind: 'item', item: i, parent: control.key, children: [], childCount: 0, role: 'list_item', state: { enabled: control.state?.enabled !== false, selectable: true, selected }, patterns: control.state?.enabled === false ? [] : ['selection_item'], detailed: true, unread: new Set() };
     if (combo) item.inCombo = true;
     if (text === undefined) item.unread.add('name');
     else item.name = text;
-    if (combo && selected && text !== undefined) control.value = text;
     nodes.set(item.key, item);
-    control.children?.push(item.key);
   }
-  control.childCount = count;
 }

@@ -1,13 +1,13 @@
 import type { Truncation } from '../../../../protocol/index.js';
 import type { TreeSource, WindowHandle } from '../../../core/backend.js';
 import type { Deadline } from '../../../core/deadline.js';
-import { readWindow, type Win32Node } from './win32Reader.js';
+import { readItems, readWindow, type Win32Node } from './win32Reader.js';
 import type { User32 } from './win32Api.js';
 
 /**
  * One read of a window's child windows. EnumChildWindows and the messages are fast (thousands of
- * windows a second), so the whole window is read when the source opens, within the deadline;
- * expand/details have nothing left to fetch.
+ * windows a second), so every child window is read when the source opens, within the deadline;
+ * list and combo box items (possibly thousands) are read on demand, as far as the budget asks.
  */
 export class Win32TreeSource implements TreeSource {
   readonly truncated = new Set<Truncation>();
@@ -29,7 +29,13 @@ export class Win32TreeSource implements TreeSource {
     return this.nodes.get(key);
   }
 
-  expand(): Promise<void> {
+  /** Reads list and combo box items on demand, up to `limit` of each control (the rest of the window is already read). */
+  expand(keys: readonly string[], deadline: Deadline, limit: number): Promise<void> {
+    for (const key of keys) {
+      const node = this.nodes.get(key);
+      if (node === undefined || (node.kind !== 'list' && node.kind !== 'combo') || node.childCount < 0) continue;
+      if ((node.children ?? []).slice(0, limit).some((k) => !this.nodes.has(k))) readItems(this.u, node, limit, deadline, this, this.nodes);
+    }
     return Promise.resolve();
   }
 
@@ -37,7 +43,13 @@ export class Win32TreeSource implements TreeSource {
     return Promise.resolve();
   }
 
-  fetch(key: string): Promise<Win32Node | undefined> {
+  /** An item not read yet is read with the items before it (item keys are `w:<hwnd>:<index>`). */
+  fetch(key: string, deadline: Deadline): Promise<Win32Node | undefined> {
+    const known = this.nodes.get(key);
+    if (known !== undefined) return Promise.resolve(known);
+    const m = /^(w:\d+):(\d+)$/.exec(key);
+    const control = m === null ? undefined : this.nodes.get(m[1] as string);
+    if (m !== null && control !== undefined && (control.kind === 'list' || control.kind === 'combo')) readItems(this.u, control, Number(m[2]) + 1, deadline, this, this.nodes);
     return Promise.resolve(this.nodes.get(key));
   }
 
