@@ -1,12 +1,10 @@
-import { fail, type Action, type Exclusions, type ProcessIdentity, type Truncation, type WindowInfo } from '../../../../protocol/index.js';
+import { fail, type Action } from '../../../../protocol/index.js';
 import type { Backend, DispatchResult, NativeNode, TreeSource, WindowHandle } from '../../../core/backend.js';
 import type { Deadline } from '../../../core/deadline.js';
 import { ComError, readFailure } from '../com/hresult.js';
 import { using, type ComPtr } from '../com/com.js';
-import { DesktopWindows } from '../win32/desktopWindows.js';
 import { dispatchWin32 } from '../win32/win32Actions.js';
-import type { User32 } from '../win32/win32Api.js';
-import { settle, startWin32 } from '../win32/win32Backend.js';
+import { WindowsBackendBase, settle } from '../win32/windowsBackendBase.js';
 import { windowPid, type Win32Node } from '../win32/win32Reader.js';
 import { Win32TreeSource } from '../win32/win32TreeSource.js';
 import { dispatchUia } from './uiaActions.js';
@@ -20,52 +18,21 @@ import { UiaTreeSource } from './uiaTreeSource.js';
  * shared with the Win32 tier (HWND ids, pid + creation time, elevation refused). With `auto`, a
  * window that UIA shows nothing of is read through the Win32 tier, and the read says so.
  */
-export class UiaBackend implements Backend {
+export class UiaBackend extends WindowsBackendBase implements Backend {
   readonly name = 'uia' as const;
   readonly capabilities = ['window_list', 'window_read', 'element_find', 'element_act', 'cancel'] as const;
-  private u: User32 | undefined;
-  private windows: DesktopWindows | undefined;
-  private exclusions: Exclusions = {};
 
   constructor(
-    private readonly log: (line: string) => void,
+    log: (line: string) => void,
     private readonly client: UiaClient,
     private readonly win32Fallback: boolean,
-  ) {}
-
-  start(): Promise<void> {
-    return settle(() => {
-      this.u = startWin32(this.log, 'uia');
-      this.windows = new DesktopWindows(this.u);
-      this.windows.exclusions = this.exclusions;
-    });
+  ) {
+    super(log, 'uia');
   }
 
   stop(): Promise<void> {
     this.client.release();
     return Promise.resolve();
-  }
-
-  setExclusions(exclusions: Exclusions): void {
-    this.exclusions = exclusions;
-    if (this.windows !== undefined) this.windows.exclusions = exclusions;
-  }
-
-  private get desktop(): { u: User32; windows: DesktopWindows } {
-    if (this.u === undefined || this.windows === undefined) throw fail('accessibility_unavailable', 'the UIA backend is not started', { reason: 'uia_unavailable' });
-    return { u: this.u, windows: this.windows };
-  }
-
-  listWindows(deadline: Deadline): Promise<{ windows: WindowInfo[]; truncated: Truncation[]; notes: string[] }> {
-    return settle(() => this.desktop.windows.list(deadline));
-  }
-
-  resolveWindow(id: string | undefined, deadline: Deadline): Promise<WindowHandle> {
-    return settle(() => this.desktop.windows.resolve(id, deadline));
-  }
-
-  checkProcess(identity: ProcessIdentity): Promise<void> {
-    return settle(() => this.desktop.windows.checkProcess(identity));
   }
 
   open(window: WindowHandle, deadline: Deadline): Promise<TreeSource> {
