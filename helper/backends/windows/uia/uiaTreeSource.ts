@@ -1,7 +1,8 @@
-import { fail, type Truncation } from '../../../../protocol/index.js';
-import type { TreeSource, WindowHandle } from '../../../core/backend.js';
+import { fail } from '../../../../protocol/index.js';
+import type { WindowHandle } from '../../../core/backend.js';
 import type { Deadline } from '../../../core/deadline.js';
 import { ComError, describeHresult, readFailure } from '../com/hresult.js';
+import { ReadAtOnceSource } from '../readAtOnceSource.js';
 import type { UiaClient } from './uiaClient.js';
 import { readCachedTree, type UiaNode } from './uiaReader.js';
 
@@ -10,15 +11,13 @@ import { readCachedTree, type UiaNode } from './uiaReader.js';
  * TreeScope_Subtree, every rendered property), bounded by the read's deadline through UIA's
  * transaction timeout; then the cached tree becomes nodes and every COM reference is released.
  */
-export class UiaTreeSource implements TreeSource {
-  readonly truncated = new Set<Truncation>();
-  readonly notes: string[] = [];
-  private nodes = new Map<string, UiaNode>();
-
+export class UiaTreeSource extends ReadAtOnceSource<UiaNode> {
   constructor(
-    readonly window: WindowHandle,
+    window: WindowHandle,
     private readonly client: UiaClient,
-  ) {}
+  ) {
+    super(window);
+  }
 
   open(deadline: Deadline): void {
     const hwnd = Number(this.window.info.window);
@@ -48,26 +47,4 @@ export class UiaTreeSource implements TreeSource {
     const root = this.nodes.get(this.window.rootKey);
     return root === undefined || (root.children?.length ?? 0) === 0;
   }
-
-  node(key: string): UiaNode | undefined {
-    return this.nodes.get(key);
-  }
-
-  expand(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  details(): Promise<void> {
-    return Promise.resolve();
-  }
-
-  fetch(key: string): Promise<UiaNode | undefined> {
-    return Promise.resolve(this.nodes.get(key));
-  }
-
-  isDetailed(key: string): boolean {
-    return this.nodes.has(key);
-  }
-
-  finish(): void {}
 }
