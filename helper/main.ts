@@ -35,6 +35,7 @@ async function main(): Promise<void> {
     },
     log,
   );
+  backend.onChange?.((pids) => peer.notify('desktop_changed', { pids }));
   peer.onclose = () => {
     void backend.stop().finally(() => process.exit(0));
   };

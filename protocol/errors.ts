@@ -26,6 +26,10 @@ export const ERROR_CODES = [
   'denied',
   'expired',
   'braked',
+  'withdrawn',
+  'stale_screen',
+  'capture_unavailable',
+  'input_unavailable',
   'internal',
 ] as const;
 
@@ -58,7 +62,11 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   helper_unavailable: 'The accessibility helper is not running or was restarted while the call was in flight.',
   denied: 'A person or a policy rule denied the action. detail carries the reason when one was given.',
   expired: 'Nobody answered the approval request in time.',
-  braked: 'A brake (stop or emergency stop) is engaged; the action was not dispatched.',
+  braked: 'A brake (stop or emergency stop) answered the call: it was refused before dispatch, or (emergency stop) answered while in flight. data.brake names the brake.',
+  withdrawn: 'The agent that asked went away (its session ended, expired while idle, or its bridge closed): the pending action left the queue and can never run.',
+  stale_screen: 'The screen where an input lands changed since the screenshot it was planned on (region, window position or monitors); nothing was dispatched.',
+  capture_unavailable: 'No screenshot of that window or screen can be taken here, and no other rectangle stands in for it. data.reason.',
+  input_unavailable: 'Pointer and keyboard input cannot be synthesized in this session (e.g. Wayland without a portal). data.reason.',
   internal: 'A bug. It was logged; the process keeps running.',
 };
 

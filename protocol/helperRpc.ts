@@ -42,6 +42,20 @@ export type HelloResult = z.infer<typeof HelloResult>;
 export const ConfigureParams = z.strictObject({ exclude: Exclusions });
 
 /**
+ * The state of an element as a person was shown it on an approval card (SPEC §5 approval binding).
+ * The value travels only as a keyed hash made inside the helper, so password text never leaves it.
+ */
+export const ShownState = z.strictObject({
+  /** HMAC of the value or text under a key that never leaves the helper process; "none" when it has none. */
+  value_hash: z.string().max(100),
+  checked: z.union([z.boolean(), z.literal('mixed')]).optional(),
+  selected: z.boolean().optional(),
+  expanded: z.boolean().optional(),
+  enabled: z.boolean().optional(),
+});
+export type ShownState = z.infer<typeof ShownState>;
+
+/**
  * What an agent observed of an element, bound into a target: the helper re-checks all of it right
  * before dispatch and refuses with a stale code on any difference.
  */
@@ -61,6 +75,8 @@ export const ElementRef = z.strictObject({
   /** Window title and rect at observation; rebind refuses if they changed. */
   window_title: z.string().max(5000).optional(),
   window_rect: Rect.optional(),
+  /** The state a person approved; the helper refuses a dispatch when the element no longer shows it. */
+  shown: ShownState.optional(),
 });
 export type ElementRef = z.infer<typeof ElementRef>;
 
@@ -149,6 +165,10 @@ const HelperFindResultSchema = z.object({
   refs: z.array(ElementRef).optional(),
 });
 export { FIND_LIMIT, READ_LIMITS };
+
+/** Notification from the helper: these processes' accessibility trees changed (debounced). */
+export const DesktopChanged = z.object({ pids: z.array(z.number().int().nonnegative()).max(1000) });
+export type DesktopChanged = z.infer<typeof DesktopChanged>;
 
 /** JSON-RPC 2.0 numeric codes; the SPEC §3 code travels in error.data.code. */
 export const RPC_CODES = {

@@ -26,6 +26,8 @@ export const FIND_TIMEOUT = { default: 0, min: 0, ceiling: 20000 } as const sati
 /** Longest text accepted in a selector field and in set_value. */
 export const MAX_SELECTOR_CHARS = 1000;
 export const MAX_SET_VALUE_CHARS = 100_000;
+/** Longest tool name read from a call (longer ones are cut when journaled). */
+export const MAX_TOOL_NAME = 100;
 /** Grace past timeout_ms within which a partial answer must arrive. */
 export const TIMEOUT_GRACE_MS = 750;
 

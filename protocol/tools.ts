@@ -135,9 +135,9 @@ export const ElementFindAnswer = z.object({
 });
 export type ElementFindAnswer = z.infer<typeof ElementFindAnswer>;
 
-/** Who decided, how, and when. */
+/** Who decided, how, and when. `withdrawn`: the agent went away before anyone decided (SPEC §5). */
 export const Decision = z.object({
-  verdict: z.enum(['approved', 'auto', 'denied', 'expired', 'braked']),
+  verdict: z.enum(['approved', 'auto', 'denied', 'expired', 'braked', 'withdrawn']),
   by: z.enum(['human', 'policy']),
   at: z.string(),
   note: z.string().optional(),

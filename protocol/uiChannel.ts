@@ -2,24 +2,34 @@ import { z } from 'zod';
 import { Element, WindowInfo } from './elements.js';
 import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
-import { Action, Receipt } from './tools.js';
+import { Action, Decision, Receipt } from './tools.js';
 
 /** Brake states (SPEC §5): running; paused (nothing new dispatched); stopped (pending answered braked); emergency (needs re-arm). */
 export const BrakeState = z.enum(['running', 'paused', 'stopped', 'emergency']);
 export type BrakeState = z.infer<typeof BrakeState>;
 
-/** A policy rule. `allow` rules come from "approve and allow for this session"; `deny_app` blocks apps by pattern. */
+/**
+ * A policy rule. `allow` rules come from the two-step "allow for this session" and name their exact
+ * scope (agent session, action, app, and the element unless the scope is the whole app);
+ * `deny_app` blocks apps by pattern.
+ */
 export const PolicyRule = z.discriminatedUnion('kind', [
   z.object({
     kind: z.literal('allow'),
     id: z.string(),
-    /** The agent session the rule applies to. */
+    /** The agent session the rule applies to (it ends with the session). */
     session: z.string(),
+    /** The agent's name as it introduced itself, for people. */
+    agent: z.string(),
     action: Action,
     /** Application name it applies to. */
     app: z.string(),
-    /** Element key it applies to; absent = any element of the app. */
+    /** `element`: only that element; `app`: any element of the app. */
+    scope: z.enum(['element', 'app']),
+    /** Element key it applies to (scope `element`). */
     element: z.string().optional(),
+    /** The element as people read it, e.g. `button "Send"` (scope `element`). */
+    element_label: z.string().optional(),
     created_at: z.string(),
   }),
   z.object({ kind: z.literal('deny_app'), id: z.string(), pattern: z.string().min(1).max(200), created_at: z.string() }),
@@ -39,6 +49,8 @@ export const Settings = z.strictObject({
   read_timeout_ms: z.number().int().min(100).max(20_000),
   /** Default max_nodes for window_read. */
   read_max_nodes: z.number().int().min(1).max(5000),
+  /** Seconds an agent's HTTP session may stay idle (no call in flight, no open stream) before it ends and its pending actions are withdrawn. */
+  agent_idle_s: z.number().int().min(5).max(86_400),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -50,6 +62,7 @@ export const DEFAULT_SETTINGS: Settings = {
   exclusions: {},
   read_timeout_ms: 5000,
   read_max_nodes: 400,
+  agent_idle_s: 600,
 };
 
 /** A connected agent (one MCP connection). */
@@ -61,6 +74,10 @@ export const AgentInfo = z.object({
   calls: z.number().int(),
   pending: z.number().int(),
   activated: z.boolean(),
+  /** When the agent last sent anything. */
+  last_active: z.string(),
+  /** While idle (HTTP only): when the session will end by itself. */
+  expires_at: z.string().optional(),
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
@@ -87,9 +104,29 @@ export const PendingApproval = z.object({
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
+/** An action a person (or a rule) approved that the pause holds: it runs on resume unless cancelled. */
+export const HeldApproval = PendingApproval.extend({
+  decision: Decision,
+  held_since: z.string(),
+});
+export type HeldApproval = z.infer<typeof HeldApproval>;
+
+/** Whether the tree the person sees is the application's current state. */
+export const TreeStatus = z.object({
+  window: z.string().optional(),
+  /** `current`: follows the application; `reading`: a read is under way; `out_of_date`: the last read failed or the helper is down. */
+  state: z.enum(['none', 'reading', 'current', 'out_of_date']),
+  /** When the shown tree was read. */
+  read_at: z.string().optional(),
+  why: z.string().optional(),
+});
+export type TreeStatus = z.infer<typeof TreeStatus>;
+
 /** A receipt as the timeline shows it. */
 export const ReceiptEntry = z.object({
   seq: z.number().int(),
+  /** The element_act receipt this entry belongs to (approval cards carry the same id). */
+  receipt_id: z.string().optional(),
   at: z.string(),
   session: z.string(),
   agent: z.string(),
@@ -121,7 +158,9 @@ export const UiSnapshot = z.object({
   windows: z.array(WindowInfo),
   chosen_window: z.string().optional(),
   tree: z.array(Element).optional(),
+  tree_status: TreeStatus,
   pending: z.array(PendingApproval),
+  held: z.array(HeldApproval),
   receipts: z.array(ReceiptEntry),
   brake: BrakeState,
   helper: HelperHealth,
@@ -141,14 +180,21 @@ export type UiSnapshot = z.infer<typeof UiSnapshot>;
  * from it. Each has params and a result.
  */
 export const UI_COMMANDS = {
-  approve: { params: z.strictObject({ approval_id: z.string(), allow_for_session: z.boolean().optional() }), result: z.object({ ok: z.literal(true) }) },
-  deny: { params: z.strictObject({ approval_id: z.string(), reason: z.string().max(2000).optional() }), result: z.object({ ok: z.literal(true) }) },
+  /** Approves one card; `allow` (the confirmed second step) also creates a session rule of exactly that scope. */
+  approve: { params: z.strictObject({ approval_id: z.string().max(100), allow: z.strictObject({ scope: z.enum(['element', 'app']) }).optional() }), result: z.object({ ok: z.literal(true), rule: PolicyRule.optional() }) },
+  deny: { params: z.strictObject({ approval_id: z.string().max(100), reason: z.string().max(2000).optional() }), result: z.object({ ok: z.literal(true) }) },
+  /** Cancels an approved action the pause holds (answered denied). */
+  cancel_held: { params: z.strictObject({ approval_id: z.string().max(100), reason: z.string().max(2000).optional() }), result: z.object({ ok: z.literal(true) }) },
   brake: { params: z.strictObject({ action: z.enum(['pause', 'resume', 'stop', 'emergency_stop', 'rearm']) }), result: z.object({ brake: BrakeState }) },
   choose_window: { params: z.strictObject({ window: z.string().max(200).optional() }), result: z.object({ ok: z.literal(true) }) },
   refresh_windows: { params: z.strictObject({}), result: z.object({ windows: z.array(WindowInfo) }) },
+  /** Reads the chosen window again now. */
+  reload_tree: { params: z.strictObject({}), result: z.object({ ok: z.literal(true) }) },
+  /** A one-time link that signs another browser in to this UI (browser mode only). */
+  pair_link: { params: z.strictObject({}), result: z.object({ url: z.string(), expires_at: z.string() }) },
   update_settings: { params: Settings.partial(), result: z.object({ settings: Settings }) },
   add_rule: { params: z.strictObject({ pattern: z.string().min(1).max(200) }), result: z.object({ rule: PolicyRule }) },
-  remove_rule: { params: z.strictObject({ id: z.string() }), result: z.object({ ok: z.literal(true) }) },
+  remove_rule: { params: z.strictObject({ id: z.string().max(100) }), result: z.object({ ok: z.literal(true) }) },
   snapshot: { params: z.strictObject({}), result: UiSnapshot },
 } as const;
 export type UiCommand = keyof typeof UI_COMMANDS;
@@ -158,8 +204,10 @@ export const UI_EVENTS = {
   snapshot: UiSnapshot,
   agents: z.array(AgentInfo),
   windows: z.array(WindowInfo),
-  tree: z.object({ window: z.string(), elements: z.array(Element), truncated_by: z.array(z.string()) }),
+  tree: z.object({ window: z.string(), elements: z.array(Element), truncated_by: z.array(z.string()), read_at: z.string() }),
+  tree_status: TreeStatus,
   pending: z.array(PendingApproval),
+  held: z.array(HeldApproval),
   receipt: ReceiptEntry,
   brake: BrakeState,
   helper: HelperHealth,

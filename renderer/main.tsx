@@ -7,7 +7,10 @@ import { appStore } from './store/useApp.js';
 import './styles.css';
 
 // Inside the desktop app the preload exposes `window.overseer`; in a browser it is absent.
-const api = connect({ bridge: window.overseer, url: uiChannelUrl(window.location, import.meta.env.DEV) }, {
+const channel = uiChannelUrl(window.location, import.meta.env.DEV);
+// Nothing secret belongs in the address bar (an old link's ?token= included): keep the path only.
+if (window.location.search !== '' && !import.meta.env.DEV) window.history.replaceState(null, '', window.location.pathname);
+const api = connect({ bridge: window.overseer, url: channel }, {
   onEvent: (event) => appStore.getState().applyEvent(event),
   onStatus: (status) => appStore.getState().setConnection(status),
   onProtocolError: (what) => console.warn(`[ui] ignored ${what}`),

@@ -17,12 +17,26 @@ export async function launchBrowser(): Promise<Browser> {
   });
 }
 
-/** A page at 1280×800 (the size the UI must be readable at). */
-export async function openUi(browser: Browser, url: string, colorScheme: 'light' | 'dark' = 'light'): Promise<Page> {
+/**
+ * A page at 1280×800 (the size the UI must be readable at). `url` is a sign-in link (it works
+ * once) or, with `cookie` (`name=value` of an earlier sign-in), the UI's own address.
+ */
+export async function openUi(browser: Browser, url: string, colorScheme: 'light' | 'dark' = 'light', cookie?: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 }, colorScheme });
+  if (cookie !== undefined) {
+    const eq = cookie.indexOf('=');
+    await context.addCookies([{ name: cookie.slice(0, eq), value: cookie.slice(eq + 1), url: new URL(url).origin, httpOnly: true, sameSite: 'Strict' }]);
+  }
   const page = await context.newPage();
   await page.goto(url);
   return page;
+}
+
+/** The UI cookie a page's browser context holds (`name=value`). */
+export async function pageCookie(page: Page): Promise<string> {
+  const found = (await page.context().cookies()).find((c) => c.name.startsWith('overseer_ui_'));
+  if (found === undefined) throw new Error('the page is not signed in');
+  return `${found.name}=${found.value}`;
 }
 
 /** Saves a screenshot artifact named for what it shows. */

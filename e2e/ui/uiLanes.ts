@@ -5,7 +5,7 @@ import { _electron, type Browser, type ElectronApplication, type Page } from 'pl
 import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
 import { removeDataDir, serve, type Served } from '../../main/testing/serveHarness.js';
 import { electronBinary } from '../../scripts/electronBinary.mjs';
-import { launchBrowser, openUi, screenshot } from './browser.js';
+import { launchBrowser, openUi, pageCookie, screenshot } from './browser.js';
 
 /** A running supervisor with its UI open, as the UI specs see it in either lane. */
 export interface UiSession {
@@ -36,17 +36,18 @@ const browserLane: UiLane = {
     let s: Served = await serve(env);
     const browser: Browser = await launchBrowser();
     const page = await openUi(browser, s.uiUrl);
+    const cookie = await pageCookie(page);
     const session: UiSession = {
       get mcp() {
         return { mcpUrl: s.mcpUrl, token: s.token };
       },
       page,
       async darkPage() {
-        const dark = await openUi(browser, s.uiUrl, 'dark');
-        return { page: dark, close: () => dark.close() };
+        const dark = await openUi(browser, `${s.origin}/`, 'dark', cookie);
+        return { page: dark, close: () => dark.context().close() };
       },
       async restart() {
-        const port = new URL(s.uiUrl).port;
+        const port = new URL(s.origin).port;
         await s.kill();
         await page.getByTestId('connection-banner').waitFor({ timeout: 10_000 });
         await screenshot(page, 'disconnected');

@@ -3,6 +3,7 @@ import { DispatchError, supports, type Backend, type NativeNode, type TreeSource
 import { Deadline } from './deadline.js';
 import { documentOrder, scan, undecidedReason } from './find.js';
 import { ancestorPath, bindingOf, digestOf, toElement } from './shape.js';
+import { shownDifferences, shownStateOf } from './shown.js';
 import { walk } from './walk.js';
 
 /** Budget of one element_act in the helper (resolve, dispatch, read back). */
@@ -47,6 +48,15 @@ async function resolveRef(backend: Backend, ref: ElementRef, rebind: boolean, de
     if (!rebind) throw refuse('stale_element', 'the element changed since it was observed (role, name, automation id, class or ancestors differ)', { key: ref.key, now: { role: node.role, name: node.name } });
   } else if (!rebind) throw refuse('stale_element', 'the element observed is gone', { key: ref.key });
   return rebindRef(backend, ref, window, source, deadline);
+}
+
+/** The element must still show the state the person approved (SPEC §5 approval binding). */
+function checkShown(ref: ElementRef, node: NativeNode): void {
+  if (ref.shown === undefined) return;
+  const changed = shownDifferences(ref.shown, shownStateOf(node));
+  if (changed.length === 0) return;
+  const what = changed.map((c) => (c === 'value' ? 'value or text' : c)).join(', ');
+  throw refuse('stale_element', `the element's ${what} changed since the approval card showed it; nothing was done`, { key: ref.key, changed });
 }
 
 /** One bounded rescan for a replacement with the same meaning (SPEC §4); refuses on any doubt. */
@@ -163,17 +173,18 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
   let r: Resolved;
   try {
     r = p.element !== undefined ? await resolveRef(backend, p.element, p.rebind === true, deadline) : await resolveSelector(backend, p, deadline);
+    await r.source.details([r.node.key], deadline);
+    if (p.element !== undefined) checkShown(p.element, r.node);
   } catch (error) {
     if (error instanceof Refusal) return { ...base, refusal: error.info };
     if (error instanceof OverseerError) return { ...base, refusal: error.info };
     throw error;
   }
   const { node, source } = r;
-  await source.details([node.key], deadline);
   const password = node.state?.password === true;
   if (password && p.text !== undefined) base.text = MASK;
   const target: Element = toElement(source, node, SHAPE);
-  const result: HelperActResult = { ...base, window: r.window.info, target, element_ref: bindingOf(r.window, r.source, r.node), ...(r.rebound ? { rebound: true } : {}) };
+  const result: HelperActResult = { ...base, window: r.window.info, target, element_ref: { ...bindingOf(r.window, r.source, r.node), shown: shownStateOf(node) }, ...(r.rebound ? { rebound: true } : {}) };
   if (node.state?.enabled === false) return { ...result, refusal: errorInfo('not_enabled', `the ${node.role} "${node.name ?? ''}" is disabled`) };
   if (!supports(node, p.action)) return { ...result, refusal: errorInfo('pattern_unsupported', `the ${node.role} "${node.name ?? ''}" does not support ${p.action}`, { supported: node.patterns, ...(node.actions ? { actions: node.actions } : {}) }) };
   if (p.check_only === true) return { ...result, outcome: 'pending' };

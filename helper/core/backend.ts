@@ -90,6 +90,8 @@ export interface Backend {
   open(window: WindowHandle, deadline: Deadline): Promise<TreeSource>;
   /** Checks that a process identity still holds (throws stale_process). */
   checkProcess(process: ProcessIdentity, deadline: Deadline): Promise<void>;
+  /** Reports processes whose trees changed (backends with events; others never call it). */
+  onChange?(listener: (pids: number[]) => void): void;
   /** Calls the action on a node through its semantic pattern. Throws pattern_unsupported. */
   dispatch(source: TreeSource, node: NativeNode, action: Action, text: string | undefined, deadline: Deadline): Promise<DispatchResult>;
 }

@@ -2,6 +2,9 @@ import { type z } from 'zod';
 import { CANCEL_METHOD, CancelParams, ErrorCode, OverseerError, RPC_CODES, RpcFrame, errorInfo, invalidArgument, type ErrorInfo, type RpcError } from '../../protocol/index.js';
 import type { Transport } from './transport.js';
 
+/** Node's timers fire at once past 2^31−1 ms; longer timeouts are clamped to it. */
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
 /** Handles one inbound request; throw OverseerError for expected failures. */
 export type RequestHandler = (method: string, params: unknown, signal: AbortSignal) => Promise<unknown>;
 
@@ -66,7 +69,7 @@ export class RpcPeer {
         entry.timer = setTimeout(() => {
           this.settle(id, undefined, new OverseerError(errorInfo('timeout', `${method} got no answer within ${options.timeoutMs} ms`)));
           this.notify(CANCEL_METHOD, { id });
-        }, options.timeoutMs);
+        }, Math.min(Math.max(options.timeoutMs, 0), MAX_TIMER_MS));
       }
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, entry);

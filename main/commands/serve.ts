@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { startBridgeSocket } from '../core/server/bridgeSocket.js';
 import { startHttpServer } from '../core/server/httpServer.js';
 import { staticFiles } from '../core/server/staticFiles.js';
-import { MIN_TOKEN_LENGTH, newToken, writeTokenFile } from '../core/server/tokenFile.js';
+import { MIN_TOKEN_LENGTH, UI_SECRET_FILE, loadOrCreateSecret, newToken, writeTokenFile } from '../core/server/tokenFile.js';
+import { PAIR_LINK_TTL_MS, PAIR_PATH, UiAuth } from '../core/server/uiAuth.js';
 import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
 import { Supervisor } from '../core/supervisor.js';
 import { defaultDataDir, isLoopback, parseFlags, socketPath } from '../cliArgs.js';
@@ -28,12 +29,19 @@ export async function serve(argv: readonly string[]): Promise<void> {
   let supervisor: Supervisor | undefined;
   try {
     supervisor = await Supervisor.start({ dataDir, helperEnv, log, connection: { mcp_url: '', stdio_command: stdioCommand } });
-    const http = await startHttpServer(supervisor, { host, port, token, log, staticHandler: staticFiles(join(REPO_ROOT, 'dist', 'renderer')) });
+    // Two credentials (docs/security.md): the agent token opens /mcp and the bridge; the UI secret, never given to an agent, opens the UI.
+    const ui = new UiAuth(await loadOrCreateSecret(dataDir, UI_SECRET_FILE));
+    const http = await startHttpServer(supervisor, { host, port, token, ui, log, staticHandler: staticFiles(join(REPO_ROOT, 'dist', 'renderer')) });
     const base = `http://${host.includes(':') ? `[${host}]` : host}:${http.port}`;
+    const link = (ttlMs?: number): { url: string; expires_at: string } => {
+      const { code, expiresAt } = ui.issueCode(ttlMs);
+      return { url: `${base}${PAIR_PATH}?code=${code}`, expires_at: Number.isFinite(expiresAt) ? new Date(expiresAt).toISOString() : 'when used' };
+    };
+    supervisor.pairLink = () => link(PAIR_LINK_TTL_MS);
     supervisor.setConnection({ mcp_url: `${base}/mcp`, stdio_command: stdioCommand });
     await writeTokenFile(dataDir, token);
     const bridge = await startBridgeSocket(supervisor, { path: socketPath(dataDir), token, log });
-    process.stdout.write(`Overseer UI: ${base}/?token=${token}\nMCP: ${base}/mcp\n`);
+    process.stdout.write(`Overseer UI: ${link().url}\nMCP: ${base}/mcp\n`);
     const s = supervisor;
     let stopping = false;
     const stop = async (): Promise<void> => {

@@ -1,4 +1,4 @@
-import { OverseerError, errorInfo, type Exclusions, type HelperHealth, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
+import { DesktopChanged, OverseerError, errorInfo, type Exclusions, type HelperHealth, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
 import { spawnHelper, type HelperProcess } from '../../helper/rpc/helperProcess.js';
 
 /** Options of the helper supervisor. */
@@ -11,6 +11,9 @@ export interface HelperSupervisorOptions {
   /** Starts a helper process (tests substitute nothing: the real helper runs). */
   spawn?: (env: Record<string, string | undefined>) => HelperProcess;
 }
+
+/** What the tools and the tree follower need of the helper: one typed call (tests pass a fake). */
+export type HelperCaller = Pick<HelperSupervisor, 'call'>;
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 5000, 10_000];
 /** A helper that stayed up this long resets the backoff. */
@@ -32,6 +35,7 @@ export class HelperSupervisor {
   private restartTimer: ReturnType<typeof setTimeout> | undefined;
   private exclusions: Exclusions = {};
   private readonly listeners = new Set<(health: HelperHealth) => void>();
+  private readonly changeListeners = new Set<(pids: number[]) => void>();
   health: HelperHealth = { state: 'starting', restarts: 0 };
 
   constructor(private readonly options: HelperSupervisorOptions) {}
@@ -50,6 +54,12 @@ export class HelperSupervisor {
   onHealth(listener: (health: HelperHealth) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
+  }
+
+  /** Subscribes to the helper's reports of applications that changed (AT-SPI events; other backends send none). */
+  onDesktopChange(listener: (pids: number[]) => void): () => void {
+    this.changeListeners.add(listener);
+    return () => this.changeListeners.delete(listener);
   }
 
   /** Processes the helper must never read or act on; re-sent after every restart. */
@@ -112,6 +122,11 @@ export class HelperSupervisor {
       for (const line of b.toString('utf8').split('\n')) if (line.trim() !== '') this.options.log(line);
     });
     void helper.exited.then((code) => this.onExit(helper, code));
+    helper.peer.onnotification = (method, params) => {
+      if (method !== 'desktop_changed' || this.helper !== helper) return;
+      const parsed = DesktopChanged.safeParse(params);
+      if (parsed.success) for (const l of this.changeListeners) l(parsed.data.pids);
+    };
     this.setHealth({ state: this.restarts === 0 ? 'starting' : 'restarting', restarts: this.restarts });
     this.ready = (async () => {
       const hello = await helper.call('hello', { client: 'overseer-supervisor', exclude: this.exclusions }, { timeoutMs: 10_000 });

@@ -189,7 +189,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
   it('approve and allow for the session: the same action on the same element then runs without asking', async () => {
     const first = act({ selector: { automation_id: 'dup_b' }, action: 'invoke' });
     const card = await pendingCard((p) => p.target.automation_id === 'dup_b');
-    await ui.command('approve', { approval_id: card.approval_id, allow_for_session: true });
+    await ui.command('approve', { approval_id: card.approval_id, allow: { scope: 'element' } });
     assert.equal((await first).outcome, 'completed');
     const again = await act({ selector: { automation_id: 'dup_b' }, action: 'invoke' });
     assert.equal(again.outcome, 'completed');

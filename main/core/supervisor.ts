@@ -1,19 +1,27 @@
 import { mkdir } from 'node:fs/promises';
-import { OverseerError, errorInfo, type Element, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
+import { errorInfo, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
 import type { HelperProcess } from '../../helper/rpc/helperProcess.js';
+import { systemClock, type Clock } from './clock.js';
 import { HelperSupervisor } from './helperSupervisor.js';
 import { Journal } from './journal/index.js';
+import { AgentRegistry, type AgentConnection } from './session/agentRegistry.js';
 import { SettingsStore } from './settingsStore.js';
 import { ApprovalQueue } from './supervision/approvals.js';
 import { Brakes } from './supervision/brakes.js';
+import { HoldList } from './supervision/holds.js';
 import { Policy } from './supervision/policy.js';
+import { supervisorUiHandlers } from './supervisorUi.js';
 import { type AgentSession } from './tools/agentSession.js';
 import { ToolRunner } from './tools/toolRunner.js';
-import { UiHub, type UiHandlers } from './uiHub.js';
+import { TreeFollower } from './treeFollower.js';
+import { UiHub } from './uiHub.js';
 
 /** Version reported to agents and the UI. */
 export const OVERSEER_VERSION = '0.1.0';
-const MAX_RECEIPTS = 500;
+/** Receipts the UI is sent on connect (the journal on disk holds all of them; the UI keeps the same number). */
+export const MAX_RECEIPTS = 500;
+/** Longest the emergency stop waits for answers in flight to be journaled and written before it drops connections. */
+const EMERGENCY_ANSWER_MS = 3000;
 
 /** Options of the supervisor core. */
 export interface SupervisorOptions {
@@ -25,58 +33,84 @@ export interface SupervisorOptions {
   connection: UiSnapshot['connection'];
   /** Starts the helper process (the desktop app runs its bundled helper with Electron's Node). */
   spawnHelper?: (env: Record<string, string | undefined>) => HelperProcess;
+  clock?: Clock;
 }
 
 /**
  * The supervisor core (plain Node, never electron): helper supervision, agent sessions, policy,
- * approvals, brakes, the journal and the UI channel. Transports (HTTP, socket, IPC) plug into it.
+ * approvals, holds and brakes, the journal, the tree a person sees, and the UI channel.
+ * Transports (HTTP, socket, IPC) plug into it.
  */
 export class Supervisor {
+  readonly clock: Clock;
   readonly brakes = new Brakes();
-  readonly approvals = new ApprovalQueue();
+  readonly approvals: ApprovalQueue;
+  readonly holds: HoldList;
   readonly policy = new Policy();
-  readonly sessions = new Map<string, { session: AgentSession; close: () => void }>();
+  readonly agents: AgentRegistry;
   readonly helper: HelperSupervisor;
   readonly ui: UiHub;
   readonly runner: ToolRunner;
-  private readonly receipts: ReceiptEntry[] = [];
-  private windows: WindowInfo[] = [];
-  private chosen: string | undefined;
-  private tree: Element[] | undefined;
+  readonly tree: TreeFollower;
+  readonly receipts: ReceiptEntry[] = [];
+  windows: WindowInfo[] = [];
+  /** Makes a one-time link that signs another browser in (browser mode sets it). */
+  pairLink: (() => { url: string; expires_at: string }) | undefined;
 
   private constructor(
-    private options: SupervisorOptions,
+    readonly options: SupervisorOptions,
     readonly journal: Journal,
     readonly settings: SettingsStore,
   ) {
+    this.clock = options.clock ?? systemClock;
+    this.approvals = new ApprovalQueue(this.clock);
+    this.holds = new HoldList(this.brakes, this.clock);
     this.helper = new HelperSupervisor({ env: options.helperEnv, log: options.log, ...(options.spawnHelper ? { spawn: options.spawnHelper } : {}) });
     this.policy.load(settings.rules);
+    this.agents = new AgentRegistry({ ended: (session, reason) => this.onSessionEnded(session, reason), pendingOf: (id) => this.approvals.countFor(id) }, () => this.settings.settings.agent_idle_s * 1000, this.clock);
+    this.ui = new UiHub(supervisorUiHandlers(this), options.log);
+    this.tree = new TreeFollower({
+      helper: this.helper,
+      watched: () => this.ui.size > 0,
+      onTree: (t) => this.ui.emit('tree', t),
+      onStatus: (status) => this.ui.emit('tree_status', status),
+      log: options.log,
+      clock: this.clock,
+    });
     this.runner = new ToolRunner({
       read: { helper: this.helper, settings: () => this.settings.settings },
       act: {
         helper: this.helper,
         approvals: this.approvals,
+        holds: this.holds,
         brakes: this.brakes,
         policy: this.policy,
+        clock: this.clock,
         settings: () => this.settings.settings,
         journalEvent: async (record) => {
           await this.journal.append(record);
         },
         journalFinal: async (session, receipt) => {
           const record = await this.journal.append({ kind: 'tool_call', session: session.id, agent: session.client, tool: 'element_act', phase: 'final', args: {}, outcome: receipt.outcome, receipt, duration_ms: 0 });
-          this.addReceipt({ seq: record.seq, at: record.at, session: session.id, agent: session.client, tool: 'element_act', outcome: receipt.outcome, ...(receipt.decision ? { decision: receipt.decision.verdict } : {}), verification: receipt.verification, ...(receipt.path ? { path: receipt.path } : {}), duration_ms: 0, summary: `${receipt.action} "${receipt.target?.name ?? ''}" → ${receipt.outcome} (after approval)`, receipt });
+          this.addReceipt({ seq: record.seq, at: record.at, session: session.id, agent: session.client, tool: 'element_act', receipt_id: receipt.receipt_id, outcome: receipt.outcome, ...(receipt.decision ? { decision: receipt.decision.verdict } : {}), verification: receipt.verification, ...(receipt.path ? { path: receipt.path } : {}), duration_ms: 0, summary: `${receipt.action} "${receipt.target?.name ?? ''}" → ${receipt.outcome} (after the agent was answered)`, receipt });
         },
+        onDispatched: (window) => this.tree.changed([window.pid]),
       },
       journal,
       onReceipt: (entry) => this.addReceipt(entry),
       log: options.log,
     });
-    this.ui = new UiHub(this.uiHandlers(), options.log);
-    this.helper.onHealth((h) => this.ui.emit('helper', h));
+    this.helper.onHealth((h) => {
+      this.ui.emit('helper', h);
+      if (h.state === 'ready') this.tree.changed();
+      else this.tree.helperDown(`the helper is ${h.state}${h.last_error !== undefined ? ` (${h.last_error})` : ''}`);
+    });
+    this.helper.onDesktopChange((pids) => this.tree.changed(pids));
     this.approvals.onChange((pending) => {
       this.ui.emit('pending', pending);
       this.emitAgents();
     });
+    this.holds.onChange((held) => this.ui.emit('held', held));
     this.policy.onChange((rules) => this.ui.emit('rules', rules));
     this.brakes.onChange((state, previous) => void this.onBrake(state, previous));
   }
@@ -99,33 +133,50 @@ export class Supervisor {
   }
 
   /** The helper never reads or acts on the supervisor, agent hosts, or configured exclusions. */
-  private exclusions(): { pids: number[]; apps: string[] } {
+  exclusions(): { pids: number[]; apps: string[] } {
     const pids = new Set([process.pid, ...(this.settings.settings.exclusions.pids ?? [])]);
-    for (const { session } of this.sessions.values()) for (const p of session.hostPids) pids.add(p);
+    for (const session of this.agents.list()) for (const p of session.hostPids) pids.add(p);
     return { pids: [...pids], apps: [...(this.settings.settings.exclusions.apps ?? [])] };
   }
 
-  /** Registers an agent connection; `close` drops it (emergency stop). */
-  async addSession(session: AgentSession, close: () => void): Promise<void> {
-    this.sessions.set(session.id, { session, close });
+  /** Whether a new agent may connect now: never during an emergency stop, and never past the bound. */
+  admit(): { ok: true } | { ok: false; why: string } {
+    if (this.brakes.state === 'emergency') return { ok: false, why: 'the emergency stop is engaged: a person must re-arm Overseer before agents can connect' };
+    return this.agents.admit();
+  }
+
+  /** Registers an agent connection. */
+  async addSession(session: AgentSession, connection: AgentConnection): Promise<void> {
+    this.agents.add(session, connection);
     if (session.hostPids.length > 0) await this.helper.setExclusions(this.exclusions());
     await this.journal.append({ kind: 'system', event: 'agent_connected', session: session.id, transport: session.transport });
     this.emitAgents();
   }
 
-  /** Forgets an agent connection: its rules end and its pending approvals are answered. */
-  removeSession(id: string): void {
-    if (!this.sessions.delete(id)) return;
-    this.policy.endSession(id);
-    void this.journal.append({ kind: 'system', event: 'agent_disconnected', session: id }).catch(() => {});
+  /** Ends an agent's session (its transport closed, it sent DELETE, it idled out): what it left pending is withdrawn. */
+  endSession(id: string, reason: string): void {
+    this.agents.end(id, reason);
+  }
+
+  private onSessionEnded(session: AgentSession, reason: string): void {
+    const note = `the agent went away: ${reason}`;
+    const withdrawn = this.approvals.withdrawSession(session.id, note) + this.holds.withdrawSession(session.id, note);
+    this.policy.endSession(session.id);
+    void this.journal.append({ kind: 'system', event: 'agent_disconnected', session: session.id, reason, withdrawn }).catch(() => {});
+    if (withdrawn > 0) this.options.log(`[supervisor] ${session.client} (${session.id}) went away (${reason}): ${withdrawn} pending action(s) withdrawn`);
     this.emitAgents();
   }
 
   emitAgents(): void {
-    this.ui.emit('agents', [...this.sessions.values()].map(({ session }) => session.info(this.approvals.countFor(session.id))));
+    this.ui.emit('agents', this.agentInfos());
   }
 
-  private addReceipt(entry: ReceiptEntry): void {
+  agentInfos(): UiSnapshot['agents'] {
+    const idle = this.settings.settings.agent_idle_s * 1000;
+    return this.agents.list().map((session) => session.info(this.approvals.countFor(session.id), idle));
+  }
+
+  addReceipt(entry: ReceiptEntry): void {
     this.receipts.push(entry);
     if (this.receipts.length > MAX_RECEIPTS) this.receipts.shift();
     this.ui.emit('receipt', entry);
@@ -135,83 +186,25 @@ export class Supervisor {
     this.ui.emit('brake', this.brakes.state);
     await this.journal.append({ kind: 'system', event: 'brake', state, previous }).catch(() => {});
     if (state === 'stopped' || state === 'emergency') this.approvals.brakeAll(state === 'emergency' ? 'emergency stop' : 'stopped by a person');
-    if (state === 'emergency') {
-      this.helper.suspend();
-      for (const { close } of [...this.sessions.values()]) close();
-    }
+    if (state === 'emergency') await this.emergency();
     if (previous === 'emergency' && state === 'running') await this.helper.resume();
   }
 
-  private async readChosen(): Promise<void> {
-    if (this.chosen === undefined) return;
-    try {
-      const r = await this.helper.call('window_read', { window: this.chosen, max_nodes: 5000, format: 'tree', for_ui: true });
-      this.tree = r.elements;
-      this.ui.emit('tree', { window: this.chosen, elements: r.elements, truncated_by: r.truncated_by });
-    } catch (error) {
-      this.options.log(`[supervisor] reading the chosen window failed: ${error instanceof Error ? error.message : String(error)}`);
+  /** SPEC §5: every call in flight is answered braked first; then the helper is killed and agents dropped. */
+  private async emergency(): Promise<void> {
+    const info = errorInfo('braked', 'the emergency stop answered this call; a person must re-arm Overseer', { brake: 'emergency' });
+    const runs: Promise<unknown>[] = [];
+    for (const session of this.agents.list()) {
+      session.brakeCalls(info);
+      runs.push(...session.runs);
     }
-  }
-
-  private uiHandlers(): UiHandlers {
-    return {
-      approve: ({ approval_id, allow_for_session }) => {
-        if (!this.approvals.approve(approval_id, allow_for_session === true)) return Promise.reject(new OverseerError(errorInfo('expired', `approval ${approval_id} is no longer pending`)));
-        return Promise.resolve({ ok: true as const });
-      },
-      deny: ({ approval_id, reason }) => {
-        if (!this.approvals.deny(approval_id, reason)) return Promise.reject(new OverseerError(errorInfo('expired', `approval ${approval_id} is no longer pending`)));
-        return Promise.resolve({ ok: true as const });
-      },
-      brake: ({ action }) => {
-        try {
-          return Promise.resolve({ brake: this.brakes.apply(action) });
-        } catch (error) {
-          return Promise.reject(error instanceof Error ? error : new Error(String(error)));
-        }
-      },
-      choose_window: async ({ window }) => {
-        this.chosen = window;
-        this.tree = undefined;
-        await this.readChosen();
-        return { ok: true };
-      },
-      refresh_windows: async () => {
-        this.windows = (await this.helper.call('window_list', {})).windows;
-        this.ui.emit('windows', this.windows);
-        return { windows: this.windows };
-      },
-      update_settings: async (patch) => {
-        const settings = await this.settings.update(patch, this.policy.list());
-        await this.helper.setExclusions(this.exclusions());
-        this.ui.emit('settings', settings);
-        return { settings };
-      },
-      add_rule: async ({ pattern }) => {
-        const rule = this.policy.denyApp(pattern);
-        await this.settings.update({}, this.policy.list());
-        return { rule };
-      },
-      remove_rule: async ({ id }) => {
-        this.policy.remove(id);
-        await this.settings.update({}, this.policy.list());
-        return { ok: true };
-      },
-      snapshot: () =>
-        Promise.resolve({
-        agents: [...this.sessions.values()].map(({ session }) => session.info(this.approvals.countFor(session.id))),
-        windows: this.windows,
-        ...(this.chosen !== undefined ? { chosen_window: this.chosen } : {}),
-        ...(this.tree !== undefined ? { tree: this.tree } : {}),
-        pending: this.approvals.list(),
-        receipts: [...this.receipts],
-        brake: this.brakes.state,
-        helper: this.helper.health,
-        settings: this.settings.settings,
-        rules: this.policy.list(),
-        connection: this.options.connection,
-      }),
-    };
+    let timer: ReturnType<Clock['setTimeout']> | undefined;
+    const bounded = new Promise<void>((resolve) => (timer = systemClock.setTimeout(resolve, EMERGENCY_ANSWER_MS)));
+    // Each answer is journaled before it is handed to its transport; then the transports write it.
+    await Promise.race([Promise.allSettled(runs).then(() => new Promise<void>((r) => setImmediate(r))).then(() => this.agents.drainAll()), bounded]);
+    systemClock.clearTimeout(timer);
+    this.helper.suspend();
+    this.agents.endAll('emergency stop');
   }
 
   /** Sets how agents connect (known once the listeners are up). */
@@ -221,7 +214,9 @@ export class Supervisor {
 
   /** Stops the helper and closes the journal. */
   async stop(): Promise<void> {
-    for (const { close } of [...this.sessions.values()]) close();
+    this.agents.endAll('the supervisor is shutting down');
+    this.agents.stop();
+    this.tree.stop();
     this.approvals.brakeAll('the supervisor is shutting down');
     await this.helper.stop();
     await this.journal.append({ kind: 'system', event: 'stopped' }).catch(() => {});

@@ -11,16 +11,30 @@ import type { UiFrame } from '../../protocol/index.js';
 /** A running `overseer serve` for tests: its URLs, token, data folder and output. */
 export interface Served {
   child: ChildProcess;
+  /** The one-time sign-in link serve printed (works once). */
   uiUrl: string;
+  /** The server's origin, e.g. http://127.0.0.1:40123. */
+  origin: string;
   mcpUrl: string;
+  /** The agent credential. */
   token: string;
   dataDir: string;
+  /** The person's UI cookie (`name=value`), got once by following the printed link like a browser. */
+  uiCookie(): Promise<string>;
   stderr(): string;
   kill(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** Follows a sign-in link like a browser and returns the cookie it sets (`name=value`). */
+export async function signIn(link: string): Promise<string> {
+  const r = await fetch(link, { redirect: 'manual' });
+  const set = r.headers.get('set-cookie');
+  if (r.status !== 303 || set === null) throw new Error(`signing in with ${link} answered ${r.status}`);
+  return set.split(';')[0] ?? '';
+}
+
 /** Starts `node bin/overseer.mjs serve --port 0` with the given desktop environment. */
-export async function serve(env: Record<string, string | undefined>, options: { dataDir?: string; token?: string; extra?: string[] } = {}): Promise<Served> {
+export async function serve(env: Record<string, string | undefined>, options: { dataDir?: string; token?: string; extra?: string[]; cookie?: string } = {}): Promise<Served> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'overseer-data-')));
   const token = options.token ?? 'test-token-0123456789abcdef';
   const child = spawn(process.execPath, ['bin/overseer.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--token', token, ...(options.extra ?? [])], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -41,12 +55,15 @@ export async function serve(env: Record<string, string | undefined>, options: { 
   });
   const uiUrl = /Overseer UI: (\S+)/.exec(out)?.[1] ?? '';
   const mcpUrl = /MCP: (\S+)/.exec(out)?.[1] ?? '';
+  let cookie: Promise<string> | undefined = options.cookie === undefined ? undefined : Promise.resolve(options.cookie);
   return {
     child,
     uiUrl,
+    origin: new URL(mcpUrl).origin,
     mcpUrl,
     token,
     dataDir,
+    uiCookie: () => (cookie ??= signIn(uiUrl)),
     stderr: () => err,
     async kill(signal: NodeJS.Signals = 'SIGTERM') {
       if (child.exitCode === null) child.kill(signal);
@@ -97,9 +114,9 @@ export class UiClient {
     });
   }
 
-  static async connect(s: Served): Promise<UiClient> {
-    const url = s.uiUrl.replace(/^http/, 'ws').replace(/\/\?token=/, '/ui?token=');
-    const ws = new WebSocket(url, { headers: { origin: new URL(s.uiUrl).origin } });
+  /** Connects as the person's UI: this origin, with the UI cookie. */
+  static async connect(s: Pick<Served, 'origin' | 'uiCookie'>): Promise<UiClient> {
+    const ws = new WebSocket(`${s.origin.replace(/^http/, 'ws')}/ui`, { headers: { origin: s.origin, cookie: await s.uiCookie() } });
     await new Promise<void>((resolve, reject) => {
       ws.once('open', () => resolve());
       ws.once('error', reject);

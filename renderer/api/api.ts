@@ -13,7 +13,8 @@ export type AnyUiEvent = { [E in UiEvent]: { event: E; data: EventData<E> } }[Ui
 
 /** Where the connection stands. */
 export interface ConnectionStatus {
-  state: 'connecting' | 'open' | 'closed';
+  /** `unauthorized`: the supervisor refused this page's credential (not signed in); it keeps trying slowly, in case another tab signs in. */
+  state: 'connecting' | 'open' | 'closed' | 'unauthorized';
   /** Why the last connection closed. */
   why?: string;
   /** Failed attempts since the last open connection. */
@@ -48,6 +49,8 @@ export interface ApiOptions {
 }
 
 const BACKOFF_MS = [250, 500, 1000, 2000, 4000, 8000];
+/** How often a page that is not signed in tries again (a sign-in in another tab sets the cookie for it too). */
+const UNAUTHORIZED_RETRY_MS = 5000;
 
 interface InFlight {
   command: UiCommand;
@@ -110,15 +113,15 @@ export function createApi(options: ApiOptions): Api {
       options.onStatus({ state: 'open', attempt });
     };
     t.onmessage = onFrame;
-    t.onclose = (why) => {
+    t.onclose = (why, unauthorized) => {
       if (transport !== t) return;
       open = false;
       transport = undefined;
       failAll(why);
       if (stopped) return options.onStatus({ state: 'closed', why, attempt });
-      const delay = (BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)] ?? 8000) * (0.8 + Math.random() * 0.4);
+      const delay = unauthorized === true ? UNAUTHORIZED_RETRY_MS : (BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)] ?? 8000) * (0.8 + Math.random() * 0.4);
       attempt += 1;
-      options.onStatus({ state: 'closed', why, attempt, retry_at: Date.now() + delay });
+      options.onStatus({ state: unauthorized === true ? 'unauthorized' : 'closed', why, attempt, retry_at: Date.now() + delay });
       retryTimer = setTimeout(start, delay);
     };
     t.start();
@@ -154,13 +157,15 @@ export function createApi(options: ApiOptions): Api {
   };
 }
 
-/** The UI channel URL for this page: same origin, `/ui?token=<the page's ?token=>`; in development `?ws=` overrides it. */
+/**
+ * The UI channel URL for this page: same origin, `/ui`. The person's credential is the HttpOnly
+ * cookie the sign-in link set; it never appears in a URL. In development `?ws=` overrides it.
+ */
 export function uiChannelUrl(location: Location, dev: boolean): string {
-  const query = new URLSearchParams(location.search);
-  const override = query.get('ws');
+  const override = new URLSearchParams(location.search).get('ws');
   if (dev && override !== null) return override;
   const scheme = location.protocol === 'https:' ? 'wss:' : 'ws:';
-  return `${scheme}//${location.host}/ui?token=${encodeURIComponent(query.get('token') ?? '')}`;
+  return `${scheme}//${location.host}/ui`;
 }
 
 /**

@@ -15,9 +15,12 @@ export interface Transport {
   onopen?: () => void;
   /** One decoded frame, not yet validated. */
   onmessage?: (frame: unknown) => void;
-  /** The channel closed (by either side); `why` is for people. */
-  onclose?: (why: string) => void;
+  /** The channel closed (by either side); `why` is for people; `unauthorized` when the supervisor refused this page's credential. */
+  onclose?: (why: string, unauthorized?: boolean) => void;
 }
+
+/** The close code the supervisor sends a page without the person's credential (main/core/server/uiSocket.ts). */
+export const UNAUTHORIZED_CLOSE = 4401;
 
 /** Makes a fresh transport for each connection attempt. */
 export type TransportFactory = () => Transport;
@@ -28,7 +31,7 @@ export class WebSocketTransport implements Transport {
   private closed = false;
   onopen?: () => void;
   onmessage?: (frame: unknown) => void;
-  onclose?: (why: string) => void;
+  onclose?: (why: string, unauthorized?: boolean) => void;
 
   constructor(private readonly url: string) {}
 
@@ -46,7 +49,7 @@ export class WebSocketTransport implements Transport {
       }
       this.onmessage?.(frame);
     };
-    socket.onclose = (event: CloseEvent) => this.finish(event.reason !== '' ? event.reason : `closed (code ${event.code})`);
+    socket.onclose = (event: CloseEvent) => this.finish(event.reason !== '' ? event.reason : `closed (code ${event.code})`, event.code === UNAUTHORIZED_CLOSE);
     // An error is always followed by close; the close handler reports it.
     socket.onerror = () => {};
   }
@@ -61,10 +64,10 @@ export class WebSocketTransport implements Transport {
     this.finish('closed by the UI');
   }
 
-  private finish(why: string): void {
+  private finish(why: string, unauthorized = false): void {
     if (this.closed) return;
     this.closed = true;
-    this.onclose?.(why);
+    this.onclose?.(why, unauthorized);
   }
 }
 

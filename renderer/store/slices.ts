@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { AgentInfo, BrakeState, Element, HelperHealth, PendingApproval, PolicyRule, ReceiptEntry, Settings, UiSnapshot, WindowInfo } from '../../protocol/index.js';
+import type { AgentInfo, BrakeState, Element, HeldApproval, HelperHealth, PendingApproval, PolicyRule, ReceiptEntry, Settings, TreeStatus, UiSnapshot, WindowInfo } from '../../protocol/index.js';
 import type { ConnectionStatus } from '../api/api.js';
 import { ancestorsOf, flattenTree, searchTree, type TreeNode } from './tree.js';
 import type { AppState } from './store.js';
@@ -52,6 +52,8 @@ export interface WindowsSlice {
   byKey: Map<string, TreeNode>;
   treeWindow: string | undefined;
   truncatedBy: string[];
+  /** Whether the shown tree follows the application, and since when. */
+  treeStatus: TreeStatus;
   collapsed: Set<string>;
   selectedKey: string | undefined;
   search: string;
@@ -60,6 +62,7 @@ export interface WindowsSlice {
   setWindows(windows: WindowInfo[]): void;
   setChosenWindow(window: string | undefined): void;
   setTree(window: string | undefined, elements: Element[] | undefined, truncatedBy?: string[]): void;
+  setTreeStatus(status: TreeStatus): void;
   toggleCollapsed(key: string): void;
   /** Selects an element and expands its ancestors so it is visible. */
   selectKey(key: string | undefined): void;
@@ -83,6 +86,7 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
   byKey: new Map(),
   treeWindow: undefined,
   truncatedBy: [],
+  treeStatus: { state: 'none' },
   collapsed: new Set(),
   selectedKey: undefined,
   search: '',
@@ -103,6 +107,7 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
     // A search typed before this tree arrived jumps to its first match here.
     else if (matches[0] !== undefined) get().selectKey(matches[0]);
   },
+  setTreeStatus: (treeStatus) => set({ treeStatus }),
   toggleCollapsed: (key) => {
     const collapsed = new Set(get().collapsed);
     if (!collapsed.delete(key)) collapsed.add(key);
@@ -127,12 +132,15 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
 /** Pending approvals, the selected card and the guard against repeated approvals. */
 export interface ApprovalsSlice {
   pending: PendingApproval[];
+  /** Approved actions the pause holds. */
+  held: HeldApproval[];
   selectedApproval: string | undefined;
   /** The card whose deny reason is being typed. */
   denying: string | undefined;
   /** No decision is accepted before this time (epoch ms): a held or repeated key never approves twice. */
   decisionGuardUntil: number;
   setPending(pending: PendingApproval[]): void;
+  setHeld(held: HeldApproval[]): void;
   /** Selects a card and its target element in the tree. */
   selectApproval(id: string | undefined): void;
   moveApproval(delta: 1 | -1): void;
@@ -148,6 +156,7 @@ export const DECISION_GUARD_MS = 400;
 
 export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (set, get) => ({
   pending: [],
+  held: [],
   selectedApproval: undefined,
   denying: undefined,
   decisionGuardUntil: 0,
@@ -162,6 +171,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
       get().selectApproval(next?.approval_id);
     }
   },
+  setHeld: (held) => set({ held }),
   selectApproval: (id) => {
     const card = get().pending.find((p) => p.approval_id === id);
     set({ selectedApproval: card?.approval_id, denying: get().denying === id ? id : undefined });

@@ -36,11 +36,13 @@ const approval = (id: string, key: string, window = 'w1'): PendingApproval => ({
 const receipt = (seq: number, agent: string, tool: string, outcome: string): ReceiptEntry => ({ seq, at: new Date(seq).toISOString(), session: 's1', agent, tool, outcome, duration_ms: 3, summary: `${tool} ${outcome}` });
 
 const snapshot = (extra: Partial<UiSnapshot> = {}): UiSnapshot => ({
-  agents: [{ session: 's1', client: 'claude', transport: 'http', since: new Date(0).toISOString(), calls: 3, pending: 0, activated: true }],
+  agents: [{ session: 's1', client: 'claude', transport: 'http', since: new Date(0).toISOString(), calls: 3, pending: 0, activated: true, last_active: new Date(0).toISOString() }],
   windows: [win('w1'), win('w2')],
   chosen_window: 'w1',
   tree,
+  tree_status: { window: 'w1', state: 'current', read_at: new Date(0).toISOString() },
   pending: [],
+  held: [],
   receipts: [receipt(1, 'claude', 'window_list', 'completed')],
   brake: 'running',
   helper: { state: 'ready', restarts: 0 },
@@ -94,7 +96,7 @@ describe('app store', () => {
     const store = createAppStore();
     store.getState().applySnapshot(snapshot({ chosen_window: 'w2', tree: [], pending: [approval('a1', 'delete', 'w1')] }));
     store.getState().setChosenWindow('w1');
-    store.getState().applyEvent({ event: 'tree', data: { window: 'w1', elements: tree, truncated_by: [] } });
+    store.getState().applyEvent({ event: 'tree', data: { window: 'w1', elements: tree, truncated_by: [], read_at: new Date(0).toISOString() } });
     const s = store.getState();
     assert.equal(s.selectedKey, 'delete');
     assert.ok(s.byKey.has('delete'));
@@ -152,7 +154,7 @@ describe('app store', () => {
   it('ignores a late tree for a window no longer chosen', () => {
     const store = createAppStore();
     store.getState().applySnapshot(snapshot({ chosen_window: 'w2', tree: [] }));
-    store.getState().applyEvent({ event: 'tree', data: { window: 'w1', elements: tree, truncated_by: [] } });
+    store.getState().applyEvent({ event: 'tree', data: { window: 'w1', elements: tree, truncated_by: [], read_at: new Date(0).toISOString() } });
     assert.equal(store.getState().nodes.length, 0);
   });
 });

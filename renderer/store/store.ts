@@ -17,8 +17,10 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
     const state = get();
     set({ ready: true, agents: s.agents, helper: s.helper, windows: s.windows, chosenWindow: s.chosen_window, brake: s.brake, settings: s.settings, rules: s.rules, connectionInfo: s.connection });
     state.setTree(s.chosen_window, s.tree);
+    state.setTreeStatus(s.tree_status);
     state.setReceipts(s.receipts);
     state.setPending(s.pending);
+    state.setHeld(s.held);
   },
   applyEvent: (e) => {
     const s = get();
@@ -36,8 +38,13 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
         // Marks when a tree arrives; the tree view measures from here to its first painted frame.
         globalThis.performance?.mark?.('overseer:tree-received');
         return s.setTree(e.data.window, e.data.elements, e.data.truncated_by);
+      case 'tree_status':
+        if (s.chosenWindow !== undefined && e.data.window !== undefined && e.data.window !== s.chosenWindow) return;
+        return s.setTreeStatus(e.data);
       case 'pending':
         return s.setPending(e.data);
+      case 'held':
+        return s.setHeld(e.data);
       case 'receipt':
         return s.addReceipt(e.data);
       case 'brake':

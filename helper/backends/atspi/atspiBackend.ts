@@ -3,6 +3,7 @@ import type { Backend, DispatchResult, NativeNode, TreeSource, WindowHandle } fr
 import { type Deadline } from '../../core/deadline.js';
 import { isExcluded } from '../../core/exclusions.js';
 import { AppCache } from './appCache.js';
+import { classify } from './events.js';
 import { Problems, str } from './readSupport.js';
 import { AtspiTreeSource } from './treeSource.js';
 import { I, type AtspiNode } from './atspiNode.js';
@@ -24,6 +25,9 @@ interface AppInfo {
   name: string;
 }
 
+/** How often changed applications are reported to the supervisor (what a person sees follows them). */
+const CHANGE_REPORT_MS = 100;
+
 /** The Linux backend: AT-SPI over D-Bus (dbus-next), bulk reads with Cache.GetItems. */
 export class AtspiBackend implements Backend {
   readonly name = 'atspi' as const;
@@ -33,8 +37,28 @@ export class AtspiBackend implements Backend {
   private readonly apps = new Map<string, AppInfo>();
   private readonly lastWindows = new Map<string, WindowInfo>();
   private exclusions: Exclusions = {};
+  private changeListener: ((pids: number[]) => void) | undefined;
+  private changedPids = new Set<number>();
+  private changeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly log: (line: string) => void) {}
+
+  onChange(listener: (pids: number[]) => void): void {
+    this.changeListener = listener;
+  }
+
+  /** Collects the processes whose trees changed and reports them at most every CHANGE_REPORT_MS. */
+  private noteChange(bus: string): void {
+    const pid = this.apps.get(bus)?.pid;
+    if (pid === undefined || this.changeListener === undefined) return;
+    this.changedPids.add(pid);
+    this.changeTimer ??= setTimeout(() => {
+      this.changeTimer = undefined;
+      const pids = [...this.changedPids];
+      this.changedPids.clear();
+      this.changeListener?.(pids);
+    }, CHANGE_REPORT_MS);
+  }
 
   async start(): Promise<void> {
     const bus = await A11yBus.connect();
@@ -55,6 +79,7 @@ export class AtspiBackend implements Backend {
         const ref = asRef(member === 'RemoveAccessible' ? body[0] : Array.isArray(body[0]) ? body[0][0] : undefined);
         cache.onEvent(ref?.path ?? path, iface, member, body);
       } else cache.onEvent(path, iface, member, body);
+      if (Object.keys(classify(iface, member, body)).length > 0) this.noteChange(sender);
     });
     bus.onDisconnect(() => this.log('[atspi] accessibility bus connection closed'));
     await Promise.all([
@@ -79,6 +104,7 @@ export class AtspiBackend implements Backend {
   }
 
   stop(): Promise<void> {
+    if (this.changeTimer !== undefined) clearTimeout(this.changeTimer);
     this.bus?.disconnect();
     this.bus = undefined;
     return Promise.resolve();

@@ -1,7 +1,9 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
+import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import type { ToolName } from '../../../protocol/index.js';
+import { MAX_TOOL_NAME, errorInfo, type ToolName } from '../../../protocol/index.js';
 import type { AgentSession } from '../tools/agentSession.js';
 import { TOOL_ARGS, type ToolRunner } from '../tools/toolRunner.js';
 
@@ -39,6 +41,35 @@ export function toolList(): Tool[] {
   });
 }
 
+/**
+ * tools/call as it arrives, before we judge it: the SDK's own schema would answer a wrong-typed
+ * `arguments` with −32603 and a raw validation dump before our handler ran; we validate it
+ * ourselves, journal it, and answer −32602 with an `invalid_argument` that says what is wrong.
+ */
+const RawCallTool = z.object({ method: z.literal('tools/call'), params: z.unknown() });
+const CallParams = z.object({
+  name: z.string().max(MAX_TOOL_NAME),
+  arguments: z.record(z.string(), z.unknown()).optional(),
+  _meta: z.object({ progressToken: z.union([z.string(), z.number()]).optional() }).loose().optional(),
+}).loose();
+
+/** A JSON-RPC error the SDK passes through as it is (code, message, data). */
+function rpcError(code: number, message: string, data: unknown): Error {
+  return Object.assign(new Error(message), { code, data });
+}
+
+/** Counts what the server handed its transport, so an emergency stop can wait until it was written. */
+export function trackSends(transport: Transport): { drain(): Promise<void> } {
+  const inFlight = new Set<Promise<void>>();
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => {
+    const p = send(message, options).finally(() => inFlight.delete(p));
+    inFlight.add(p);
+    return p;
+  };
+  return { drain: () => Promise.allSettled([...inFlight]).then(() => undefined) };
+}
+
 /** Options of one agent's MCP server. */
 export interface McpSessionOptions {
   runner: ToolRunner;
@@ -68,8 +99,21 @@ export function createMcpServer(options: McpSessionOptions): Server {
     if (!session.activated) return { tools: [{ name: ACTIVATE_TOOL, description: 'Activate the desktop tools (window_list, window_read, element_find, element_act, action_wait) for this agent.', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, annotations: { readOnlyHint: true } }] };
     return { tools: toolList() };
   });
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
-    const { name, arguments: args } = request.params;
+  // Registered at the protocol level: see RawCallTool.
+  const callTool = async (request: z.infer<typeof RawCallTool>, extra: Parameters<Parameters<Server['setRequestHandler']>[1]>[1]): Promise<CallToolResult> => {
+    const parsed = CallParams.safeParse(request.params);
+    if (!parsed.success) {
+      const raw = request.params as { name?: unknown; arguments?: unknown } | undefined;
+      const name = typeof raw?.name === 'string' ? raw.name.slice(0, MAX_TOOL_NAME) : '(no tool name)';
+      const issues = parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
+      const where = issues[0]?.path ?? 'params';
+      const detail = where === 'arguments' ? 'tools/call arguments must be a JSON object of the tool\'s fields' : `tools/call params are malformed at ${where}: give name (a string) and arguments (an object)`;
+      const info = errorInfo('invalid_argument', detail, { issues });
+      // Journaled like every call, then answered as the JSON-RPC error it is.
+      await runner.refuse(session, name, raw?.arguments, info);
+      throw rpcError(ErrorCode.InvalidParams, `invalid_argument: ${detail}`, { code: info.code, issues });
+    }
+    const { name, arguments: args } = parsed.data;
     if (name === ACTIVATE_TOOL) {
       session.activated = true;
       options.onChange();
@@ -77,7 +121,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
       return { content: [{ type: 'text', text: 'activated: window_list, window_read, element_find, element_act, action_wait' }] };
     }
     if (!session.activated) return { isError: true, content: [{ type: 'text', text: `error invalid_argument: call ${ACTIVATE_TOOL} first` }] };
-    const token = request.params._meta?.progressToken;
+    const token = parsed.data._meta?.progressToken;
     const progress =
       token === undefined
         ? undefined
@@ -89,6 +133,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
     const out: CallToolResult = { content: [{ type: 'text', text: result.text }] };
     if (result.isError) out.isError = true;
     return out;
-  });
+  };
+  Protocol.prototype.setRequestHandler.call(server, RawCallTool, callTool as never);
   return server;
 }

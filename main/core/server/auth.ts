@@ -30,3 +30,10 @@ export function sameOrigin(req: IncomingMessage, port: number): { ok: true } | {
   if (origin === 'null') return { ok: false, why: 'an opaque origin is not allowed' };
   return { ok: true };
 }
+
+/** Stricter than sameOrigin, for the UI channel: an Origin must be present and be this server's own. */
+export function exactOrigin(req: IncomingMessage, port: number): boolean {
+  if (!sameOrigin(req, port).ok) return false;
+  const origin = req.headers.origin;
+  return origin !== undefined && LOOPBACK_HOSTS.some((h) => origin === `http://${h}:${port}`);
+}

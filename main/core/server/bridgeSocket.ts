@@ -1,16 +1,20 @@
 import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
+import { Transform } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
 import { AgentSession } from '../tools/agentSession.js';
-import { createMcpServer } from '../mcp/mcpSession.js';
+import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { tokenMatches } from './auth.js';
 
 /** The first line a bridge sends: its token and the pid of the agent host that launched it. */
 export const BridgeHello = z.strictObject({ token: z.string().max(200), host_pid: z.number().int().positive().optional(), client: z.string().max(200).optional() });
 export type BridgeHello = z.infer<typeof BridgeHello>;
 const MAX_HELLO = 4096;
+const HELLO_TIMEOUT_MS = 5000;
+/** Longest MCP message a bridge may send (as over HTTP). */
+const MAX_LINE = 8 * 1024 * 1024;
 
 /** Reads the first line of a socket (at most MAX_HELLO bytes) and puts any rest back. */
 function firstLine(socket: Socket): Promise<string> {
@@ -32,6 +36,28 @@ function firstLine(socket: Socket): Promise<string> {
     };
     socket.on('data', onData);
     socket.once('close', () => reject(new Error('closed')));
+    // A peer that connects and says nothing does not hold a socket.
+    socket.setTimeout(HELLO_TIMEOUT_MS, () => socket.destroy());
+  });
+}
+
+/**
+ * The bridge stream as MCP reads it, one message a line, with a bound on a line: a peer that sends
+ * an endless line is cut off instead of growing the supervisor's memory without end.
+ */
+export function lineLimit(maxLine: number, onOversize: () => void): Transform {
+  let since = 0;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done) {
+      const nl = chunk.lastIndexOf(0x0a);
+      since = nl >= 0 ? chunk.length - nl - 1 : since + chunk.length;
+      if (since > maxLine) {
+        onOversize();
+        done();
+        return;
+      }
+      done(null, chunk);
+    },
   });
 }
 
@@ -42,6 +68,8 @@ function firstLine(socket: Socket): Promise<string> {
 export async function startBridgeSocket(supervisor: Supervisor, options: { path: string; token: string; log: (line: string) => void }): Promise<Server> {
   await unlink(options.path).catch(() => {});
   const server = createServer((socket) => {
+    // A peer that resets or half-closes ends its own session only.
+    socket.on('error', (error) => options.log(`[bridge] a connection failed: ${error.message}`));
     void (async () => {
       let hello: BridgeHello;
       try {
@@ -49,24 +77,42 @@ export async function startBridgeSocket(supervisor: Supervisor, options: { path:
         if (!parsed.success || !tokenMatches(parsed.data.token, options.token)) throw new Error('bad token');
         hello = parsed.data;
       } catch {
-        socket.end(`${JSON.stringify({ ok: false, error: 'the token does not match this supervisor' })}\n`);
+        if (!socket.destroyed) socket.end(`${JSON.stringify({ ok: false, error: 'the token does not match this supervisor' })}\n`);
         return;
       }
+      const admitted = supervisor.admit();
+      if (!admitted.ok) {
+        socket.end(`${JSON.stringify({ ok: false, error: admitted.why })}\n`);
+        return;
+      }
+      socket.setTimeout(0);
       socket.write(`${JSON.stringify({ ok: true, version: OVERSEER_VERSION })}\n`);
-      const session = new AgentSession('stdio', supervisor.settings.settings.progressive_tools, hello.host_pid !== undefined ? [hello.host_pid] : []);
+      const session = new AgentSession({ transport: 'stdio', progressiveTools: supervisor.settings.settings.progressive_tools, hostPids: hello.host_pid !== undefined ? [hello.host_pid] : [], now: () => supervisor.clock.now() });
       if (hello.client !== undefined) session.client = hello.client;
       const server = createMcpServer({ runner: supervisor.runner, session, version: OVERSEER_VERSION, onChange: () => supervisor.emitAgents() });
-      const transport = new StdioServerTransport(socket, socket);
-      transport.onclose = () => supervisor.removeSession(session.id);
+      const input = socket.pipe(
+        lineLimit(MAX_LINE, () => {
+          options.log(`[bridge] ${session.id} sent a message longer than ${MAX_LINE} bytes; its connection was closed`);
+          socket.destroy();
+        }),
+      );
+      const transport = new StdioServerTransport(input, socket);
+      const sends = trackSends(transport);
+      transport.onclose = () => supervisor.endSession(session.id, 'its bridge closed');
+      transport.onerror = (error) => options.log(`[bridge] ${session.id}: ${error.message}`);
       socket.once('close', () => void transport.close());
       await server.connect(transport);
-      socket.resume();
-      await supervisor.addSession(session, () => socket.destroy());
+      await supervisor.addSession(session, { close: () => socket.destroy(), drain: () => sends.drain() });
+      if (socket.destroyed) supervisor.endSession(session.id, 'its bridge closed');
     })().catch((error: unknown) => options.log(`[bridge] connection failed: ${error instanceof Error ? error.message : String(error)}`));
   });
+  server.on('error', (error) => options.log(`[bridge] socket server: ${error.message}`));
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
-    server.listen(options.path, () => resolve());
+    server.listen(options.path, () => {
+      server.off('error', reject);
+      resolve();
+    });
   });
   await chmod(options.path, 0o600);
   return server;

@@ -1,28 +1,33 @@
 import { randomBytes } from 'node:crypto';
 import type { Decision, PendingApproval } from '../../../protocol/index.js';
+import { systemClock, type Clock, type TimerHandle } from '../clock.js';
+
+/** The scope of a confirmed "allow for this session" (SPEC §5: named, never implied). */
+export type AllowScope = 'element' | 'app';
 
 /** How an approval ended. */
 export interface ApprovalOutcome {
   decision: Decision;
-  /** "Approve and allow this action on this element for the session". */
-  allowForSession: boolean;
+  /** Set when the person confirmed the second step of "allow for this session". */
+  allow?: AllowScope;
 }
 
 interface Entry {
   item: PendingApproval;
   settle: (outcome: ApprovalOutcome) => void;
-  timer: ReturnType<typeof setTimeout>;
+  timer: TimerHandle;
 }
 
-const now = (): string => new Date().toISOString();
-
 /**
- * The approval queue: each item waits for a person (approve, deny with reason) or ends by expiry
- * or a brake. A person approves one exact thing; the caller re-checks it before dispatch.
+ * The approval queue: each item waits for a person (approve, deny with reason) or ends by expiry,
+ * a brake, or its agent going away (withdrawn). A person approves one exact thing; the caller
+ * re-checks it, including the state the card showed, before dispatch.
  */
 export class ApprovalQueue {
   private readonly entries = new Map<string, Entry>();
   private readonly listeners = new Set<(pending: PendingApproval[]) => void>();
+
+  constructor(private readonly clock: Clock = systemClock) {}
 
   /** Subscribes to changes of the pending list. */
   onChange(listener: (pending: PendingApproval[]) => void): () => void {
@@ -35,38 +40,54 @@ export class ApprovalQueue {
     return [...this.entries.values()].map((e) => e.item);
   }
 
+  /** One pending item. */
+  get(approvalId: string): PendingApproval | undefined {
+    return this.entries.get(approvalId)?.item;
+  }
+
   /** A fresh approval id. */
   static newId(): string {
     return `A${randomBytes(9).toString('base64url')}`;
+  }
+
+  /** The clock's time as an ISO string (decisions are stamped with it). */
+  stamp(): string {
+    return new Date(this.clock.now()).toISOString();
   }
 
   /** Queues an item; the promise settles with the decision (expiry after `expiresInMs`). */
   request(item: PendingApproval, expiresInMs: number): Promise<ApprovalOutcome> {
     let settle: (o: ApprovalOutcome) => void = () => {};
     const done = new Promise<ApprovalOutcome>((resolve) => (settle = resolve));
-    const timer = setTimeout(() => this.finish(item.approval_id, { decision: { verdict: 'expired', by: 'policy', at: now(), note: `nobody answered within ${Math.round(expiresInMs / 1000)} s` }, allowForSession: false }), expiresInMs);
-    timer.unref();
+    const timer = this.clock.setTimeout(() => this.finish(item.approval_id, { decision: { verdict: 'expired', by: 'policy', at: this.stamp(), note: `nobody answered within ${Math.round(expiresInMs / 1000)} s` } }), expiresInMs);
     this.entries.set(item.approval_id, { item, settle, timer });
     this.emit();
     return done;
   }
 
-  /** A person approves; false when the item is no longer pending. */
-  approve(approvalId: string, allowForSession = false): boolean {
-    return this.finish(approvalId, { decision: { verdict: 'approved', by: 'human', at: now() }, allowForSession });
+  /** A person approves, optionally with a confirmed session rule; false when the item is no longer pending. */
+  approve(approvalId: string, allow?: AllowScope): boolean {
+    return this.finish(approvalId, { decision: { verdict: 'approved', by: 'human', at: this.stamp() }, ...(allow !== undefined ? { allow } : {}) });
   }
 
   /** A person denies, optionally saying why. */
   deny(approvalId: string, reason?: string): boolean {
-    const decision: ApprovalOutcome['decision'] = { verdict: 'denied', by: 'human', at: now() };
+    const decision: Decision = { verdict: 'denied', by: 'human', at: this.stamp() };
     if (reason !== undefined && reason.trim() !== '') decision.note = reason;
-    return this.finish(approvalId, { decision, allowForSession: false });
+    return this.finish(approvalId, { decision });
   }
 
   /** Answers every pending item `braked` (stop and emergency stop). */
   brakeAll(note: string): number {
     const ids = [...this.entries.keys()];
-    for (const id of ids) this.finish(id, { decision: { verdict: 'braked', by: 'human', at: now(), note }, allowForSession: false });
+    for (const id of ids) this.finish(id, { decision: { verdict: 'braked', by: 'human', at: this.stamp(), note } });
+    return ids.length;
+  }
+
+  /** Answers every pending item of a departed agent `withdrawn`: they leave the queue and never run. */
+  withdrawSession(session: string, note: string): number {
+    const ids = [...this.entries.values()].filter((e) => e.item.session === session).map((e) => e.item.approval_id);
+    for (const id of ids) this.finish(id, { decision: { verdict: 'withdrawn', by: 'policy', at: this.stamp(), note } });
     return ids.length;
   }
 
@@ -80,7 +101,7 @@ export class ApprovalQueue {
   private finish(approvalId: string, outcome: ApprovalOutcome): boolean {
     const entry = this.entries.get(approvalId);
     if (entry === undefined) return false;
-    clearTimeout(entry.timer);
+    this.clock.clearTimeout(entry.timer);
     this.entries.delete(approvalId);
     entry.settle(outcome);
     this.emit();

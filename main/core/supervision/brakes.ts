@@ -4,14 +4,15 @@ import { fail, type BrakeState } from '../../../protocol/index.js';
 export type BrakeAction = 'pause' | 'resume' | 'stop' | 'emergency_stop' | 'rearm';
 
 /**
- * The brakes of SPEC §5. Pause: nothing new is dispatched, pending items wait. Stop: every pending
- * item is answered braked and new mutating calls are refused until resumed. Emergency stop: stop,
- * plus the helper is killed and agent connections dropped; only an explicit re-arm ends it.
+ * The brakes of SPEC §5. Pause: nothing new is dispatched, pending items wait, approved ones are
+ * held and listed. Stop: every pending item is answered braked and every new act, view-only
+ * included, is refused until resumed; reads go on. Emergency stop: stop, plus every call in flight
+ * is answered braked, then the helper is killed and agent connections dropped; only an explicit
+ * re-arm ends it. The state machine is here; what each transition does is the supervisor's.
  */
 export class Brakes {
   private current: BrakeState = 'running';
   private readonly listeners = new Set<(state: BrakeState, previous: BrakeState) => void>();
-  private resumed: { promise: Promise<void>; resolve: () => void } | undefined;
 
   get state(): BrakeState {
     return this.current;
@@ -47,30 +48,15 @@ export class Brakes {
     return this.current;
   }
 
-  /** True when new mutating calls are refused (stopped or emergency). */
+  /** True when every new act is refused (stopped or emergency). */
   get refusing(): boolean {
     return this.current === 'stopped' || this.current === 'emergency';
-  }
-
-  /** Waits while paused; resolves at once otherwise (a stop also ends the wait: the caller re-checks). */
-  whilePaused(): Promise<void> {
-    if (this.current !== 'paused') return Promise.resolve();
-    if (this.resumed === undefined) {
-      let resolve = (): void => {};
-      const promise = new Promise<void>((r) => (resolve = r));
-      this.resumed = { promise, resolve };
-    }
-    return this.resumed.promise;
   }
 
   private set(state: BrakeState): void {
     const previous = this.current;
     if (previous === state) return;
     this.current = state;
-    if (state !== 'paused' && this.resumed !== undefined) {
-      this.resumed.resolve();
-      this.resumed = undefined;
-    }
     for (const l of this.listeners) l(state, previous);
   }
 }

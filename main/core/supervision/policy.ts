@@ -1,6 +1,19 @@
 import { randomBytes } from 'node:crypto';
 import type { Action, PolicyRule } from '../../../protocol/index.js';
 import { VIEW_ONLY_ACTIONS } from '../../../protocol/index.js';
+import type { AllowScope } from './approvals.js';
+
+/** What a confirmed "allow for this session" covers, named in full on the rule. */
+export interface AllowRequest {
+  session: string;
+  agent: string;
+  action: Action;
+  app: string;
+  scope: AllowScope;
+  /** Element key and how people read it (scope `element`). */
+  element: string;
+  elementLabel: string;
+}
 
 /** What the policy says about one action. */
 export type PolicyVerdict = { kind: 'auto'; rule?: string } | { kind: 'ask' } | { kind: 'deny'; rule: string; detail: string };
@@ -48,13 +61,13 @@ export class Policy {
     const deny = this.rules.find((r) => r.kind === 'deny_app' && matches(r.pattern, app));
     if (deny !== undefined && deny.kind === 'deny_app') return { kind: 'deny', rule: deny.id, detail: `the application "${app}" is denied by the rule ${deny.pattern}` };
     if (VIEW_ONLY_ACTIONS.has(action)) return { kind: 'auto' };
-    const allow = this.rules.find((r) => r.kind === 'allow' && r.session === session && r.action === action && r.app === app && (r.element === undefined || r.element === element));
+    const allow = this.rules.find((r) => r.kind === 'allow' && r.session === session && r.action === action && r.app === app && (r.scope === 'app' || r.element === element));
     return allow === undefined ? { kind: 'ask' } : { kind: 'auto', rule: allow.id };
   }
 
-  /** "Allow this action on this element for the session". */
-  allowForSession(session: string, action: Action, app: string, element: string): PolicyRule {
-    const rule: PolicyRule = { kind: 'allow', id: `R${randomBytes(6).toString('base64url')}`, session, action, app, element, created_at: now() };
+  /** The confirmed second step of "allow for this session": a rule of exactly the scope the person named. */
+  allowForSession(a: AllowRequest): PolicyRule {
+    const rule: PolicyRule = { kind: 'allow', id: `R${randomBytes(6).toString('base64url')}`, session: a.session, agent: a.agent, action: a.action, app: a.app, scope: a.scope, ...(a.scope === 'element' ? { element: a.element, element_label: a.elementLabel } : {}), created_at: now() };
     this.rules.push(rule);
     this.emit();
     return rule;

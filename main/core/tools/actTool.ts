@@ -1,30 +1,37 @@
 import { randomBytes } from 'node:crypto';
-import { OverseerError, VIEW_ONLY_ACTIONS, errorInfo, fail, type ActionWaitArgs, type Decision, type ElementActArgs, type ElementRef, type ErrorInfo, type HelperActResult, type PendingApproval, type Receipt } from '../../../protocol/index.js';
-import type { HelperSupervisor } from '../helperSupervisor.js';
+import { OverseerError, VIEW_ONLY_ACTIONS, errorInfo, fail, type ActionWaitArgs, type Decision, type ElementActArgs, type ElementRef, type ErrorInfo, type HelperActResult, type PendingApproval, type Receipt, type WindowInfo } from '../../../protocol/index.js';
+import type { Clock } from '../clock.js';
+import type { HelperCaller } from '../helperSupervisor.js';
 import type { ApprovalOutcome, ApprovalQueue } from '../supervision/approvals.js';
 import { ApprovalQueue as Queue, riskHints } from '../supervision/approvals.js';
 import type { Brakes } from '../supervision/brakes.js';
+import type { HoldList } from '../supervision/holds.js';
 import type { Policy } from '../supervision/policy.js';
-import type { AgentSession } from './agentSession.js';
+import type { ActFlow, AgentSession } from './agentSession.js';
 
 /** What element_act needs from the supervisor. */
 export interface ActDeps {
-  helper: HelperSupervisor;
+  helper: HelperCaller;
   approvals: ApprovalQueue;
+  holds: HoldList;
   brakes: Brakes;
   policy: Policy;
+  clock: Clock;
   settings: () => { approval_expiry_s: number; approval_wait_ms: number };
+  /** How often a waiting call sends MCP progress (default 5 s). */
+  progressIntervalMs?: number;
   /** Journals approval events (before anything is answered). */
   journalEvent: (record: { kind: 'approval_pending' | 'approval_resolved'; [k: string]: unknown }) => Promise<void>;
   /** Journals a final receipt that no agent call is waiting for. */
   journalFinal: (session: AgentSession, receipt: Receipt) => Promise<void>;
+  /** Told after every dispatch, so what the person sees of that window is read again. */
+  onDispatched?: (window: WindowInfo) => void;
 }
 
 /** Progress callback while an act waits (MCP progress notifications). */
 export type Progress = (progress: number, total: number | undefined, message: string) => void;
 
 const MASK = '••••••';
-const now = (): string => new Date().toISOString();
 
 function base(receiptId: string, args: ElementActArgs): Receipt {
   const r: Receipt = { receipt_id: receiptId, action: args.action, outcome: 'refused', action_call_made: false, verification: 'not_checked', after_read: { status: 'unavailable' } };
@@ -42,100 +49,159 @@ function fromHelper(receiptId: string, h: HelperActResult, decision?: Decision):
   return { ...rest, receipt_id: receiptId, ...(decision !== undefined ? { decision } : {}) };
 }
 
-/** Waits for a promise at most `ms`; undefined on timeout. Sends progress every 5 s. */
-async function within<T>(p: Promise<T>, ms: number, progress?: Progress): Promise<T | undefined> {
-  const started = Date.now();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const tick = progress === undefined ? undefined : setInterval(() => progress(Date.now() - started, ms, 'waiting for a person to approve'), 5000);
-  try {
-    return await Promise.race([p, new Promise<undefined>((resolve) => (timer = setTimeout(() => resolve(undefined), ms)))]);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-    if (tick !== undefined) clearInterval(tick);
-  }
+/** What the agent is told when a brake answers its call while the act is in `phase`. */
+export function brakedReceipt(r: Receipt, phase: ActFlow['phase'], info: ErrorInfo, at: string): Receipt {
+  if (phase === 'dispatching') return { ...r, outcome: 'unknown', action_call_made: 'unknown', error: info, decision: r.decision ?? { verdict: 'braked', by: 'human', at } };
+  return refused(r, info, { verdict: 'braked', by: 'human', at, note: info.detail });
+}
+
+/** Refusal code and decision of an approval that did not end in approval. */
+function notApproved(outcome: ApprovalOutcome): ErrorInfo {
+  const d = outcome.decision;
+  const code = d.verdict === 'denied' ? 'denied' : d.verdict === 'expired' ? 'expired' : d.verdict === 'withdrawn' ? 'withdrawn' : 'braked';
+  return errorInfo(code, d.note ?? `the action was ${d.verdict}`);
 }
 
 /**
- * element_act: resolve and check the target (no dispatch), apply policy and brakes, ask a person
- * for mutating actions, then dispatch the exact thing approved — the helper re-checks process,
- * window, identity and digest right before the call. Nothing is retried blindly.
+ * element_act, in SPEC §5's order: resolve and check the target (no dispatch); policy deny; brakes
+ * (a stop refuses every act); ask a person for mutating actions; wait while paused (listed as held);
+ * then dispatch the exact thing approved — the helper re-checks process, window, identity, digest
+ * and the state the card showed right before the call. Nothing is retried blindly. An emergency
+ * stop (`braked`) answers the call at once, whatever its phase.
  */
-export async function elementAct(deps: ActDeps, session: AgentSession, args: ElementActArgs, signal: AbortSignal, progress?: Progress): Promise<Receipt> {
+export async function elementAct(deps: ActDeps, session: AgentSession, args: ElementActArgs, signal: AbortSignal, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<Receipt> {
   const receiptId = `R${randomBytes(9).toString('base64url')}`;
   const r = base(receiptId, args);
-  let bound: ElementRef | undefined;
-  let observationId: string | undefined;
-  if (args.target !== undefined) {
-    try {
-      ({ ref: bound, observationId } = session.targets.resolve(args.target));
-    } catch (error) {
-      if (error instanceof OverseerError) return refused(r, error.info);
-      throw error;
-    }
-  }
-  const check = await deps.helper.call(
-    'element_act',
-    { ...(bound !== undefined ? { element: bound } : { selector: args.selector, ...(args.window !== undefined ? { window: args.window } : {}) }), action: args.action, ...(args.text !== undefined ? { text: args.text } : {}), ...(args.rebind === true ? { rebind: true } : {}), check_only: true },
-    { signal, timeoutMs: 20_000 },
-  );
-  const password = check.target?.state.password === true;
-  if (password && r.text !== undefined) r.text = MASK;
-  if (check.outcome === 'refused' || check.element_ref === undefined || check.target === undefined || check.window === undefined) return { ...fromHelper(receiptId, check), ...(r.text !== undefined ? { text: r.text } : {}) };
-  const target = check.target;
-  const window = check.window;
-  const ref = check.element_ref;
-  Object.assign(r, { target, window });
-  const verdict = deps.policy.decide(session.id, args.action, window.app, ref.key);
-  if (verdict.kind === 'deny') return refused(r, errorInfo('denied', verdict.detail, { rule: verdict.rule }), { verdict: 'denied', by: 'policy', at: now(), note: verdict.detail });
-  const mutating = !VIEW_ONLY_ACTIONS.has(args.action);
-  if (mutating && deps.brakes.refusing) return refused(r, errorInfo('braked', `the ${deps.brakes.state} brake is engaged`), { verdict: 'braked', by: 'human', at: now() });
-
+  const stamp = (): string => deps.approvals.stamp();
+  const entry: ActFlow = { done: Promise.resolve(r), phase: 'checking' };
   const flow = (async (): Promise<Receipt> => {
-    let decision: Decision = { verdict: 'auto', by: 'policy', at: now(), ...(verdict.kind === 'auto' && verdict.rule !== undefined ? { note: `rule ${verdict.rule}` } : {}) };
-    if (verdict.kind === 'ask') {
-      const outcome = await askPerson(deps, session, receiptId, args, r, ref);
-      decision = outcome.decision;
-      if (decision.verdict !== 'approved') return refused(r, errorInfo(decision.verdict === 'denied' ? 'denied' : decision.verdict === 'expired' ? 'expired' : 'braked', decision.note ?? `the action was ${decision.verdict}`), decision);
-      if (outcome.allowForSession) deps.policy.allowForSession(session.id, args.action, window.app, ref.key);
+    let bound: ElementRef | undefined;
+    let observationId: string | undefined;
+    if (args.target !== undefined) {
+      try {
+        ({ ref: bound, observationId } = session.targets.resolve(args.target));
+      } catch (error) {
+        if (error instanceof OverseerError) return refused(r, error.info);
+        throw error;
+      }
     }
-    await deps.brakes.whilePaused();
-    if (mutating && deps.brakes.refusing) return refused(r, errorInfo('braked', `the ${deps.brakes.state} brake engaged before dispatch`), { verdict: 'braked', by: 'human', at: now() });
+    const check = await deps.helper.call(
+      'element_act',
+      { ...(bound !== undefined ? { element: bound } : { selector: args.selector, ...(args.window !== undefined ? { window: args.window } : {}) }), action: args.action, ...(args.text !== undefined ? { text: args.text } : {}), ...(args.rebind === true ? { rebind: true } : {}), check_only: true },
+      { signal, timeoutMs: 20_000 },
+    );
+    const password = check.target?.state.password === true;
+    if (password && r.text !== undefined) r.text = MASK;
+    if (check.outcome === 'refused' || check.element_ref === undefined || check.target === undefined || check.window === undefined) return { ...fromHelper(receiptId, check), ...(r.text !== undefined ? { text: r.text } : {}) };
+    const { target, window } = check;
+    const ref = check.element_ref;
+    Object.assign(r, { target, window });
+
+    const verdict = deps.policy.decide(session.id, args.action, window.app, ref.key);
+    if (verdict.kind === 'deny') return refused(r, errorInfo('denied', verdict.detail, { rule: verdict.rule }), { verdict: 'denied', by: 'policy', at: stamp(), note: verdict.detail });
+    if (deps.brakes.refusing) return refused(r, errorInfo('braked', `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} is engaged: no act runs until a person resumes`, { brake: deps.brakes.state }), { verdict: 'braked', by: 'human', at: stamp() });
+    // Read through a function: the session can end while this flow awaits.
+    const ended = (): string | undefined => session.ended;
+    if (ended() !== undefined) return refused(r, errorInfo('withdrawn', `the agent went away (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
+
+    const mutating = !VIEW_ONLY_ACTIONS.has(args.action);
+    let decision: Decision = { verdict: 'auto', by: 'policy', at: stamp(), ...(verdict.kind === 'auto' && verdict.rule !== undefined ? { note: `rule ${verdict.rule}` } : {}) };
+    const item = approvalItem(deps, session, receiptId, args, r, ref);
+    if (verdict.kind === 'ask') {
+      entry.phase = 'asking';
+      const outcome = await askPerson(deps, item);
+      decision = outcome.decision;
+      if (decision.verdict !== 'approved') return refused(r, notApproved(outcome), decision);
+    }
+    r.decision = decision;
+
+    entry.phase = 'held';
+    const hold = await deps.holds.hold({ ...item, decision });
+    if (hold.kind === 'refused') return refused(r, hold.refusal, hold.decision ?? { verdict: hold.refusal.code === 'withdrawn' ? 'withdrawn' : 'braked', by: 'human', at: stamp() });
+    if (deps.brakes.refusing) return refused(r, errorInfo('braked', 'a brake engaged before dispatch', { brake: deps.brakes.state }), { verdict: 'braked', by: 'human', at: stamp() });
+    if (ended() !== undefined) return refused(r, errorInfo('withdrawn', `the agent went away before dispatch (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
+
+    // A person's approval binds the state the card showed; an automatic decision binds identity only.
+    const dispatchRef: ElementRef = decision.verdict === 'approved' ? ref : { ...ref, shown: undefined };
+    if (dispatchRef.shown === undefined) delete dispatchRef.shown;
+    entry.phase = 'dispatching';
     let done: HelperActResult;
     try {
-      done = await deps.helper.call('element_act', { element: ref, action: args.action, ...(args.text !== undefined ? { text: args.text } : {}) }, { timeoutMs: 30_000 });
+      done = await deps.helper.call('element_act', { element: dispatchRef, action: args.action, ...(args.text !== undefined ? { text: args.text } : {}) }, { timeoutMs: 30_000 });
     } catch (error) {
       // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.
       const info = error instanceof OverseerError ? error.info : errorInfo('internal', 'the dispatch failed');
-      return { ...r, decision, outcome: 'unknown', action_call_made: 'unknown', error: info };
+      return { ...r, outcome: 'unknown', action_call_made: 'unknown', error: info };
+    } finally {
+      deps.onDispatched?.(window);
     }
     if (mutating && observationId !== undefined) session.targets.spend(observationId);
     const final = fromHelper(receiptId, done, decision);
     if (password && final.text !== undefined) final.text = MASK;
     return final;
   })();
-  const tracked = flow.then(async (final) => {
-    if (session.acts.get(receiptId)?.pending !== undefined) await deps.journalFinal(session, final);
-    return final;
+  // The race is registered before the journaling below, so whichever answers first is known to it.
+  const first = firstAnswer(deps, flow, braked, progress, deps.settings().approval_wait_ms, (early) => {
+    entry.pending = early.kind === 'timeout' ? { ...r, outcome: 'pending' } : brakedReceipt(r, entry.phase, early.info, stamp());
+    return entry.pending;
   });
-  session.acts.set(receiptId, { done: tracked });
-  const first = await within(flow, deps.settings().approval_wait_ms, progress);
-  if (first !== undefined) {
-    session.acts.delete(receiptId);
-    return first;
-  }
-  const pending: Receipt = { ...r, outcome: 'pending' };
-  const entry = session.acts.get(receiptId);
-  if (entry !== undefined) entry.pending = pending;
-  return pending;
+  entry.done = flow.then(
+    async (final) => {
+      entry.phase = 'done';
+      // Answered before the flow ended: the final receipt is journaled on its own, and kept for action_wait.
+      if (entry.pending !== undefined) await deps.journalFinal(session, final);
+      else session.acts.delete(receiptId);
+      return final;
+    },
+    (error: unknown) => {
+      entry.phase = 'done';
+      if (entry.pending === undefined) session.acts.delete(receiptId);
+      throw error;
+    },
+  );
+  entry.done.catch(() => {});
+  session.acts.set(receiptId, entry);
+  return first;
 }
 
-/** Queues the exact thing for a person and journals the request and its resolution. */
-async function askPerson(deps: ActDeps, session: AgentSession, receiptId: string, args: ElementActArgs, r: Receipt, ref: ElementRef): Promise<ApprovalOutcome> {
+/** What answers a waiting call first: the final receipt, the wait's end, or a brake. */
+type Early = { kind: 'timeout' } | { kind: 'braked'; info: ErrorInfo };
+
+/**
+ * Resolves with the flow's final receipt, or — when the wait ends or a brake answers first — with
+ * `onEarly`'s receipt, decided synchronously so that nothing can slip between the two. Sends MCP
+ * progress every interval while it waits.
+ */
+function firstAnswer(deps: Pick<ActDeps, 'clock' | 'progressIntervalMs'>, flow: Promise<Receipt>, braked: Promise<ErrorInfo>, progress: Progress | undefined, waitMs: number, onEarly: (early: Early) => Receipt): Promise<Receipt> {
+  const { clock } = deps;
+  const started = clock.now();
+  return new Promise<Receipt>((resolve, reject) => {
+    let settled = false;
+    const tick = progress === undefined ? undefined : clock.setInterval(() => progress(clock.now() - started, waitMs, 'waiting for a person to approve'), deps.progressIntervalMs ?? 5000);
+    const end = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      clock.clearTimeout(timer);
+      clock.clearInterval(tick);
+      return true;
+    };
+    const timer = clock.setTimeout(() => end() && resolve(onEarly({ kind: 'timeout' })), waitMs);
+    flow.then(
+      (final) => end() && resolve(final),
+      (error: unknown) => end() && reject(error instanceof Error ? error : new Error(String(error))),
+    );
+    void braked.then((info) => end() && resolve(onEarly({ kind: 'braked', info })));
+  });
+}
+
+/** The card a person decides on: the exact action, arguments and element as checked. */
+function approvalItem(deps: ActDeps, session: AgentSession, receiptId: string, args: ElementActArgs, r: Receipt, ref: ElementRef): PendingApproval {
   const target = r.target;
   const window = r.window;
   if (target === undefined || window === undefined) throw fail('internal', 'approval without a target');
   const expiryMs = deps.settings().approval_expiry_s * 1000;
   const password = target.state.password === true;
+  const created = deps.clock.now();
   const item: PendingApproval = {
     approval_id: Queue.newId(),
     receipt_id: receiptId,
@@ -146,24 +212,35 @@ async function askPerson(deps: ActDeps, session: AgentSession, receiptId: string
     target,
     ancestor_path: ref.ancestors ?? [],
     window,
-    created_at: now(),
-    expires_at: new Date(Date.now() + expiryMs).toISOString(),
+    created_at: new Date(created).toISOString(),
+    expires_at: new Date(created + expiryMs).toISOString(),
     risk_hints: riskHints([target.name, password ? undefined : args.text, ...(ref.ancestors ?? []), window.title]),
   };
   if (r.text !== undefined) item.text = r.text;
   if (!password && target.value !== undefined) item.current_value = target.value;
-  await deps.journalEvent({ kind: 'approval_pending', approval_id: item.approval_id, receipt_id: receiptId, session: session.id, agent: session.client, action: args.action, target: { key: target.key, role: target.role, name: target.name ?? null }, app: window.app, pid: window.pid, expires_at: item.expires_at });
+  return item;
+}
+
+/** Queues the exact thing for a person and journals the request and its resolution. */
+async function askPerson(deps: ActDeps, item: PendingApproval): Promise<ApprovalOutcome> {
+  const expiryMs = Date.parse(item.expires_at) - Date.parse(item.created_at);
+  const { target, window } = item;
+  await deps.journalEvent({ kind: 'approval_pending', approval_id: item.approval_id, receipt_id: item.receipt_id, session: item.session, agent: item.agent, action: item.action, target: { key: target.key, role: target.role, name: target.name ?? null }, app: window.app, pid: window.pid, expires_at: item.expires_at });
   const outcome = await deps.approvals.request(item, expiryMs);
-  await deps.journalEvent({ kind: 'approval_resolved', approval_id: item.approval_id, receipt_id: receiptId, verdict: outcome.decision.verdict, by: outcome.decision.by, ...(outcome.decision.note !== undefined ? { note: outcome.decision.note } : {}), allow_for_session: outcome.allowForSession });
+  await deps.journalEvent({ kind: 'approval_resolved', approval_id: item.approval_id, receipt_id: item.receipt_id, verdict: outcome.decision.verdict, by: outcome.decision.by, ...(outcome.decision.note !== undefined ? { note: outcome.decision.note } : {}), ...(outcome.allow !== undefined ? { allow_for_session: outcome.allow } : {}) });
   return outcome;
 }
 
-/** action_wait: keeps waiting for a pending act's final receipt. */
-export async function actionWait(session: AgentSession, args: ActionWaitArgs, progress?: Progress): Promise<Receipt> {
+/** action_wait: keeps waiting for a pending act's final receipt (a brake answers it at once). */
+export async function actionWait(deps: Pick<ActDeps, 'clock' | 'progressIntervalMs' | 'approvals'>, session: AgentSession, args: ActionWaitArgs, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<Receipt> {
   const flow = session.acts.get(args.receipt_id);
-  if (flow === undefined) throw fail('snapshot_unknown', `no pending action with receipt_id ${args.receipt_id} for this agent`);
-  const final = await within(flow.done, args.timeout_ms ?? 45_000, progress);
-  if (final === undefined) return flow.pending ?? { receipt_id: args.receipt_id, action: 'invoke', outcome: 'pending', action_call_made: false, verification: 'not_checked', after_read: { status: 'unavailable' } };
-  session.acts.delete(args.receipt_id);
-  return final;
+  if (flow === undefined || flow.pending === undefined) throw fail('snapshot_unknown', `no pending action with receipt_id ${args.receipt_id} for this agent (it was never issued, or its final receipt was already given)`);
+  const last = flow.pending;
+  let early = false;
+  const answer = await firstAnswer(deps, flow.done, braked, progress, args.timeout_ms ?? 45_000, (e) => {
+    early = true;
+    return e.kind === 'timeout' ? last : brakedReceipt(last, flow.phase, e.info, deps.approvals.stamp());
+  });
+  if (!early) session.acts.delete(args.receipt_id);
+  return answer;
 }

@@ -1,4 +1,4 @@
-import { READ_LIMITS, fail, type Element, type ElementFindAnswer, type ElementFindArgs, type ElementRef, type WindowInfo, type WindowListAnswer, type WindowListArgs, type WindowReadAnswer, type WindowReadArgs } from '../../../protocol/index.js';
+import { FIND_TIMEOUT, READ_LIMITS, fail, type Element, type ElementFindAnswer, type ElementFindArgs, type ElementRef, type WindowInfo, type WindowListAnswer, type WindowListArgs, type WindowReadAnswer, type WindowReadArgs } from '../../../protocol/index.js';
 import type { HelperSupervisor } from '../helperSupervisor.js';
 import { observationScope } from '../session/canonical.js';
 import type { AgentSession } from './agentSession.js';
@@ -105,7 +105,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
 export async function elementFind(deps: ReadDeps, session: AgentSession, args: ElementFindArgs, signal: AbortSignal): Promise<ElementFindAnswer> {
   const { output: _output, ...params } = args;
   const wantTargets = args.window !== undefined;
-  const found = await deps.helper.call('element_find', { ...params, refs: wantTargets }, { signal, timeoutMs: (args.timeout_ms ?? 0) + READ_LIMITS.timeout_ms.default + 5000 });
+  const found = await deps.helper.call('element_find', { ...params, refs: wantTargets }, { signal, timeoutMs: Math.min(args.timeout_ms ?? 0, FIND_TIMEOUT.ceiling) + READ_LIMITS.timeout_ms.default + 5000 });
   const { refs, ...answer } = found;
   if (wantTargets && refs !== undefined && refs.length > 0) {
     const id = session.observations.allocate();

@@ -38,6 +38,28 @@ export function journalArgs(raw: unknown, textSafe: boolean): unknown {
   return cut(raw, 0);
 }
 
+/** Deepest nesting of an agent's arguments that is parsed at all (the contract needs 4). */
+export const MAX_ARGUMENT_DEPTH = 32;
+
+/** True when a JSON value nests deeper than `max` (checked without recursion, so no depth overflows the stack). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  let visited = 0;
+  while (stack.length > 0) {
+    const [v, depth] = stack.pop() as [unknown, number];
+    if (v === null || typeof v !== 'object') continue;
+    if (depth >= max) return true;
+    if (++visited > 100_000) return true;
+    for (const child of Array.isArray(v) ? v : Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
+/** A read answered `braked` the moment an emergency stop answers the calls in flight. */
+function answeredByBrake<T>(work: Promise<T>, braked: Promise<ErrorInfo>): Promise<T> {
+  return Promise.race([work, braked.then((info): never => { throw new OverseerError(info); })]);
+}
+
 /** What the runner needs. */
 export interface RunnerDeps {
   read: ReadDeps;
@@ -54,7 +76,18 @@ export interface RunnerDeps {
 export class ToolRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
-  async run(session: AgentSession, tool: string, rawArgs: unknown, signal: AbortSignal, progress?: Progress): Promise<ToolResult> {
+  /** Runs one call; the emergency stop waits on `session.runs` until every answer is journaled. */
+  run(session: AgentSession, tool: string, rawArgs: unknown, signal: AbortSignal, progress?: Progress): Promise<ToolResult> {
+    const call = session.beginCall(String(tool).slice(0, 100));
+    const running = this.runCall(session, tool, rawArgs, signal, progress, call.braked).finally(() => {
+      call.end();
+      session.runs.delete(running);
+    });
+    session.runs.add(running);
+    return running;
+  }
+
+  private async runCall(session: AgentSession, tool: string, rawArgs: unknown, signal: AbortSignal, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<ToolResult> {
     const started = Date.now();
     session.calls++;
     let answer: unknown;
@@ -63,10 +96,12 @@ export class ToolRunner {
     const schema = Object.hasOwn(TOOL_ARGS, tool) ? TOOL_ARGS[tool as ToolName] : undefined;
     try {
       if (schema === undefined) throw new OverseerError(errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, { tools: Object.keys(TOOL_ARGS) }));
+      const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
+      if (tooDeep) throw new OverseerError(errorInfo('invalid_argument', `${tool}: the arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`, { issues: [{ path: '(root)', message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }] }));
       const parsed = schema.safeParse(rawArgs ?? {});
       if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, tool));
       output = parsed.data.output ?? 'text';
-      answer = await this.execute(session, tool as ToolName, parsed.data, signal, progress);
+      answer = await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
     } catch (e) {
       if (e instanceof OverseerError) error = e.info;
       else {
@@ -74,9 +109,19 @@ export class ToolRunner {
         error = errorInfo('internal', `internal error in ${tool}; it was logged`);
       }
     }
+    return this.record(session, tool, rawArgs, Date.now() - started, output, answer, error);
+  }
+
+  /** Journals a call refused before it reached a tool (a malformed tools/call) and answers its error. */
+  async refuse(session: AgentSession, tool: string, rawArgs: unknown, error: ErrorInfo): Promise<ToolResult> {
+    session.calls++;
+    return this.record(session, tool, rawArgs, 0, 'text', undefined, error);
+  }
+
+  /** Journals one call (fsynced) and only then renders its answer: a call that cannot be journaled is not answered. */
+  private async record(session: AgentSession, tool: string, rawArgs: unknown, durationMs: number, output: 'text' | 'json', answer: unknown, error: ErrorInfo | undefined): Promise<ToolResult> {
     const receipt = tool === 'element_act' || tool === 'action_wait' ? (answer as Receipt | undefined) : undefined;
     const textSafe = receipt?.target !== undefined && receipt.target.state.password !== true;
-    const durationMs = Date.now() - started;
     try {
       const record = await this.deps.journal.append({
         kind: 'tool_call',
@@ -99,18 +144,18 @@ export class ToolRunner {
     return { isError: false, text: output === 'json' ? JSON.stringify(answer) : this.render(tool as ToolName, answer), structured: answer };
   }
 
-  private execute(session: AgentSession, tool: ToolName, args: unknown, signal: AbortSignal, progress?: Progress): Promise<unknown> {
+  private execute(session: AgentSession, tool: ToolName, args: unknown, signal: AbortSignal, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<unknown> {
     switch (tool) {
       case 'window_list':
-        return windowList(this.deps.read, args as WindowListArgs, signal);
+        return answeredByBrake(windowList(this.deps.read, args as WindowListArgs, signal), braked);
       case 'window_read':
-        return windowRead(this.deps.read, session, args as WindowReadArgs, signal);
+        return answeredByBrake(windowRead(this.deps.read, session, args as WindowReadArgs, signal), braked);
       case 'element_find':
-        return elementFind(this.deps.read, session, args as ElementFindArgs, signal);
+        return answeredByBrake(elementFind(this.deps.read, session, args as ElementFindArgs, signal), braked);
       case 'element_act':
-        return elementAct(this.deps.act, session, args as ElementActArgs, signal, progress);
+        return elementAct(this.deps.act, session, args as ElementActArgs, signal, progress, braked);
       case 'action_wait':
-        return actionWait(session, args as ActionWaitArgs, progress);
+        return actionWait(this.deps.act, session, args as ActionWaitArgs, progress, braked);
     }
   }
 
@@ -134,7 +179,10 @@ export class ToolRunner {
     if (receipt?.decision !== undefined) e.decision = receipt.decision.verdict;
     if (receipt !== undefined) e.verification = receipt.verification;
     if (receipt?.path !== undefined) e.path = receipt.path;
-    if (receipt !== undefined) e.receipt = receipt;
+    if (receipt !== undefined) {
+      e.receipt = receipt;
+      e.receipt_id = receipt.receipt_id;
+    }
     if (error !== undefined) e.error = error;
     return e;
   }

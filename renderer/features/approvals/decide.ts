@@ -20,7 +20,7 @@ export function useDecide(): (approvalId: string, decision: Decision) => boolean
       const sent =
         decision.kind === 'deny'
           ? api.command('deny', decision.reason !== undefined && decision.reason.trim() !== '' ? { approval_id: approvalId, reason: decision.reason.trim() } : { approval_id: approvalId })
-          : api.command('approve', decision.kind === 'allow_for_session' ? { approval_id: approvalId, allow_for_session: true } : { approval_id: approvalId });
+          : api.command('approve', decision.kind === 'allow_for_session' ? { approval_id: approvalId, allow: { scope: 'element' } } : { approval_id: approvalId });
       sent.catch((error: unknown) => appStore.getState().setNotice(describeError(decision.kind === 'deny' ? 'deny' : 'approve', error)));
       return true;
     },

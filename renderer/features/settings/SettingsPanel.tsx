@@ -32,6 +32,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     approval_wait_ms: String(settings.approval_wait_ms),
     read_timeout_ms: String(settings.read_timeout_ms),
     read_max_nodes: String(settings.read_max_nodes),
+    agent_idle_s: String(settings.agent_idle_s),
     progressive_tools: settings.progressive_tools,
     pids: (settings.exclusions.pids ?? []).join(', '),
     apps: (settings.exclusions.apps ?? []).join('\n'),
@@ -47,6 +48,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       approval_wait_ms: Number(draft.approval_wait_ms),
       read_timeout_ms: Number(draft.read_timeout_ms),
       read_max_nodes: Number(draft.read_max_nodes),
+      agent_idle_s: Number(draft.agent_idle_s),
       progressive_tools: draft.progressive_tools,
       exclusions: { ...(pids.length > 0 ? { pids } : {}), ...(apps.length > 0 ? { apps } : {}) },
     });
@@ -61,7 +63,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       setSaved(true);
     });
   };
-  const field = (name: 'approval_expiry_s' | 'approval_wait_ms' | 'read_timeout_ms' | 'read_max_nodes', label: string, min: number, max: number) => (
+  const field = (name: 'approval_expiry_s' | 'approval_wait_ms' | 'read_timeout_ms' | 'read_max_nodes' | 'agent_idle_s', label: string, min: number, max: number) => (
     <label className="field">
       <span>{label}</span>
       <input type="number" data-testid={`settings-${name.replace(/_/g, '-')}`} min={min} max={max} required value={draft[name]} onChange={(e) => (setSaved(false), setDraft({ ...draft, [name]: e.target.value }))} />
@@ -75,6 +77,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
         {field('approval_wait_ms', 'Approval wait before "pending" (ms)', 1000, 55000)}
         {field('read_timeout_ms', 'Read timeout (ms)', 100, 20000)}
         {field('read_max_nodes', 'Max nodes per read', 1, 5000)}
+        {field('agent_idle_s', 'Idle agent session ends after (seconds; its pending actions are withdrawn)', 5, 86400)}
       </div>
       <label className="check">
         <input type="checkbox" data-testid="settings-progressive-tools" checked={draft.progressive_tools} onChange={(e) => (setSaved(false), setDraft({ ...draft, progressive_tools: e.target.checked }))} />

@@ -7,6 +7,12 @@ export function ConnectionBanner() {
   const connection = useApp(selectConnection);
   const now = useNow(500);
   if (connection.state === 'open') return null;
+  if (connection.state === 'unauthorized')
+    return (
+      <div className="banner banner-offline" role="alert" data-testid="connection-banner" data-reason="unauthorized">
+        <strong>This browser is not signed in to the supervisor.</strong> Open the sign-in link <code>overseer serve</code> printed (each link works once), or make a new one in a browser that is signed in: Settings → “Link another browser”. Until then nothing here is live, and no approval or brake can be sent from this page.
+      </div>
+    );
   const retry = connection.retry_at === undefined ? undefined : connection.retry_at - now;
   return (
     <div className="banner banner-offline" role="alert" data-testid="connection-banner">

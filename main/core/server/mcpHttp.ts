@@ -1,0 +1,109 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
+import { AgentSession } from '../tools/agentSession.js';
+import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
+import { bearer, tokenMatches } from './auth.js';
+
+/** Largest MCP request body accepted. */
+export const MAX_BODY = 8 * 1024 * 1024;
+
+/** A JSON answer that ends the request (and, with `close`, the connection: its body was not read to the end). */
+export function reply(res: ServerResponse, status: number, body: unknown, close = false): void {
+  if (res.headersSent || res.destroyed) return;
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...(close ? { connection: 'close' } : {}) });
+  res.end(JSON.stringify(body), () => {
+    if (close) res.socket?.destroy();
+  });
+}
+
+const rpcError = (code: number, message: string): unknown => ({ jsonrpc: '2.0', id: null, error: { code, message } });
+
+type Body = { ok: true; body: unknown } | { ok: false; status: number; error: unknown; close: boolean };
+
+/** Reads a request body within MAX_BODY; says exactly what is wrong with one that is not JSON. */
+async function readBody(req: IncomingMessage): Promise<Body> {
+  const declared = Number(req.headers['content-length']);
+  if (Number.isFinite(declared) && declared > MAX_BODY) return { ok: false, status: 413, error: rpcError(-32600, `the request body (${declared} bytes) is larger than ${MAX_BODY} bytes`), close: true };
+  const chunks: Buffer[] = [];
+  let size = 0;
+  try {
+    for await (const chunk of req as AsyncIterable<Buffer>) {
+      size += chunk.length;
+      if (size > MAX_BODY) return { ok: false, status: 413, error: rpcError(-32600, `the request body is larger than ${MAX_BODY} bytes`), close: true };
+      chunks.push(chunk);
+    }
+  } catch {
+    return { ok: false, status: 400, error: rpcError(-32700, 'the request body was cut off'), close: true };
+  }
+  if (size === 0) return { ok: true, body: undefined };
+  try {
+    return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
+  } catch {
+    return { ok: false, status: 400, error: rpcError(-32700, 'parse error: the request body is not valid JSON'), close: false };
+  }
+}
+
+/**
+ * MCP over Streamable HTTP at `/mcp`: the agent credential (bearer token) opens it and nothing
+ * else. One agent session per MCP session, admitted within the supervisor's bound (never during an
+ * emergency stop), kept busy by its open requests and ended by DELETE, idle expiry or a brake.
+ */
+export function mcpHttp(supervisor: Supervisor, options: { token: string; log: (line: string) => void }): { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; closeAll(): Promise<void> } {
+  const transports = new Map<string, { transport: StreamableHTTPServerTransport; session: AgentSession }>();
+
+  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    if (!tokenMatches(bearer(req), options.token)) return reply(res, 401, { error: 'a valid bearer token is required' });
+    const sid = req.headers['mcp-session-id'];
+    const existing = typeof sid === 'string' ? transports.get(sid) : undefined;
+    // Busy while any of its requests is open: a call in flight, or the event stream.
+    const leave = existing?.session.enter();
+    if (leave !== undefined) res.once('close', leave);
+    let body: unknown;
+    if (req.method === 'POST') {
+      const read = await readBody(req);
+      if (!read.ok) return reply(res, read.status, read.error, read.close);
+      body = read.body;
+    }
+    if (existing !== undefined) return existing.transport.handleRequest(req, res, body);
+    if (typeof sid === 'string') return reply(res, 404, rpcError(-32001, 'unknown or closed session: start a new one with initialize'));
+    if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, rpcError(-32000, 'start a session with an initialize request'));
+    const admitted = supervisor.admit();
+    if (!admitted.ok) return reply(res, 503, rpcError(-32000, admitted.why));
+    const session = new AgentSession({ transport: 'http', progressiveTools: supervisor.settings.settings.progressive_tools, now: () => supervisor.clock.now() });
+    const server = createMcpServer({ runner: supervisor.runner, session, version: OVERSEER_VERSION, onChange: () => supervisor.emitAgents() });
+    const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        transports.set(id, { transport, session });
+        void supervisor.addSession(session, {
+          close: () => {
+            transports.delete(id);
+            void transport.close().catch(() => {});
+          },
+          drain: () => sends.drain(),
+        });
+      },
+    });
+    const sends = trackSends(transport);
+    transport.onclose = () => {
+      if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
+      supervisor.endSession(session.id, 'the agent ended its session');
+      void server.close().catch(() => {});
+    };
+    transport.onerror = (error) => options.log(`[mcp] ${session.id}: ${error.message}`);
+    await server.connect(transport);
+    const leaveFirst = session.enter();
+    res.once('close', leaveFirst);
+    return transport.handleRequest(req, res, body);
+  };
+
+  return {
+    handle,
+    async closeAll() {
+      for (const { transport } of [...transports.values()]) await transport.close().catch(() => {});
+    },
+  };
+}

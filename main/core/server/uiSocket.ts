@@ -1,0 +1,92 @@
+import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { WebSocketServer, type RawData, type WebSocket } from 'ws';
+import type { UiFrame } from '../../../protocol/index.js';
+import type { Supervisor } from '../supervisor.js';
+import { exactOrigin } from './auth.js';
+import type { UiAuth } from './uiAuth.js';
+
+/** Largest UI frame accepted; larger ones close that one socket (1009), never the supervisor. */
+export const MAX_UI_FRAME = 1024 * 1024;
+/** The close code and reason a UI without the person's credential is sent (renderer/api reads it). */
+export const UNAUTHORIZED_CLOSE = 4401;
+
+function text(data: RawData): string {
+  if (Buffer.isBuffer(data)) return data.toString('utf8');
+  if (Array.isArray(data)) return Buffer.concat(data).toString('utf8');
+  return Buffer.from(data).toString('utf8');
+}
+
+/**
+ * The UI channel over WebSocket at `/ui` (browser mode). It opens only for a page of this origin
+ * that carries the person's cookie (docs/security.md); an agent's bearer token never opens it.
+ * Every socket has its error path: a hostile frame (bad UTF-8, too large, not JSON) ends that
+ * socket or is answered typed, and the supervisor keeps running.
+ */
+export function uiSocket(supervisor: Supervisor, ui: UiAuth | undefined, log: (line: string) => void): { upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, port: number): void; closeAll(): void } {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_UI_FRAME });
+  wss.on('error', (error) => log(`[ui] websocket server: ${error.message}`));
+
+  const serve = (ws: WebSocket): void => {
+    const client = {
+      send: (frame: UiFrame): void => {
+        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame), (error) => error && log(`[ui] send failed: ${error.message}`));
+      },
+    };
+    let detach: (() => void) | undefined;
+    let closed = false;
+    ws.on('error', (error) => {
+      log(`[ui] a UI socket failed and was closed: ${error.message}`);
+      ws.terminate();
+    });
+    ws.on('close', () => {
+      closed = true;
+      detach?.();
+    });
+    supervisor.ui.attach(client).then(
+      (d) => {
+        detach = d;
+        if (closed) d();
+      },
+      (error: unknown) => {
+        log(`[ui] attaching a UI failed: ${error instanceof Error ? error.message : String(error)}`);
+        ws.terminate();
+      },
+    );
+    ws.on('message', (data, isBinary) => {
+      let raw: unknown;
+      try {
+        raw = isBinary ? undefined : JSON.parse(text(data));
+      } catch {
+        raw = undefined;
+      }
+      supervisor.ui.receive(client, raw).catch((error: unknown) => log(`[ui] a frame failed: ${error instanceof Error ? error.message : String(error)}`));
+    });
+  };
+
+  return {
+    upgrade(req, socket, head, port) {
+      socket.on('error', () => socket.destroy());
+      const refuse = (status: string): void => {
+        socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      };
+      if (ui === undefined) return refuse('404 Not Found');
+      // A browser always sends Origin on a WebSocket; anything else is not our page.
+      if (!exactOrigin(req, port)) return refuse('403 Forbidden');
+      const signedIn = ui.signedIn(req, port);
+      wss.handleUpgrade(req, socket, head, (ws) => {
+        if (!signedIn) {
+          // Completed then closed, so the page can read why (a refused handshake tells it nothing).
+          ws.on('error', () => ws.terminate());
+          ws.close(UNAUTHORIZED_CLOSE, 'not signed in: open the link overseer serve printed');
+          return;
+        }
+        serve(ws);
+      });
+    },
+    closeAll() {
+      for (const ws of wss.clients) ws.terminate();
+      wss.close();
+    },
+  };
+}

@@ -1,0 +1,84 @@
+import { OverseerError, errorInfo, fail, type PolicyRule } from '../../protocol/index.js';
+import type { Supervisor } from './supervisor.js';
+import type { UiHandlers } from './uiHub.js';
+
+const gone = (id: string): OverseerError => new OverseerError(errorInfo('expired', `approval ${id} is no longer pending (it was decided, expired, braked or withdrawn)`));
+
+/**
+ * What each UI command does. Only the UI channel reaches these — the WebSocket with the person's
+ * cookie, or IPC from the desktop app's own page — never an agent's credential (docs/security.md).
+ */
+export function supervisorUiHandlers(s: Supervisor): UiHandlers {
+  return {
+    approve: ({ approval_id, allow }) => {
+      const item = s.approvals.get(approval_id);
+      if (item === undefined || !s.approvals.approve(approval_id, allow?.scope)) return Promise.reject(gone(approval_id));
+      if (allow === undefined) return Promise.resolve({ ok: true as const });
+      const rule: PolicyRule = s.policy.allowForSession({ session: item.session, agent: item.agent, action: item.action, app: item.window.app, scope: allow.scope, element: item.target.key, elementLabel: `${item.target.role}${item.target.name !== undefined ? ` "${item.target.name}"` : ''}` });
+      return Promise.resolve({ ok: true as const, rule });
+    },
+    deny: ({ approval_id, reason }) => {
+      if (!s.approvals.deny(approval_id, reason)) return Promise.reject(gone(approval_id));
+      return Promise.resolve({ ok: true as const });
+    },
+    cancel_held: ({ approval_id, reason }) => {
+      if (!s.holds.cancel(approval_id, reason)) return Promise.reject(new OverseerError(errorInfo('expired', `action ${approval_id} is no longer held (the pause ended, or it was cancelled or withdrawn)`)));
+      return Promise.resolve({ ok: true as const });
+    },
+    brake: ({ action }) => Promise.resolve({ brake: s.brakes.apply(action) }),
+    choose_window: async ({ window }) => {
+      await s.tree.choose(window, s.windows.find((w) => w.window === window)?.pid);
+      return { ok: true as const };
+    },
+    reload_tree: async () => {
+      if (s.tree.window === undefined) throw fail('invalid_argument', 'no window is chosen');
+      await s.tree.reload();
+      return { ok: true as const };
+    },
+    refresh_windows: async () => {
+      s.windows = (await s.helper.call('window_list', {})).windows;
+      s.ui.emit('windows', s.windows);
+      return { windows: s.windows };
+    },
+    pair_link: () => {
+      if (s.pairLink === undefined) return Promise.reject(fail('invalid_argument', 'this supervisor has no browser UI to sign in to (the desktop app talks to its own window only)'));
+      return Promise.resolve(s.pairLink());
+    },
+    update_settings: async (patch) => {
+      const settings = await s.settings.update(patch, s.policy.list());
+      await s.helper.setExclusions(s.exclusions());
+      s.ui.emit('settings', settings);
+      s.emitAgents();
+      return { settings };
+    },
+    add_rule: async ({ pattern }) => {
+      const rule = s.policy.denyApp(pattern);
+      await s.settings.update({}, s.policy.list());
+      return { rule };
+    },
+    remove_rule: async ({ id }) => {
+      s.policy.remove(id);
+      await s.settings.update({}, s.policy.list());
+      return { ok: true as const };
+    },
+    snapshot: () => {
+      const tree = s.tree.tree;
+      const chosen = s.tree.window;
+      return Promise.resolve({
+        agents: s.agentInfos(),
+        windows: s.windows,
+        ...(chosen !== undefined ? { chosen_window: chosen } : {}),
+        ...(tree !== undefined ? { tree: tree.elements } : {}),
+        tree_status: s.tree.status,
+        pending: s.approvals.list(),
+        held: s.holds.list(),
+        receipts: [...s.receipts],
+        brake: s.brakes.state,
+        helper: s.helper.health,
+        settings: s.settings.settings,
+        rules: s.policy.list(),
+        connection: s.options.connection,
+      });
+    },
+  };
+}
