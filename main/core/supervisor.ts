@@ -34,6 +34,8 @@ export interface SupervisorOptions {
   /** Starts the helper process (the desktop app runs its bundled helper with Electron's Node). */
   spawnHelper?: (env: Record<string, string | undefined>) => HelperProcess;
   clock?: Clock;
+  /** How often a call waiting for a person sends MCP progress (default 5 s). */
+  progressIntervalMs?: number;
 }
 
 /**
@@ -87,6 +89,7 @@ export class Supervisor {
         policy: this.policy,
         clock: this.clock,
         settings: () => this.settings.settings,
+        ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
         journalEvent: async (record) => {
           await this.journal.append(record);
         },

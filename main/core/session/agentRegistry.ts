@@ -65,7 +65,7 @@ export class AgentRegistry {
     if (this.sessions.size < this.max) return { ok: true };
     let victim: AgentSession | undefined;
     for (const { session } of this.sessions.values()) {
-      if (session.transport !== 'http' || session.idleMs() === 0 || this.events.pendingOf(session.id) > 0) continue;
+      if (session.transport !== 'http' || session.busy || this.events.pendingOf(session.id) > 0) continue;
       if (victim === undefined || session.idleMs() > victim.idleMs()) victim = session;
     }
     if (victim === undefined) return { ok: false, why: `${this.max} agent sessions are connected and busy; close one or wait` };
@@ -102,7 +102,7 @@ export class AgentRegistry {
   sweep(): void {
     const limit = this.idleLimitMs();
     for (const { session } of [...this.sessions.values()]) {
-      if (session.transport === 'http' && session.idleMs() >= limit) this.end(session.id, `idle for ${Math.round(limit / 1000)} s`);
+      if (session.transport === 'http' && !session.busy && session.idleMs() >= limit) this.end(session.id, `idle for ${Math.round(limit / 1000)} s`);
     }
   }
 

@@ -23,11 +23,6 @@ export interface InflightCall {
   brake(info: ErrorInfo): void;
 }
 
-function targetOptions(): { ttlMs?: number } {
-  const ttl = Number(process.env['OVERSEER_TARGET_TTL_MS']);
-  return Number.isInteger(ttl) && ttl > 0 ? { ttlMs: ttl } : {};
-}
-
 /** Options of a session: how it connects and the clock it keeps time with. */
 export interface AgentSessionOptions {
   transport: 'http' | 'stdio';
@@ -44,8 +39,8 @@ export class AgentSession {
   readonly hostPids: readonly number[];
   readonly since: string;
   readonly observations = new ObservationStore();
-  /** Targets live 5 minutes; OVERSEER_TARGET_TTL_MS shortens that for tests of expiry. */
-  readonly targets = new TargetRegistry(targetOptions());
+  /** Targets live 5 minutes (on the session's clock). */
+  readonly targets: TargetRegistry;
   readonly acts = new Map<string, ActFlow>();
   /** Calls answered but maybe still running, for the emergency stop to wait on. */
   readonly runs = new Set<Promise<unknown>>();
@@ -67,6 +62,7 @@ export class AgentSession {
     this.hostPids = options.hostPids ?? [];
     this.activated = !options.progressiveTools;
     this.now = options.now ?? Date.now;
+    this.targets = new TargetRegistry({ now: this.now });
     this.lastActive = this.now();
     this.since = new Date(this.lastActive).toISOString();
   }
@@ -82,6 +78,11 @@ export class AgentSession {
       this.open--;
       this.lastActive = this.now();
     };
+  }
+
+  /** True while a request of the agent is open. */
+  get busy(): boolean {
+    return this.open > 0;
   }
 
   /** Milliseconds idle (no open request), or 0 while busy. */

@@ -1,11 +1,11 @@
 import { FIND_TIMEOUT, READ_LIMITS, fail, type Element, type ElementFindAnswer, type ElementFindArgs, type ElementRef, type WindowInfo, type WindowListAnswer, type WindowListArgs, type WindowReadAnswer, type WindowReadArgs } from '../../../protocol/index.js';
-import type { HelperSupervisor } from '../helperSupervisor.js';
+import type { HelperCaller } from '../helperSupervisor.js';
 import { observationScope } from '../session/canonical.js';
 import type { AgentSession } from './agentSession.js';
 
 /** What the read tools need from the supervisor. */
 export interface ReadDeps {
-  helper: HelperSupervisor;
+  helper: HelperCaller;
   settings: () => { read_timeout_ms: number; read_max_nodes: number };
 }
 

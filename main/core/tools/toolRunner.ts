@@ -29,7 +29,9 @@ const MAX_JOURNAL_STRING = 500;
 export function journalArgs(raw: unknown, textSafe: boolean): unknown {
   const cut = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return v.length > MAX_JOURNAL_STRING ? `${v.slice(0, MAX_JOURNAL_STRING)}…(${v.length} chars)` : v;
-    if (depth > 6 || v === null || typeof v !== 'object') return v;
+    if (v === null || typeof v !== 'object') return v;
+    // Deeper levels are summarized, never kept: a hostile nesting must not reach the journal's encoder.
+    if (depth > 6) return Array.isArray(v) ? `[array of ${v.length}, nested deeper than 6]` : '{object nested deeper than 6}';
     if (Array.isArray(v)) return v.slice(0, 50).map((x) => cut(x, depth + 1));
     const out: Record<string, unknown> = {};
     for (const [k, x] of Object.entries(v).slice(0, 50)) out[k] = k === 'text' && depth === 0 && !textSafe ? '[withheld: not known to be a non-password field]' : cut(x, depth + 1);

@@ -1,0 +1,294 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { errorInfo, type ElementActArgs, type ErrorInfo, type Receipt } from '../../../protocol/index.js';
+import { FakeClock, flush } from '../../testing/fakeClock.js';
+import { FakeHelper, fakeElement } from '../../testing/fakeHelper.js';
+import { ApprovalQueue } from '../supervision/approvals.js';
+import { Brakes } from '../supervision/brakes.js';
+import { HoldList } from '../supervision/holds.js';
+import { Policy } from '../supervision/policy.js';
+import { actionWait, elementAct, type ActDeps } from './actTool.js';
+import { AgentSession } from './agentSession.js';
+
+/** The supervision core around element_act with a fake helper and a fake clock. */
+function rig(settings = { approval_expiry_s: 120, approval_wait_ms: 45_000 }) {
+  const clock = new FakeClock();
+  const helper = new FakeHelper().add(
+    fakeElement('counter'),
+    fakeElement('name', { role: 'edit', value: 'Alice', patterns: ['value', 'focus'] }),
+    fakeElement('secret', { role: 'edit', state: { enabled: true, password: true }, redacted: true, patterns: ['value'] }),
+    fakeElement('other'),
+  );
+  const brakes = new Brakes();
+  const approvals = new ApprovalQueue(clock);
+  const holds = new HoldList(brakes, clock);
+  const policy = new Policy();
+  const journal: { kind: string; [k: string]: unknown }[] = [];
+  const finals: Receipt[] = [];
+  const progress: number[] = [];
+  const deps: ActDeps = {
+    helper,
+    approvals,
+    holds,
+    brakes,
+    policy,
+    clock,
+    settings: () => settings,
+    progressIntervalMs: 1000,
+    journalEvent: (record) => {
+      journal.push(record);
+      return Promise.resolve();
+    },
+    journalFinal: (_session, receipt) => {
+      finals.push(receipt);
+      return Promise.resolve();
+    },
+  };
+  const session = new AgentSession({ transport: 'http', progressiveTools: false, now: () => clock.now() });
+  session.client = 'test-agent';
+  let brake: (info: ErrorInfo) => void = () => {};
+  const braked = new Promise<ErrorInfo>((resolve) => (brake = resolve));
+  const act = (args: Partial<ElementActArgs> & { action: ElementActArgs['action'] }): Promise<Receipt> =>
+    elementAct(deps, session, { selector: { automation_id: 'counter' }, ...args }, new AbortController().signal, (p) => progress.push(p), braked);
+  /** Waits until a card for this element is pending and returns its id. */
+  const card = async (id = 'counter'): Promise<string> => {
+    for (let i = 0; i < 50; i++) {
+      const found = approvals.list().find((p) => p.target.automation_id === id);
+      if (found !== undefined) return found.approval_id;
+      await flush();
+    }
+    throw new Error(`no card for ${id}`);
+  };
+  return { clock, helper, brakes, approvals, holds, policy, journal, finals, progress, deps, session, act, card, brake: (info: ErrorInfo) => brake(info) };
+}
+
+const EMERGENCY = errorInfo('braked', 'the emergency stop answered this call', { brake: 'emergency' });
+
+describe('element_act in the supervision core (SPEC §5 order: deny → brake → ask → pause → re-check → dispatch)', () => {
+  it('asks a person for a mutating action and dispatches the approved element with the state the card showed', async () => {
+    const t = rig();
+    const answer = t.act({ action: 'invoke' });
+    const id = await t.card();
+    assert.equal(t.helper.dispatched.length, 0, 'nothing runs before the decision');
+    assert.ok(t.approvals.approve(id));
+    const r = await answer;
+    assert.equal(r.outcome, 'completed');
+    assert.deepEqual({ verdict: r.decision?.verdict, by: r.decision?.by }, { verdict: 'approved', by: 'human' });
+    assert.equal(t.helper.dispatched.length, 1);
+    assert.deepEqual(t.helper.dispatched[0]?.element?.shown, t.helper.elements.get('counter')?.shown, 'the dispatch binds the shown state');
+    assert.deepEqual(t.journal.map((j) => j.kind), ['approval_pending', 'approval_resolved'], 'the request and its resolution are journaled');
+  });
+
+  it('refuses by a deny rule before asking or dispatching', async () => {
+    const t = rig();
+    t.policy.denyApp('/fix/');
+    const r = await t.act({ action: 'invoke' });
+    assert.equal(r.refusal?.code, 'denied');
+    assert.equal(r.decision?.by, 'policy');
+    assert.equal(t.approvals.list().length, 0);
+    assert.equal(t.helper.dispatched.length, 0);
+  });
+
+  it('refuses every act while stopped, view-only ones included, and runs them again after resume', async () => {
+    const t = rig();
+    t.brakes.apply('stop');
+    for (const action of ['invoke', 'focus', 'scroll_into_view'] as const) {
+      const r = await t.act({ action });
+      assert.equal(r.refusal?.code, 'braked', action);
+    }
+    assert.equal(t.helper.dispatched.length, 0);
+    t.brakes.apply('resume');
+    assert.equal((await t.act({ action: 'focus' })).outcome, 'completed');
+  });
+
+  it('runs view-only actions without a card, binding identity only', async () => {
+    const t = rig();
+    const r = await t.act({ action: 'focus' });
+    assert.equal(r.decision?.verdict, 'auto');
+    assert.equal(t.approvals.list().length, 0);
+    assert.equal(t.helper.dispatched[0]?.element?.shown, undefined);
+  });
+
+  it('a session rule of element scope allows that element only; app scope allows the app', async () => {
+    const t = rig();
+    t.policy.allowForSession({ session: t.session.id, agent: 'test-agent', action: 'invoke', app: 'fixture', scope: 'element', element: 'k:counter', elementLabel: 'button "counter"' });
+    const allowed = await t.act({ action: 'invoke' });
+    assert.equal(allowed.decision?.verdict, 'auto');
+    assert.match(allowed.decision?.note ?? '', /^rule R/);
+    const other = t.act({ action: 'invoke', selector: { automation_id: 'other' } });
+    t.approvals.deny(await t.card('other'));
+    assert.equal((await other).refusal?.code, 'denied', 'another element still asks');
+    t.policy.allowForSession({ session: t.session.id, agent: 'test-agent', action: 'invoke', app: 'fixture', scope: 'app', element: 'k:counter', elementLabel: '' });
+    assert.equal((await t.act({ action: 'invoke', selector: { automation_id: 'other' } })).decision?.verdict, 'auto');
+    const another = new AgentSession({ transport: 'http', progressiveTools: false });
+    assert.equal(t.policy.decide(another.id, 'invoke', 'fixture', 'k:counter').kind, 'ask', 'rules belong to their agent session');
+  });
+
+  it('holds an action approved while paused, lists it, and runs it on resume', async () => {
+    const t = rig();
+    t.brakes.apply('pause');
+    const answer = t.act({ action: 'invoke' });
+    t.approvals.approve(await t.card());
+    await flush();
+    assert.equal(t.holds.list().length, 1, 'listed as held');
+    assert.equal(t.holds.list()[0]?.decision.verdict, 'approved');
+    assert.equal(t.helper.dispatched.length, 0, 'nothing is dispatched while paused');
+    t.brakes.apply('resume');
+    assert.equal((await answer).outcome, 'completed');
+    assert.equal(t.holds.list().length, 0);
+  });
+
+  it('answers a held action braked when a stop ends the pause, denied when the person cancels it', async () => {
+    const t = rig();
+    t.brakes.apply('pause');
+    const first = t.act({ action: 'invoke' });
+    t.approvals.approve(await t.card());
+    await flush();
+    const id = t.holds.list()[0]?.approval_id ?? '';
+    assert.ok(t.holds.cancel(id, 'changed my mind'));
+    const cancelled = await first;
+    assert.equal(cancelled.refusal?.code, 'denied');
+    assert.equal(cancelled.decision?.note, 'changed my mind');
+    const second = t.act({ action: 'focus' });
+    await flush();
+    assert.equal(t.holds.list().length, 1, 'view-only acts wait for the pause too');
+    t.brakes.apply('stop');
+    assert.equal((await second).refusal?.code, 'braked');
+    assert.equal(t.helper.dispatched.length, 0);
+  });
+
+  it('expires an unanswered card on the clock', async () => {
+    const t = rig({ approval_expiry_s: 30, approval_wait_ms: 45_000 });
+    const answer = t.act({ action: 'invoke' });
+    await t.card();
+    await t.clock.tick(29_999);
+    assert.equal(t.approvals.list().length, 1);
+    await t.clock.tick(1);
+    const r = await answer;
+    assert.equal(r.refusal?.code, 'expired');
+    assert.equal(r.decision?.verdict, 'expired');
+    assert.equal(t.helper.dispatched.length, 0);
+  });
+
+  it('answers pending after approval_wait_ms with progress on the way; action_wait then gets the final receipt, journaled once', async () => {
+    const t = rig({ approval_expiry_s: 120, approval_wait_ms: 5000 });
+    const answer = t.act({ action: 'invoke' });
+    const id = await t.card();
+    await t.clock.tick(5000);
+    const first = await answer;
+    assert.equal(first.outcome, 'pending');
+    assert.ok(t.progress.length >= 4, `${t.progress.length} progress notifications in 5 s at 1 s`);
+    const waiting = actionWait(t.deps, t.session, { receipt_id: first.receipt_id }, undefined, new Promise(() => {}));
+    t.approvals.approve(id);
+    const final = await waiting;
+    assert.equal(final.outcome, 'completed');
+    assert.equal(t.finals.length, 1, 'the final receipt is journaled on its own');
+    await assert.rejects(actionWait(t.deps, t.session, { receipt_id: first.receipt_id }, undefined, new Promise(() => {})), /snapshot_unknown/, 'given once');
+  });
+
+  it('action_wait keeps answering pending until the decision, within its own timeout', async () => {
+    const t = rig({ approval_expiry_s: 300, approval_wait_ms: 1000 });
+    const answer = t.act({ action: 'invoke' });
+    await t.card();
+    await t.clock.tick(1000);
+    const first = await answer;
+    const waiting = actionWait(t.deps, t.session, { receipt_id: first.receipt_id, timeout_ms: 2000 }, undefined, new Promise(() => {}));
+    await t.clock.tick(2000);
+    assert.equal((await waiting).outcome, 'pending');
+  });
+
+  it('an emergency stop answers a call that waits for a person braked at once, and the card is gone', async () => {
+    const t = rig();
+    const answer = t.act({ action: 'invoke' });
+    await t.card();
+    t.brake(EMERGENCY);
+    t.approvals.brakeAll('emergency stop');
+    const r = await answer;
+    assert.equal(r.refusal?.code, 'braked');
+    assert.equal(r.action_call_made, false);
+    assert.equal(t.approvals.list().length, 0);
+    assert.equal(t.helper.dispatched.length, 0);
+  });
+
+  it('an emergency stop answers a call in dispatch unknown with braked, and journals the real end later', async () => {
+    const t = rig();
+    let release: () => void = () => {};
+    t.helper.hold = new Promise((r) => (release = r));
+    const answer = t.act({ action: 'focus' });
+    for (let i = 0; i < 20 && t.helper.dispatched.length === 0; i++) await flush();
+    t.brake(EMERGENCY);
+    const r = await answer;
+    assert.equal(r.outcome, 'unknown');
+    assert.equal(r.action_call_made, 'unknown');
+    assert.equal(r.error?.code, 'braked');
+    release();
+    for (let i = 0; i < 20 && t.finals.length === 0; i++) await flush();
+    assert.equal(t.finals[0]?.outcome, 'completed', 'what really happened is journaled when it ends');
+  });
+
+  it('a departed agent: its card is withdrawn, never runs, and a held one is withdrawn too', async () => {
+    const t = rig();
+    const answer = t.act({ action: 'invoke' });
+    await t.card();
+    t.session.ended = 'the agent ended its session';
+    t.approvals.withdrawSession(t.session.id, 'the agent went away');
+    const r = await answer;
+    assert.equal(r.refusal?.code, 'withdrawn');
+    assert.equal(r.decision?.verdict, 'withdrawn');
+    assert.equal(t.approvals.list().length, 0);
+    const t2 = rig();
+    t2.brakes.apply('pause');
+    const held = t2.act({ action: 'invoke' });
+    t2.approvals.approve(await t2.card());
+    await flush();
+    t2.session.ended = 'idle';
+    t2.holds.withdrawSession(t2.session.id, 'idle');
+    t2.brakes.apply('resume');
+    assert.equal((await held).refusal?.code, 'withdrawn');
+    assert.equal(t2.helper.dispatched.length, 0);
+  });
+
+  it('refuses before any card when the agent already went away', async () => {
+    const t = rig();
+    t.session.ended = 'bridge closed';
+    assert.equal((await t.act({ action: 'invoke' })).refusal?.code, 'withdrawn');
+    assert.equal(t.approvals.list().length, 0);
+  });
+
+  it('passes the helper’s stale refusal through when the element changed after the card was shown', async () => {
+    const t = rig();
+    const answer = t.act({ action: 'set_value', selector: { automation_id: 'name' }, text: 'Bob' });
+    const id = await t.card('name');
+    const card = t.approvals.get(id);
+    assert.equal(card?.current_value, 'Alice');
+    assert.equal(card?.text, 'Bob');
+    const name = t.helper.elements.get('name');
+    if (name !== undefined) name.shown = { ...name.shown, value_hash: 'h:typed by the person' };
+    t.approvals.approve(id);
+    const r = await answer;
+    assert.equal(r.refusal?.code, 'stale_element');
+    assert.equal(r.outcome, 'refused');
+  });
+
+  it('masks set_value text for a password field on the card and in the receipt', async () => {
+    const t = rig();
+    const answer = t.act({ action: 'set_value', selector: { automation_id: 'secret' }, text: 'hunter2' });
+    const id = await t.card('secret');
+    const card = t.approvals.get(id);
+    assert.equal(card?.password, true);
+    assert.notEqual(card?.text, 'hunter2');
+    assert.equal(card?.current_value, undefined);
+    t.approvals.approve(id);
+    assert.ok(!JSON.stringify(await answer).includes('hunter2'));
+  });
+
+  it('answers unknown, never retried, when the helper dies during dispatch', async () => {
+    const t = rig();
+    t.helper.dieOnDispatch = true;
+    const r = await t.act({ action: 'focus' });
+    assert.equal(r.outcome, 'unknown');
+    assert.equal(r.action_call_made, 'unknown');
+    assert.equal(r.error?.code, 'helper_unavailable');
+    assert.equal(t.helper.dispatched.length, 1, 'dispatched once, not retried');
+  });
+});
