@@ -30,6 +30,16 @@ class Refusal extends Error {
 
 const refuse = (code: ErrorInfo['code'], detail: string, data?: Record<string, unknown>): Refusal => new Refusal(errorInfo(code, detail, data));
 
+/** True when the node's parent chain is known up to the window root, so its ancestor path is whole. */
+function reachesRoot(source: TreeSource, key: string): boolean {
+  const seen = new Set<string>();
+  for (let cur: string | undefined = key; cur !== undefined && !seen.has(cur); cur = source.node(cur)?.parent) {
+    if (cur === source.window.rootKey) return true;
+    seen.add(cur);
+  }
+  return false;
+}
+
 /** Finds the node a bound reference names, after re-checking process, window and digest. */
 async function resolveRef(backend: Backend, ref: ElementRef, rebind: boolean, deadline: Deadline): Promise<Resolved> {
   await backend.checkProcess(ref.process, deadline);
@@ -37,9 +47,10 @@ async function resolveRef(backend: Backend, ref: ElementRef, rebind: boolean, de
   if (window.process.pid !== ref.process.pid || window.process.process_start !== ref.process.process_start) throw refuse('stale_window', `window ${ref.window} now belongs to another process`);
   const source = await backend.open(window, deadline);
   let node = source.node(ref.key) ?? (await source.fetch(ref.key, deadline));
-  if (node === undefined && source.node(window.rootKey) !== undefined) {
+  // A node read alone (fetch) may lack the ancestors its digest covers: walk before judging it changed.
+  if ((node === undefined || !reachesRoot(source, node.key)) && source.node(window.rootKey) !== undefined) {
     await walk(source, { maxNodes: 50_000, maxDepth: 256, maxChildren: 50_000 }, deadline);
-    node = source.node(ref.key);
+    node = source.node(ref.key) ?? node;
   }
   if (node !== undefined) {
     await source.details([node.key], deadline);
