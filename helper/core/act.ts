@@ -187,8 +187,10 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
     await r.source.details([r.node.key], deadline);
     if (p.element !== undefined) checkShown(p.element, r.node);
   } catch (error) {
-    if (error instanceof Refusal) return { ...base, refusal: error.info };
-    if (error instanceof OverseerError) return { ...base, refusal: error.info };
+    // Refused before the element is known: it may be a password field, so its text is not echoed.
+    const { text: _text, ...quiet } = base;
+    if (error instanceof Refusal) return { ...quiet, refusal: error.info };
+    if (error instanceof OverseerError) return { ...quiet, refusal: error.info };
     throw error;
   }
   const { node, source } = r;

@@ -7,7 +7,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { PendingApproval, Receipt, WindowReadAnswer } from '../../protocol/index.js';
+import type { Element, PendingApproval, Receipt, UiSnapshot, WindowReadAnswer } from '../../protocol/index.js';
 import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
 import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
@@ -176,6 +176,30 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     assert.equal(tree.elements[0]?.name, 'Overseer Fixture');
     const snap = await ui.command<{ chosen_window?: string; tree?: unknown[] }>('snapshot');
     assert.equal(snap.chosen_window, win);
+  });
+
+  it('keeps the chosen window’s tree current: an outside change and an approved action show up unasked', async () => {
+    const valueIn = (els: readonly Element[], id: string): string | undefined => {
+      for (const e of els) {
+        if (e.automation_id === id) return e.value;
+        const inner = valueIn(e.children ?? [], id);
+        if (inner !== undefined) return inner;
+      }
+      return undefined;
+    };
+    await ui.command('choose_window', { window: win });
+    const outside = ui.mark();
+    await driver.setText('name_entry', 'Changed outside');
+    await ui.waitFor<{ elements: Element[] }>('tree', (t) => valueIn(t.elements, 'name_entry') === 'Changed outside', 10_000, outside);
+    const answer = act({ selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'Changed by the agent' });
+    const card = await pendingCard((p) => p.target.automation_id === 'name_entry');
+    const approved = ui.mark();
+    await ui.command('approve', { approval_id: card.approval_id });
+    assert.equal((await answer).verification, 'verified');
+    await ui.waitFor<{ elements: Element[] }>('tree', (t) => valueIn(t.elements, 'name_entry') === 'Changed by the agent', 10_000, approved);
+    const status = await ui.command<UiSnapshot>('snapshot').then((snap) => snap.tree_status);
+    assert.equal(status.state, 'current');
+    assert.equal(status.window, win);
   });
 
   it('answers a handle from an observation that fell out of the 512 identities evicted', async () => {

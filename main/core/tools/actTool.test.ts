@@ -282,6 +282,13 @@ describe('element_act in the supervision core (SPEC §5 order: deny → brake �
     assert.ok(!JSON.stringify(await answer).includes('hunter2'));
   });
 
+  it('a refusal before the target is known carries no text (it may have been meant for a password field)', async () => {
+    const t = rig();
+    const r = await t.act({ action: 'set_value', selector: { automation_id: 'no-such-field' }, text: 'maybe-a-password' });
+    assert.equal(r.refusal?.code, 'not_found');
+    assert.ok(!JSON.stringify(r).includes('maybe-a-password'));
+  });
+
   it('answers unknown, never retried, when the helper dies during dispatch', async () => {
     const t = rig();
     t.helper.dieOnDispatch = true;

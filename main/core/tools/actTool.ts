@@ -33,10 +33,9 @@ export type Progress = (progress: number, total: number | undefined, message: st
 
 const MASK = '••••••';
 
+/** A receipt carries set_value text only once the target is known (masked for a password field, then). */
 function base(receiptId: string, args: ElementActArgs): Receipt {
-  const r: Receipt = { receipt_id: receiptId, action: args.action, outcome: 'refused', action_call_made: false, verification: 'not_checked', after_read: { status: 'unavailable' } };
-  if (args.text !== undefined) r.text = args.text;
-  return r;
+  return { receipt_id: receiptId, action: args.action, outcome: 'refused', action_call_made: false, verification: 'not_checked', after_read: { status: 'unavailable' } };
 }
 
 function refused(r: Receipt, refusal: ErrorInfo, decision?: Decision): Receipt {
@@ -91,8 +90,11 @@ export async function elementAct(deps: ActDeps, session: AgentSession, args: Ele
       { signal, timeoutMs: 20_000 },
     );
     const password = check.target?.state.password === true;
-    if (password && r.text !== undefined) r.text = MASK;
-    if (check.outcome === 'refused' || check.element_ref === undefined || check.target === undefined || check.window === undefined) return { ...fromHelper(receiptId, check), ...(r.text !== undefined ? { text: r.text } : {}) };
+    if (check.target !== undefined && args.text !== undefined) r.text = password ? MASK : args.text;
+    if (check.outcome === 'refused' || check.element_ref === undefined || check.target === undefined || check.window === undefined) {
+      const { text: _text, ...answer } = fromHelper(receiptId, check);
+      return { ...answer, ...(r.text !== undefined ? { text: r.text } : {}) };
+    }
     const { target, window } = check;
     const ref = check.element_ref;
     Object.assign(r, { target, window });
