@@ -4,6 +4,9 @@ import { HELPER_METHODS, MAX_FRAME_BYTES, fail, type HelperMethod, type HelperPa
 import { RpcPeer } from './rpcPeer.js';
 import { StreamTransport } from './stdioTransport.js';
 
+/** How much of the helper's stderr is kept for `stderr()` (its lines are logged as they come anyway). */
+const MAX_STDERR_KEPT = 64 * 1024;
+
 /** The repository root (two levels above this file). */
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -13,7 +16,7 @@ export interface HelperProcess {
   peer: RpcPeer;
   /** Calls a helper method; the answer is validated against the protocol table. */
   call<M extends HelperMethod>(method: M, params: HelperParams<M>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<HelperResult<M>>;
-  /** Everything the helper wrote on stderr. */
+  /** The last 64 KiB the helper wrote on stderr. */
   stderr(): string;
   /** Closes stdin and waits for the exit code. */
   close(): Promise<number | null>;
@@ -34,8 +37,12 @@ export const SOURCE_HELPER: HelperCommand = { file: process.execPath, args: ['--
 /** Starts the helper with the given environment (from the sources unless told otherwise). */
 export function spawnHelper(env: Record<string, string | undefined> = process.env, command: HelperCommand = SOURCE_HELPER): HelperProcess {
   const child = spawn(command.file, [...command.args], { cwd: command.cwd, env: { ...env, ...command.env }, stdio: ['pipe', 'pipe', 'pipe'] });
+  // The latest stderr only: a helper that runs for weeks must not grow the supervisor's memory.
   let err = '';
-  child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
+  child.stderr.on('data', (b: Buffer) => {
+    err += b.toString('utf8');
+    if (err.length > MAX_STDERR_KEPT) err = err.slice(-MAX_STDERR_KEPT);
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const peer = new RpcPeer(new StreamTransport(child.stdout, child.stdin, MAX_FRAME_BYTES * 8));
   peer.start();
