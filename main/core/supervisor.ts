@@ -73,7 +73,7 @@ export class Supervisor {
     this.ui = new UiHub(supervisorUiHandlers(this), options.log);
     this.tree = new TreeFollower({
       helper: this.helper,
-      watched: () => this.ui.size > 0,
+      watched: () => this.ui.watching > 0,
       onTree: (t) => this.ui.emit('tree', t),
       onStatus: (status) => this.ui.emit('tree_status', status),
       log: options.log,

@@ -15,17 +15,26 @@ export type UiHandlers = { [C in UiCommand]: (params: z.infer<(typeof UI_COMMAND
  */
 export class UiHub {
   private readonly clients = new Set<UiClient>();
+  private readonly viewers = new Set<UiClient>();
 
   constructor(
     private readonly handlers: UiHandlers,
     private readonly log: (line: string) => void,
   ) {}
 
-  /** Adds a client and sends it the whole state. */
-  async attach(client: UiClient): Promise<() => void> {
+  /**
+   * Adds a client and sends it the whole state. `shows: false` for a client that follows events
+   * without showing the tree to anyone (the desktop app's tray): the tree is kept current only while
+   * some client shows it.
+   */
+  async attach(client: UiClient, options: { shows?: boolean } = {}): Promise<() => void> {
     this.clients.add(client);
+    if (options.shows !== false) this.viewers.add(client);
     client.send({ type: 'event', event: 'snapshot', data: await this.handlers.snapshot({}) });
-    return () => this.clients.delete(client);
+    return () => {
+      this.clients.delete(client);
+      this.viewers.delete(client);
+    };
   }
 
   /** Broadcasts an event (validated against the table in development runs by the receiver). */
@@ -35,6 +44,11 @@ export class UiHub {
 
   get size(): number {
     return this.clients.size;
+  }
+
+  /** Clients that show the tree to a person. */
+  get watching(): number {
+    return this.viewers.size;
   }
 
   /** Handles one raw frame from a client. */

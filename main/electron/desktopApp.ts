@@ -5,6 +5,7 @@ import { startDesktopCore } from './desktopCore.js';
 import { desktopFlags, desktopLayout, type DesktopLayout } from './desktopLayout.js';
 import { APP_SCHEME, APP_URL, DESKTOP_CSP, isAllowedNavigation, permissionRequestHandler, webPreferences, windowOpenHandler, withCspMeta } from './security.js';
 import { EMERGENCY_SHORTCUT, approvalNotification, followEvent, trayView, type FollowedState, type TrayCommand, type TrayView } from './trayModel.js';
+import type { UiClient } from '../core/uiHub.js';
 import { eventRelay, registerUiIpc } from './uiIpc.js';
 
 const log = (line: string): void => {
@@ -98,7 +99,8 @@ async function start(layout: DesktopLayout, dataDir: string, port: number | unde
     tray.setContextMenu(Menu.buildFromTemplate(menuTemplate(view, run)));
     app.setBadgeCount(followed.pending.length);
   };
-  const detachTray = await supervisor.ui.attach({
+  // The tray follows events but shows no tree: it does not keep the tree follower reading.
+  const trayClient: UiClient = {
     send(frame) {
       if (frame.type !== 'event') return;
       const before = followed.pending;
@@ -113,7 +115,8 @@ async function start(layout: DesktopLayout, dataDir: string, port: number | unde
         n.show();
       }
     },
-  });
+  };
+  const detachTray = await supervisor.ui.attach(trayClient, { shows: false });
 
   let toldStillRunning = false;
   window.on('close', (event) => {
