@@ -1,5 +1,6 @@
 import { DesktopChanged, OverseerError, errorInfo, type Exclusions, type HelperHealth, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
 import { spawnHelper, type HelperProcess } from '../../helper/rpc/helperProcess.js';
+import { systemClock, type Clock, type TimerHandle } from './clock.js';
 
 /** Options of the helper supervisor. */
 export interface HelperSupervisorOptions {
@@ -8,8 +9,10 @@ export interface HelperSupervisorOptions {
   /** How often the watchdog checks the helper, and how long it may take to answer. */
   watchdogIntervalMs?: number;
   watchdogTimeoutMs?: number;
-  /** Starts a helper process (tests substitute nothing: the real helper runs). */
+  /** Starts a helper process (the desktop app runs its bundled one; unit tests a fake). */
   spawn?: (env: Record<string, string | undefined>) => HelperProcess;
+  /** Time for the watchdog and the restart backoff (unit tests pass a fake clock). */
+  clock?: Clock;
 }
 
 /** What the tools and the tree follower need of the helper: one typed call (tests pass a fake). */
@@ -31,14 +34,17 @@ export class HelperSupervisor {
   private startedAt = 0;
   private stopped = false;
   private suspended = false;
-  private watchdog: ReturnType<typeof setInterval> | undefined;
-  private restartTimer: ReturnType<typeof setTimeout> | undefined;
+  private watchdog: TimerHandle | undefined;
+  private restartTimer: TimerHandle | undefined;
+  private readonly clock: Clock;
   private exclusions: Exclusions = {};
   private readonly listeners = new Set<(health: HelperHealth) => void>();
   private readonly changeListeners = new Set<(pids: number[]) => void>();
   health: HelperHealth = { state: 'starting', restarts: 0 };
 
-  constructor(private readonly options: HelperSupervisorOptions) {}
+  constructor(private readonly options: HelperSupervisorOptions) {
+    this.clock = options.clock ?? systemClock;
+  }
 
   /** Starts the helper and waits for its handshake. */
   async start(): Promise<void> {
@@ -46,8 +52,7 @@ export class HelperSupervisor {
     this.suspended = false;
     await this.launch();
     const interval = this.options.watchdogIntervalMs ?? 2000;
-    this.watchdog ??= setInterval(() => void this.check(), interval);
-    this.watchdog.unref();
+    this.watchdog ??= this.clock.setInterval(() => void this.check(), interval);
   }
 
   /** Subscribes to health changes. */
@@ -95,8 +100,8 @@ export class HelperSupervisor {
   /** Stops the helper for good (closes its stdin, so it exits by itself). */
   async stop(): Promise<void> {
     this.stopped = true;
-    if (this.watchdog !== undefined) clearInterval(this.watchdog);
-    if (this.restartTimer !== undefined) clearTimeout(this.restartTimer);
+    this.clock.clearInterval(this.watchdog);
+    this.clock.clearTimeout(this.restartTimer);
     const h = this.helper;
     this.helper = undefined;
     if (h !== undefined) {
@@ -117,7 +122,7 @@ export class HelperSupervisor {
     const spawn = this.options.spawn ?? spawnHelper;
     const helper = spawn(this.options.env);
     this.helper = helper;
-    this.startedAt = Date.now();
+    this.startedAt = this.clock.now();
     helper.child.stderr?.on('data', (b: Buffer) => {
       for (const line of b.toString('utf8').split('\n')) if (line.trim() !== '') this.options.log(line);
     });
@@ -148,14 +153,14 @@ export class HelperSupervisor {
     if (this.helper !== helper) return;
     this.helper = undefined;
     if (this.stopped || this.suspended) return;
-    if (Date.now() - this.startedAt > HEALTHY_AFTER_MS) this.failures = 0;
+    if (this.clock.now() - this.startedAt > HEALTHY_AFTER_MS) this.failures = 0;
     const delay = BACKOFF_MS[Math.min(this.failures, BACKOFF_MS.length - 1)] ?? 10_000;
     this.failures++;
     this.restarts++;
     this.options.log(`[helper-supervisor] restart #${this.restarts} after exit ${code ?? 'signal'} in ${delay} ms`);
     this.setHealth({ state: 'restarting', restarts: this.restarts, last_error: `exited with ${code ?? 'a signal'}` });
     this.ready = new Promise((resolve, reject) => {
-      this.restartTimer = setTimeout(() => {
+      this.restartTimer = this.clock.setTimeout(() => {
         if (this.stopped || this.suspended) return reject(new OverseerError(errorInfo('helper_unavailable', 'stopped')));
         this.launch().then(resolve, reject);
       }, delay);
