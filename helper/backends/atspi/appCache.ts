@@ -331,8 +331,24 @@ export class AppCache {
     );
   }
 
+  /**
+   * Puts an automation id another read already learned on this node. Reads pin the node map they
+   * opened with, so a map loaded before the id was known lacks it; skipping the call because the id
+   * is known must never leave the node without it (that answered a false not_found).
+   */
+  private knownId(node: AtspiNode): boolean {
+    const id = this.ids.get(node.key);
+    if (id === undefined) return false;
+    if (id !== '') node.automationId = id;
+    return true;
+  }
+
   /** Reads only what matching needs: automation ids (kept for the object's life) or values. */
   private async partialDetails(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, scope: 'ids' | 'values', problems: Problems): Promise<void> {
+    if (scope === 'ids') for (const k of keys) {
+      const n = nodes.get(k);
+      if (n !== undefined) this.knownId(n);
+    }
     const todo = keys
       .map((k) => nodes.get(k))
       .filter((n): n is AtspiNode => n !== undefined && !n.detailed && (scope === 'ids' ? !this.ids.has(n.key) : n.interfaces.has(I.value) || n.interfaces.has(I.text) || n.role === 'combo_box'));
@@ -391,7 +407,7 @@ export class AppCache {
           if (x > -2_000_000_000 && w > 0 && h > 0) node.rect = rect(x, y, w, h);
         });
       }
-      if (!this.ids.has(node.key)) {
+      if (!this.knownId(node)) {
         guard('automation_id', async () => {
           const id = str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', t()));
           if (id !== '') node.automationId = id;

@@ -37,6 +37,23 @@ describe('atspi cache: fresh and faithful', () => {
     assert.deepEqual(comparable(a.elements), comparable(b.elements));
   });
 
+  it('answers concurrent finds on a cold cache each rightly, and goes on doing so (never a false not found)', async () => {
+    // A fresh helper: its first contact with the application is a burst of concurrent scans.
+    const fresh = spawnHelper(desktop.env);
+    try {
+      const win = (await fresh.call('window_list', {})).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
+      const ids = ['counter', 'dup_a', 'dup_b', 'save_ru', 'hello_ru', 'name_entry', 'subscribe', 'quantity'];
+      for (let round = 0; round < 4; round++) {
+        const found = await Promise.all(ids.map((id) => fresh.call('element_find', { window: win, selector: { automation_id: id } })));
+        assert.deepEqual(found.map((f) => f.match_count), ids.map(() => 1), `round ${round}: ${ids.map((id, i) => `${id}=${found[i]?.match_count}`).join(' ')}`);
+      }
+      const checks = await Promise.all(ids.map((id) => fresh.call('element_act', { window: win, selector: { automation_id: id }, action: 'focus', check_only: true })));
+      assert.deepEqual(checks.map((c) => c.refusal?.code ?? c.outcome), ids.map(() => 'pending'));
+    } finally {
+      await fresh.close();
+    }
+  });
+
   it('never serves a stale value after another client changed the application', async () => {
     const entry = (await bulk.call('element_find', { window, selector: { automation_id: 'name_entry' } })).matches[0];
     const ref = entry === undefined ? undefined : refOf(entry.key);
