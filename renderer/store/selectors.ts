@@ -3,6 +3,8 @@ import type { AppState } from './store.js';
 // One selector per value read, so a component re-renders only when that value changes.
 export const selectConnection = (s: AppState) => s.connection;
 export const selectReady = (s: AppState) => s.ready;
+/** Whether what the UI shows is live: connected, and the supervisor's snapshot arrived since. */
+export const selectLive = (s: AppState) => s.connection.state === 'open' && s.ready;
 export const selectNotice = (s: AppState) => s.notice;
 export const selectView = (s: AppState) => s.view;
 export const selectAgents = (s: AppState) => s.agents;

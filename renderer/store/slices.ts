@@ -10,7 +10,7 @@ export type View = 'tree' | 'receipts' | 'settings';
 /** Connection to the supervisor, plus the last notice for the person. */
 export interface ConnectionSlice {
   connection: ConnectionStatus;
-  /** Whether a snapshot arrived at least once (the UI shows data only then). */
+  /** Whether a snapshot arrived since the connection last opened: only then is what the UI shows current. */
   ready: boolean;
   notice: { text: string; at: number } | undefined;
   view: View;
@@ -24,7 +24,7 @@ export const connectionSlice: StateCreator<AppState, [], [], ConnectionSlice> = 
   ready: false,
   notice: undefined,
   view: 'tree',
-  setConnection: (connection) => set({ connection }),
+  setConnection: (connection) => set({ connection, ...(connection.state !== 'open' ? { ready: false } : {}) }),
   setNotice: (text) => set({ notice: text === undefined ? undefined : { text, at: Date.now() } }),
   setView: (view) => set({ view }),
 });
