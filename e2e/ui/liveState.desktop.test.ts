@@ -60,6 +60,7 @@ function liveStateSpecs(lane: UiLane): void {
         assert.equal(await p.getByTestId('agent-item').count(), 0, 'no agent is shown');
         assert.equal(await p.getByTestId('window-item').count(), 0, 'no window is shown');
         assert.equal(await p.getByTestId('tree-row').count(), 0, 'no tree is shown');
+        assert.equal(await p.getByTestId('queue-empty').textContent(), 'Not connected: whether anything waits for you is unknown.');
         assert.equal(await p.getByTestId('helper-state').getAttribute('data-state'), 'unknown');
         await shot(p, 'not-signed-in');
       } finally {

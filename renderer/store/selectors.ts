@@ -22,8 +22,21 @@ export const selectMatches = (s: AppState) => s.matches;
 export const selectMatchIndex = (s: AppState) => s.matchIndex;
 export const selectPending = (s: AppState) => s.pending;
 export const selectPendingCount = (s: AppState) => s.pending.length;
+export const selectHeld = (s: AppState) => s.held;
+export const selectSlots = (s: AppState) => s.slots;
+export const selectRecords = (s: AppState) => s.records;
 export const selectSelectedApproval = (s: AppState) => s.selectedApproval;
+export const selectSelectedSince = (s: AppState) => s.selectedSince;
 export const selectDenying = (s: AppState) => s.denying;
+export const selectAllowing = (s: AppState) => s.allowing;
+/** Where one control that decides was seen, for its arming. */
+export const selectSeen = (key: string) => (s: AppState) => s.seen[key];
+/** The "Not decided" note aimed at one card, held row, or the queue. */
+export const selectRefusal = (target: string) => (s: AppState) => s.refusals[target];
+/** The decision record of a card that left the queue. */
+export const selectRecord = (id: string) => (s: AppState) => s.records.find((r) => r.approval_id === id);
+/** Whether an action is held by the pause now. */
+export const selectIsHeld = (id: string) => (s: AppState) => s.held.some((h) => h.approval_id === id);
 export const selectReceipts = (s: AppState) => s.receipts;
 export const selectReceiptFilters = (s: AppState) => s.receiptFilters;
 export const selectSelectedReceipt = (s: AppState) => s.selectedReceipt;

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { AgentInfo, BrakeState, Element, HeldApproval, HelperHealth, PendingApproval, PolicyRule, ReceiptEntry, Settings, TreeStatus, UiSnapshot, WindowInfo } from '../../protocol/index.js';
+import type { AgentInfo, BrakeState, Element, HelperHealth, PolicyRule, ReceiptEntry, Settings, TreeStatus, UiSnapshot, WindowInfo } from '../../protocol/index.js';
 import type { ConnectionStatus } from '../api/api.js';
 import { ancestorsOf, flattenTree, searchTree, type TreeNode } from './tree.js';
 import type { AppState } from './store.js';
@@ -126,72 +126,6 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
     const i = (matchIndex + delta + matches.length) % matches.length;
     set({ matchIndex: i });
     get().selectKey(matches[i]);
-  },
-});
-
-/** Pending approvals, the selected card and the guard against repeated approvals. */
-export interface ApprovalsSlice {
-  pending: PendingApproval[];
-  /** Approved actions the pause holds. */
-  held: HeldApproval[];
-  selectedApproval: string | undefined;
-  /** The card whose deny reason is being typed. */
-  denying: string | undefined;
-  /** No decision is accepted before this time (epoch ms): a held or repeated key never approves twice. */
-  decisionGuardUntil: number;
-  setPending(pending: PendingApproval[]): void;
-  setHeld(held: HeldApproval[]): void;
-  /** Selects a card and its target element in the tree. */
-  selectApproval(id: string | undefined): void;
-  moveApproval(delta: 1 | -1): void;
-  setDenying(id: string | undefined): void;
-  /** Whether a decision may be sent now. */
-  canDecide(now: number): boolean;
-  /** Removes a decided card, selects the next one and starts the 400 ms guard. */
-  markDecided(id: string, now: number): void;
-}
-
-/** How long after one decision the next is refused. */
-export const DECISION_GUARD_MS = 400;
-
-export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (set, get) => ({
-  pending: [],
-  held: [],
-  selectedApproval: undefined,
-  denying: undefined,
-  decisionGuardUntil: 0,
-  setPending: (pending) => {
-    const s = get();
-    const previous = s.pending.findIndex((p) => p.approval_id === s.selectedApproval);
-    const still = pending.some((p) => p.approval_id === s.selectedApproval);
-    const denying = pending.some((p) => p.approval_id === s.denying) ? s.denying : undefined;
-    set({ pending, denying });
-    if (!still) {
-      const next = pending[Math.min(Math.max(previous, 0), pending.length - 1)];
-      get().selectApproval(next?.approval_id);
-    }
-  },
-  setHeld: (held) => set({ held }),
-  selectApproval: (id) => {
-    const card = get().pending.find((p) => p.approval_id === id);
-    set({ selectedApproval: card?.approval_id, denying: get().denying === id ? id : undefined });
-    if (card !== undefined) get().selectKey(card.target.key);
-  },
-  moveApproval: (delta) => {
-    const { pending, selectedApproval } = get();
-    if (pending.length === 0) return;
-    const i = pending.findIndex((p) => p.approval_id === selectedApproval);
-    const next = i < 0 ? 0 : Math.min(Math.max(i + delta, 0), pending.length - 1);
-    get().selectApproval(pending[next]?.approval_id);
-  },
-  setDenying: (denying) => set({ denying }),
-  canDecide: (now) => now >= get().decisionGuardUntil,
-  markDecided: (id, now) => {
-    const s = get();
-    const i = s.pending.findIndex((p) => p.approval_id === id);
-    const pending = s.pending.filter((p) => p.approval_id !== id);
-    set({ pending, decisionGuardUntil: now + DECISION_GUARD_MS, denying: undefined });
-    if (s.selectedApproval === id || s.selectedApproval === undefined) get().selectApproval(pending[Math.min(Math.max(i, 0), pending.length - 1)]?.approval_id);
   },
 });
 

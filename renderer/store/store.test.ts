@@ -102,23 +102,6 @@ describe('app store', () => {
     assert.ok(s.byKey.has('delete'));
   });
 
-  it('moves to the next card after a decision and refuses another within 400 ms', () => {
-    const store = createAppStore();
-    store.getState().applySnapshot(snapshot({ pending: [approval('a1', 'name'), approval('a2', 'delete'), approval('a3', 'other')] }));
-    store.getState().moveApproval(1);
-    assert.equal(store.getState().selectedApproval, 'a2');
-    store.getState().markDecided('a2', 1000);
-    assert.equal(store.getState().selectedApproval, 'a3');
-    assert.equal(store.getState().canDecide(1200), false);
-    assert.equal(store.getState().canDecide(1400), true);
-    // The server's pending list agrees later: the selection stays.
-    store.getState().applyEvent({ event: 'pending', data: [approval('a1', 'name'), approval('a3', 'other')] });
-    assert.equal(store.getState().selectedApproval, 'a3');
-    store.getState().moveApproval(-1);
-    store.getState().moveApproval(-1);
-    assert.equal(store.getState().selectedApproval, 'a1');
-  });
-
   it('filters receipts by agent, tool and outcome', () => {
     const store = createAppStore();
     store.getState().setReceipts([receipt(1, 'claude', 'window_read', 'completed'), receipt(2, 'codex', 'element_act', 'refused'), receipt(3, 'claude', 'element_act', 'completed')]);

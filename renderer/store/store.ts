@@ -1,7 +1,8 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { UiSnapshot } from '../../protocol/index.js';
 import type { AnyUiEvent } from '../api/api.js';
-import { agentsSlice, approvalsSlice, connectionSlice, receiptsSlice, systemSlice, windowsSlice, type AgentsSlice, type ApprovalsSlice, type ConnectionSlice, type ReceiptsSlice, type SystemSlice, type WindowsSlice } from './slices.js';
+import { approvalsSlice, type ApprovalsSlice } from './approvalsSlice.js';
+import { agentsSlice, connectionSlice, receiptsSlice, systemSlice, windowsSlice, type AgentsSlice, type ConnectionSlice, type ReceiptsSlice, type SystemSlice, type WindowsSlice } from './slices.js';
 
 /** Applies UI channel events: a snapshot replaces everything, the others patch. */
 export interface EventsSlice {
@@ -20,6 +21,7 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
     state.setTreeStatus(s.tree_status);
     state.setReceipts(s.receipts);
     state.setPending(s.pending);
+    state.noteFinals(s.receipts);
     state.setHeld(s.held);
   },
   applyEvent: (e) => {
@@ -46,7 +48,8 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
       case 'held':
         return s.setHeld(e.data);
       case 'receipt':
-        return s.addReceipt(e.data);
+        s.addReceipt(e.data);
+        return s.noteFinals([e.data]);
       case 'brake':
         return s.setBrake(e.data);
       case 'helper':

@@ -145,12 +145,11 @@ function RulesEditor() {
                   <span className="tag tag-alert">deny app</span> <code>{r.pattern}</code>
                 </span>
               ) : (
-                <span>
-                  <span className="tag">allow</span> {r.action} in <code>{r.app}</code>
-                  {r.element !== undefined ? ' (one element)' : ''} for session <code>{r.session.slice(0, 8)}</code>
+                <span data-testid="settings-allow-rule">
+                  <span className="tag">allow</span> <strong>{r.agent}</strong> <span className="muted">(session {r.session.slice(0, 8)})</span> may <code>{r.action}</code> without asking: {r.scope === 'element' ? <>only <code>{r.element_label ?? r.element}</code> in <code>{r.app}</code></> : <>any element of <code>{r.app}</code></>}
                 </span>
               )}
-              <button type="button" data-testid="settings-rule-remove" aria-label={`Remove rule ${r.kind === 'deny_app' ? r.pattern : `${r.action} in ${r.app}`}`} disabled={!online} onClick={() => remove(r.id)}>
+              <button type="button" data-testid="settings-rule-remove" aria-label={`Remove rule ${r.kind === 'deny_app' ? r.pattern : `${r.agent} ${r.action} in ${r.app}`}`} disabled={!online} onClick={() => remove(r.id)}>
                 Remove
               </button>
             </li>
