@@ -2,17 +2,20 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
+import type { Receipt } from '../../protocol/index.js';
 import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
 import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
-import { httpClient } from '../../main/testing/serveHarness.js';
+import { FixtureDriver } from '../../main/testing/fixtureDriver.js';
+import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
+import { armed, cardFor } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
 const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
 
 /**
- * The UI tells the truth about what it knows: a page that is not signed in shows nothing, and with
- * the supervisor gone nothing claims a state it cannot know.
+ * The UI tells the truth about what it knows: the tree follows the application, a page that is
+ * not signed in shows nothing, and with the supervisor gone nothing claims a state it cannot know.
  */
 for (const lane of UI_LANES) {
   const why = lane.unavailable();
@@ -31,8 +34,12 @@ function liveStateSpecs(lane: UiLane): void {
     let ui: UiSession;
     let agent: Client;
     let page: Page;
+    let driver: FixtureDriver;
+    let win: string;
     const browserOnly = lane.name === 'browser' ? false : 'the desktop app has no sign-in and no separate supervisor process';
     const shot = (p: Page, name: string): Promise<string> => screenshot(p, lane.name === 'browser' ? name : `${lane.name}-${name}`);
+    const act = (args: Record<string, unknown>): Promise<Receipt> => toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
+    const row = (automationId: string) => page.getByTestId('tree-row').filter({ hasText: `#${automationId}` });
 
     before(async () => {
       desktop = await startTestDesktop();
@@ -40,12 +47,41 @@ function liveStateSpecs(lane: UiLane): void {
       ui = await lane.start(desktop.env);
       page = ui.page;
       agent = await httpClient(ui.mcp, 'live-state-agent');
+      driver = await FixtureDriver.connect(desktop.a11yBusAddress);
+      win = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
       await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
     });
     after(async () => {
+      driver?.close();
       await agent?.close().catch(() => {});
       await ui?.stop();
       await desktop?.stop();
+    });
+
+    it('keeps the tree and the selected element current after an approved set_value, and Reload reads it again', async () => {
+      await page.getByTestId('window-item').filter({ hasText: 'Overseer Fixture' }).first().click();
+      await row('quantity').waitFor({ timeout: 15_000 });
+      const status = page.getByTestId('tree-status');
+      await status.getByText(/^Live · last change \d/).waitFor({ timeout: 10_000 });
+      const answer = act({ selector: { automation_id: 'quantity' }, action: 'set_value', text: '7' });
+      const card = cardFor(page, 'quantity');
+      await (await armed(card.getByTestId('approve-button'))).click();
+      const r = await answer;
+      assert.equal(r.outcome, 'completed', JSON.stringify(r.refusal ?? r.error));
+      // Nothing is pressed from here on: the supervisor re-reads the window after the dispatch.
+      await row('quantity').getByText('=7').waitFor({ timeout: 10_000 });
+      const detail = page.getByTestId('element-detail');
+      await detail.getByText('Quantity').first().waitFor();
+      await detail.locator('dd').getByText('7', { exact: true }).waitFor({ timeout: 5000 });
+      await status.getByText(/^Live · last change \d/).waitFor();
+      await shot(page, 'tree-follows');
+
+      await driver.setText('name_entry', 'Reloaded Rita');
+      await page.getByTestId('tree-reload').click();
+      await page.getByTestId('tree-reload').getByText('Reload', { exact: true }).waitFor({ timeout: 10_000 });
+      await row('name_entry').getByText('=Reloaded Rita').waitFor({ timeout: 5000 });
+      assert.equal(await page.getByTestId('notice').count(), 0, 'Reload reported no failure');
+      assert.equal(await status.getAttribute('data-state'), 'current');
     });
 
     it('shows a page opened without signing in that it is not signed in, and no data', { skip: browserOnly }, async () => {
@@ -78,6 +114,7 @@ function liveStateSpecs(lane: UiLane): void {
         for (const control of ['brake-pause', 'brake-stop', 'brake-emergency']) assert.equal(await page.getByTestId(control).isDisabled(), true, `${control} is disabled`);
         assert.equal(await page.getByTestId('helper-state').getAttribute('data-state'), 'unknown');
         await page.getByTestId('agents-stale').getByText('Not connected: this list may be out of date.').waitFor();
+        assert.equal(await page.getByTestId('tree-status').getAttribute('data-state'), 'out_of_date');
         await shot(page, 'supervisor-gone');
       });
       await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor({ timeout: 20_000 });

@@ -14,6 +14,8 @@ export const selectChosenWindow = (s: AppState) => s.chosenWindow;
 export const selectNodes = (s: AppState) => s.nodes;
 export const selectByKey = (s: AppState) => s.byKey;
 export const selectTruncatedBy = (s: AppState) => s.truncatedBy;
+export const selectTreeReadAt = (s: AppState) => s.treeReadAt;
+export const selectTreeStatus = (s: AppState) => s.treeStatus;
 export const selectCollapsed = (s: AppState) => s.collapsed;
 export const selectSelectedKey = (s: AppState) => s.selectedKey;
 export const selectSelectedNode = (s: AppState) => (s.selectedKey === undefined ? undefined : s.byKey.get(s.selectedKey));

@@ -52,6 +52,8 @@ export interface WindowsSlice {
   byKey: Map<string, TreeNode>;
   treeWindow: string | undefined;
   truncatedBy: string[];
+  /** When the shown tree was read (the last time it changed). */
+  treeReadAt: string | undefined;
   /** Whether the shown tree follows the application, and since when. */
   treeStatus: TreeStatus;
   collapsed: Set<string>;
@@ -61,7 +63,8 @@ export interface WindowsSlice {
   matchIndex: number;
   setWindows(windows: WindowInfo[]): void;
   setChosenWindow(window: string | undefined): void;
-  setTree(window: string | undefined, elements: Element[] | undefined, truncatedBy?: string[]): void;
+  /** Shows a new tree; the selection, the collapsed rows and the search follow it by element key. */
+  setTree(window: string | undefined, elements: Element[] | undefined, truncatedBy?: string[], readAt?: string): void;
   setTreeStatus(status: TreeStatus): void;
   toggleCollapsed(key: string): void;
   /** Selects an element and expands its ancestors so it is visible. */
@@ -86,6 +89,7 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
   byKey: new Map(),
   treeWindow: undefined,
   truncatedBy: [],
+  treeReadAt: undefined,
   treeStatus: { state: 'none' },
   collapsed: new Set(),
   selectedKey: undefined,
@@ -94,14 +98,16 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
   matchIndex: -1,
   setWindows: (windows) => set({ windows }),
   setChosenWindow: (chosenWindow) => set({ chosenWindow }),
-  setTree: (window, elements, truncatedBy = []) => {
+  setTree: (window, elements, truncatedBy = [], readAt) => {
     const nodes = elements === undefined ? [] : flattenTree(elements);
     const byKey = new Map(nodes.map((n) => [n.key, n]));
     const s = get();
     const sameWindow = window === s.treeWindow;
     const collapsed = sameWindow ? new Set([...s.collapsed].filter((k) => byKey.has(k))) : new Set<string>();
     const matches = searchTree(nodes, s.search);
-    set({ nodes, byKey, treeWindow: window, truncatedBy, collapsed, matches, matchIndex: matches.length > 0 ? 0 : -1 });
+    // A tree that follows the application arrives often: the search keeps its place in it.
+    const kept = sameWindow && s.selectedKey !== undefined ? matches.indexOf(s.selectedKey) : -1;
+    set({ nodes, byKey, treeWindow: window, truncatedBy, treeReadAt: readAt, collapsed, matches, matchIndex: kept >= 0 ? kept : matches.length > 0 ? 0 : -1 });
     const selected = get().selectedKey;
     if (selected !== undefined && byKey.has(selected)) set({ collapsed: expandTo(get(), selected) });
     // A search typed before this tree arrived jumps to its first match here.

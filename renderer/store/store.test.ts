@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, type Element, type PendingApproval, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
+import { selectSelectedNode } from './selectors.js';
 import { filterReceipts } from './slices.js';
 import { createAppStore } from './store.js';
 
@@ -100,6 +101,18 @@ describe('app store', () => {
     const s = store.getState();
     assert.equal(s.selectedKey, 'delete');
     assert.ok(s.byKey.has('delete'));
+  });
+
+  it('keeps the selected element and shows its new value when a changed tree arrives', () => {
+    const store = createAppStore();
+    store.getState().applySnapshot(snapshot());
+    store.getState().selectKey('name');
+    const changed: Element[] = [el('root', { role: 'window', name: 'Fixture', children: [el('form', { role: 'group', name: 'Form', children: [el('name', { role: 'edit', name: 'Name', value: 'Bob' })] })] })];
+    store.getState().applyEvent({ event: 'tree', data: { window: 'w1', elements: changed, truncated_by: [], read_at: new Date(5000).toISOString() } });
+    const s = store.getState();
+    assert.equal(s.selectedKey, 'name');
+    assert.equal(selectSelectedNode(s)?.element.value, 'Bob');
+    assert.equal(s.treeReadAt, new Date(5000).toISOString());
   });
 
   it('filters receipts by agent, tool and outcome', () => {

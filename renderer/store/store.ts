@@ -17,7 +17,7 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
   applySnapshot: (s) => {
     const state = get();
     set({ ready: true, agents: s.agents, helper: s.helper, windows: s.windows, chosenWindow: s.chosen_window, brake: s.brake, settings: s.settings, rules: s.rules, connectionInfo: s.connection });
-    state.setTree(s.chosen_window, s.tree);
+    state.setTree(s.chosen_window, s.tree, [], s.tree_status.read_at);
     state.setTreeStatus(s.tree_status);
     state.setReceipts(s.receipts);
     state.setPending(s.pending);
@@ -39,7 +39,7 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
         set({ chosenWindow: e.data.window });
         // Marks when a tree arrives; the tree view measures from here to its first painted frame.
         globalThis.performance?.mark?.('overseer:tree-received');
-        return s.setTree(e.data.window, e.data.elements, e.data.truncated_by);
+        return s.setTree(e.data.window, e.data.elements, e.data.truncated_by, e.data.read_at);
       case 'tree_status':
         if (s.chosenWindow !== undefined && e.data.window !== undefined && e.data.window !== s.chosenWindow) return;
         return s.setTreeStatus(e.data);
