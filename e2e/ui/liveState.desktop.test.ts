@@ -15,7 +15,8 @@ const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
 
 /**
  * The UI tells the truth about what it knows: the tree follows the application, a page that is
- * not signed in shows nothing, and with the supervisor gone nothing claims a state it cannot know.
+ * not signed in shows nothing, another browser is linked with a one-time link, and with the
+ * supervisor gone nothing claims a state it cannot know.
  */
 for (const lane of UI_LANES) {
   const why = lane.unavailable();
@@ -82,6 +83,37 @@ function liveStateSpecs(lane: UiLane): void {
       await row('name_entry').getByText('=Reloaded Rita').waitFor({ timeout: 5000 });
       assert.equal(await page.getByTestId('notice').count(), 0, 'Reload reported no failure');
       assert.equal(await status.getAttribute('data-state'), 'current');
+    });
+
+    it('lets another browser sign in once with a link made in Settings; the second use fails with a clear page', { skip: browserOnly }, async () => {
+      assert.ok(ui.freshPage);
+      await page.getByTestId('tab-settings').click();
+      await page.getByTestId('pair-make').click();
+      const url = await page.getByTestId('pair-url').inputValue();
+      assert.match(url, /^http:\/\/127\.0\.0\.1:\d+\/pair\?code=[\w-]+$/);
+      assert.match((await page.getByTestId('pair-expiry').textContent()) ?? '', /^Works once, until .+ \(\d+ min \d+ s left\)\./);
+      await page.context().grantPermissions(['clipboard-read', 'clipboard-write'], { origin: new URL(url).origin });
+      await page.getByTestId('pair-copy').click();
+      await page.getByTestId('settings-pair').getByText('Copied.').waitFor();
+      assert.equal(await page.evaluate(() => navigator.clipboard.readText()), url);
+      await shot(page, 'pair-link');
+      await page.getByTestId('tab-tree').click();
+
+      const second = await ui.freshPage(url);
+      try {
+        await second.page.getByTestId('connection-state').getByText('connected', { exact: true }).waitFor({ timeout: 10_000 });
+        await second.page.getByTestId('brake-state').and(second.page.locator('[data-state="running"]')).waitFor();
+      } finally {
+        await second.close();
+      }
+      const again = await ui.freshPage(url);
+      try {
+        await again.page.getByText('This sign-in link does not work').waitFor({ timeout: 5000 });
+        assert.match((await again.page.textContent('body')) ?? '', /works once/);
+        await shot(again.page, 'pair-link-used-twice');
+      } finally {
+        await again.close();
+      }
     });
 
     it('shows a page opened without signing in that it is not signed in, and no data', { skip: browserOnly }, async () => {

@@ -4,6 +4,7 @@ import { selectConnection, selectRules, selectSettings } from '../../store/selec
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { ConnectionSnippets } from './ConnectionSnippets.js';
+import { PairLink } from './PairLink.js';
 
 /** Policy, exclusions and timeouts; deny-app rules; how agents connect. */
 export function SettingsPanel() {
@@ -13,6 +14,7 @@ export function SettingsPanel() {
       <h2>Settings</h2>
       {settings === undefined ? <p className="muted">Waiting for the supervisor…</p> : <SettingsForm key={JSON.stringify(settings)} settings={settings} />}
       <RulesEditor />
+      <PairLink />
       <ConnectionSnippets />
     </div>
   );
