@@ -14,6 +14,7 @@ import { Placeholder } from './Placeholder.js';
 import { RecentDecisions } from './RecentDecisions.js';
 import { useApprovalKeys } from './useApprovalKeys.js';
 import { useArmingMeasure } from './useArming.js';
+import { usePointerInQueue } from './usePointerInQueue.js';
 
 /** How often placeholders are considered for collapsing and old notes dropped. */
 const TICK_MS = 250;
@@ -42,6 +43,7 @@ export function ApprovalQueue() {
   const selectedRef = useRef<HTMLElement>(null);
   useApprovalKeys(decide, listRef);
   useArmingMeasure(rootRef);
+  usePointerInQueue(rootRef);
 
   useEffect(() => {
     const timer = setInterval(() => appStore.getState().tick(Date.now()), TICK_MS);
@@ -77,11 +79,6 @@ export function ApprovalQueue() {
       ref={rootRef}
       aria-labelledby="queue-heading"
       data-testid="approval-queue"
-      onPointerEnter={() => appStore.getState().setPointerInQueue(true)}
-      onPointerLeave={() => {
-        appStore.getState().setPointerInQueue(false);
-        appStore.getState().tick(Date.now());
-      }}
     >
       <div className="panel-head">
         <h2 id="queue-heading">
