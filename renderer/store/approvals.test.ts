@@ -186,6 +186,7 @@ describe('outcome after a decision', () => {
     const text = (receipt: Partial<Receipt>) => outcomeLine({ ...r, final: final('a1', receipt) }, false).text;
     assert.equal(text({ verification: 'mismatch', verification_detail: 'value is 4' }), 'Approved — mismatch — value is 4');
     assert.equal(text({ verification: 'not_checked' }), 'Approved — completed (not checked)');
+    assert.equal(outcomeLine({ ...r, final: final('a1', { verification: 'not_checked' }) }, false).tone, 'unverified', 'final, but not shown as verified nor as still waiting');
     assert.equal(text({ outcome: 'failed', error: { code: 'pattern_unsupported', detail: 'no such action' } }), 'Approved — failed: pattern_unsupported — no such action');
     assert.equal(text({ outcome: 'refused', refusal: { code: 'stale_element', detail: "the element's value changed" } }), "Approved — refused: stale_element — the element's value changed");
     assert.equal(text({ outcome: 'refused', refusal: { code: 'withdrawn', detail: 'the agent went away' } }), 'Approved — withdrawn — the agent went away');

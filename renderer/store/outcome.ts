@@ -20,8 +20,8 @@ export interface DecisionRecord {
   final?: ReceiptEntry;
 }
 
-/** How an outcome line looks: good, waiting, bad, or neither (expired, withdrawn, braked, denied). */
-export type Tone = 'ok' | 'wait' | 'bad' | 'neutral';
+/** How an outcome line looks: verified, not yet known, done but unverified, bad, or neither (expired, withdrawn, braked, denied). */
+export type Tone = 'ok' | 'wait' | 'unverified' | 'bad' | 'neutral';
 
 /** The outcome line a placeholder and the recent decisions list show. */
 export interface OutcomeLine {
@@ -45,7 +45,7 @@ export function resultOf(entry: ReceiptEntry): OutcomeLine {
     const verification = r?.verification ?? entry.verification;
     if (verification === 'verified') return { tone: 'ok', text: 'verified' };
     if (verification === 'mismatch') return { tone: 'bad', text: `mismatch${dash(r?.verification_detail)}` };
-    return { tone: 'wait', text: 'completed (not checked)' };
+    return { tone: 'unverified', text: 'completed (not checked)' };
   }
   if (outcome === 'failed') return { tone: 'bad', text: `failed${r?.error !== undefined ? `: ${r.error.code}${dash(r.error.detail)}` : ''}` };
   if (outcome === 'unknown') return { tone: 'bad', text: `unknown — it may or may not have happened${dash(r?.error?.detail)}` };
