@@ -7,7 +7,7 @@ import { SettingsPanel } from './features/settings/SettingsPanel.js';
 import { ConnectionBanner, NoticeLine } from './features/shell/ConnectionBanner.js';
 import { TreeView } from './features/windows/ElementTree.js';
 import { WindowsList } from './features/windows/WindowsList.js';
-import { selectConnection, selectPendingCount, selectView } from './store/selectors.js';
+import { selectConnection, selectLive, selectPendingCount, selectView } from './store/selectors.js';
 import type { View } from './store/slices.js';
 import { appStore, useApp } from './store/useApp.js';
 
@@ -22,6 +22,7 @@ export function App() {
   const pendingCount = useApp(selectPendingCount);
   const view = useApp(selectView);
   const connection = useApp(selectConnection);
+  const live = useApp(selectLive);
 
   useEffect(() => {
     document.title = `${pendingCount > 0 ? `(${pendingCount}) ` : ''}Overseer`;
@@ -38,8 +39,8 @@ export function App() {
           <span className={`pending-badge${pendingCount > 0 ? ' alert' : ''}`} data-testid="pending-badge" aria-live="polite" aria-label={`${pendingCount} pending approvals`}>
             {pendingCount}
           </span>
-          <span className={`conn conn-${connection.state}`} data-testid="connection-state">
-            {connection.state === 'open' ? 'connected' : connection.state === 'connecting' ? 'connecting…' : 'disconnected'}
+          <span className={`conn conn-${live ? 'open' : connection.state === 'open' ? 'connecting' : connection.state}`} data-testid="connection-state">
+            {live ? 'connected' : connection.state === 'unauthorized' ? 'not signed in' : connection.state === 'connecting' || connection.state === 'open' ? 'connecting…' : 'disconnected'}
           </span>
         </div>
         <BrakeBar />

@@ -7,6 +7,7 @@ import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
 import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
+import { armed } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
 const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
@@ -61,8 +62,9 @@ describe(`the supervisor UI (${lane.name} lane)`, () => {
     await assert.doesNotReject(card.getByText('Alice').first().waitFor({ timeout: 5000 }), 'the current value is shown');
     await assert.doesNotReject(card.getByText('From the UI').first().waitFor({ timeout: 5000 }), 'the new value is shown');
     assert.match(await page.title(), /^\(1\)/, 'the title counts pending approvals');
+    const approve = await armed(card.getByTestId('approve-button'));
     await screenshot(page, shotName('approval-queue'));
-    await card.getByTestId('approve-button').click();
+    await approve.click();
     const r = await answer;
     assert.equal(r.outcome, 'completed');
     assert.equal(r.verification, 'verified');
@@ -81,7 +83,7 @@ describe(`the supervisor UI (${lane.name} lane)`, () => {
     const answer = act({ selector: { automation_id: 'counter' }, action: 'invoke' });
     const card = page.getByTestId('pending-card').first();
     await card.waitFor();
-    await card.getByTestId('deny-button').click();
+    await (await armed(card.getByTestId('deny-button'))).click();
     await page.getByTestId('deny-reason').fill('wrong window');
     await page.getByTestId('deny-reason').press('Enter');
     const r = await answer;
@@ -138,7 +140,7 @@ describe(`the supervisor UI (${lane.name} lane)`, () => {
     await close();
   });
 
-  it('approves with the keyboard only, and Enter on a focused card never approves', async () => {
+  it('approves with the keyboard only once the card is armed, and Enter on a focused card never approves', async () => {
     const answer = act({ selector: { automation_id: 'subscribe' }, action: 'toggle' });
     const card = page.getByTestId('pending-card').first();
     await card.waitFor();
@@ -147,6 +149,8 @@ describe(`the supervisor UI (${lane.name} lane)`, () => {
     await page.keyboard.press('Space');
     await new Promise((r) => setTimeout(r, 500));
     assert.equal(await page.getByTestId('pending-card').count(), 1, 'still pending after Enter and Space');
+    // A key decides only a card that is armed and has been selected for the arming time.
+    await card.and(page.locator('[data-keys-armed="true"]')).waitFor({ timeout: 5000 });
     await page.keyboard.press('a');
     const r = await answer;
     assert.equal(r.outcome, 'completed');
@@ -181,7 +185,7 @@ describe(`the supervisor UI (${lane.name} lane)`, () => {
     await card.click();
     const selected = page.locator('[data-testid="tree-row"][aria-selected="true"]');
     await assert.doesNotReject(selected.filter({ hasText: 'ПРИВЕТ' }).first().waitFor({ timeout: 5000 }), 'the target is highlighted');
-    await card.getByTestId('approve-button').click();
+    await (await armed(card.getByTestId('approve-button'))).click();
     assert.equal((await answer).outcome, 'completed');
   });
 

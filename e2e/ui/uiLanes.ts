@@ -14,8 +14,12 @@ export interface UiSession {
   page: Page;
   /** The same UI in a dark system theme; close() when done. */
   darkPage: () => Promise<{ page: Page; close: () => Promise<void> }>;
-  /** Stops the supervisor and starts it again on the same port and data (browser mode only). */
-  restart?: () => Promise<void>;
+  /** The supervisor's own address (browser mode only). */
+  origin?: string;
+  /** A page in a fresh browser context that never signed in, at `url` (browser mode only); close() when done. */
+  freshPage?: (url: string) => Promise<{ page: Page; close: () => Promise<void> }>;
+  /** Stops the supervisor, runs `whileDown` (if given) while it is gone, and starts it again on the same port and data (browser mode only). */
+  restart?: (whileDown?: () => Promise<void>) => Promise<void>;
   stop: () => Promise<void>;
 }
 
@@ -42,16 +46,27 @@ const browserLane: UiLane = {
         return { mcpUrl: s.mcpUrl, token: s.token };
       },
       page,
+      get origin() {
+        return s.origin;
+      },
       async darkPage() {
         const dark = await openUi(browser, `${s.origin}/`, 'dark', cookie);
         return { page: dark, close: () => dark.context().close() };
       },
-      async restart() {
+      async freshPage(url) {
+        const fresh = await openUi(browser, url);
+        return { page: fresh, close: () => fresh.context().close() };
+      },
+      async restart(whileDown) {
         const port = new URL(s.origin).port;
         await s.kill();
         await page.getByTestId('connection-banner').waitFor({ timeout: 10_000 });
         await screenshot(page, 'disconnected');
-        s = await serve(env, { dataDir: s.dataDir, token: s.token, extra: ['--port', port] });
+        try {
+          await whileDown?.();
+        } finally {
+          s = await serve(env, { dataDir: s.dataDir, token: s.token, extra: ['--port', port] });
+        }
       },
       async stop() {
         await browser.close();

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { AgentInfo, BrakeState, Element, HeldApproval, HelperHealth, PendingApproval, PolicyRule, ReceiptEntry, Settings, TreeStatus, UiSnapshot, WindowInfo } from '../../protocol/index.js';
+import type { AgentInfo, BrakeState, Element, HelperHealth, PolicyRule, ReceiptEntry, Settings, TreeStatus, UiSnapshot, WindowInfo } from '../../protocol/index.js';
 import type { ConnectionStatus } from '../api/api.js';
 import { ancestorsOf, flattenTree, searchTree, type TreeNode } from './tree.js';
 import type { AppState } from './store.js';
@@ -10,7 +10,7 @@ export type View = 'tree' | 'receipts' | 'settings';
 /** Connection to the supervisor, plus the last notice for the person. */
 export interface ConnectionSlice {
   connection: ConnectionStatus;
-  /** Whether a snapshot arrived at least once (the UI shows data only then). */
+  /** Whether a snapshot arrived since the connection last opened: only then is what the UI shows current. */
   ready: boolean;
   notice: { text: string; at: number } | undefined;
   view: View;
@@ -24,7 +24,7 @@ export const connectionSlice: StateCreator<AppState, [], [], ConnectionSlice> = 
   ready: false,
   notice: undefined,
   view: 'tree',
-  setConnection: (connection) => set({ connection }),
+  setConnection: (connection) => set({ connection, ...(connection.state !== 'open' ? { ready: false } : {}) }),
   setNotice: (text) => set({ notice: text === undefined ? undefined : { text, at: Date.now() } }),
   setView: (view) => set({ view }),
 });
@@ -52,6 +52,8 @@ export interface WindowsSlice {
   byKey: Map<string, TreeNode>;
   treeWindow: string | undefined;
   truncatedBy: string[];
+  /** When the shown tree was read (the last time it changed). */
+  treeReadAt: string | undefined;
   /** Whether the shown tree follows the application, and since when. */
   treeStatus: TreeStatus;
   collapsed: Set<string>;
@@ -61,7 +63,8 @@ export interface WindowsSlice {
   matchIndex: number;
   setWindows(windows: WindowInfo[]): void;
   setChosenWindow(window: string | undefined): void;
-  setTree(window: string | undefined, elements: Element[] | undefined, truncatedBy?: string[]): void;
+  /** Shows a new tree; the selection, the collapsed rows and the search follow it by element key. */
+  setTree(window: string | undefined, elements: Element[] | undefined, truncatedBy?: string[], readAt?: string): void;
   setTreeStatus(status: TreeStatus): void;
   toggleCollapsed(key: string): void;
   /** Selects an element and expands its ancestors so it is visible. */
@@ -86,6 +89,7 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
   byKey: new Map(),
   treeWindow: undefined,
   truncatedBy: [],
+  treeReadAt: undefined,
   treeStatus: { state: 'none' },
   collapsed: new Set(),
   selectedKey: undefined,
@@ -94,14 +98,16 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
   matchIndex: -1,
   setWindows: (windows) => set({ windows }),
   setChosenWindow: (chosenWindow) => set({ chosenWindow }),
-  setTree: (window, elements, truncatedBy = []) => {
+  setTree: (window, elements, truncatedBy = [], readAt) => {
     const nodes = elements === undefined ? [] : flattenTree(elements);
     const byKey = new Map(nodes.map((n) => [n.key, n]));
     const s = get();
     const sameWindow = window === s.treeWindow;
     const collapsed = sameWindow ? new Set([...s.collapsed].filter((k) => byKey.has(k))) : new Set<string>();
     const matches = searchTree(nodes, s.search);
-    set({ nodes, byKey, treeWindow: window, truncatedBy, collapsed, matches, matchIndex: matches.length > 0 ? 0 : -1 });
+    // A tree that follows the application arrives often: the search keeps its place in it.
+    const kept = sameWindow && s.selectedKey !== undefined ? matches.indexOf(s.selectedKey) : -1;
+    set({ nodes, byKey, treeWindow: window, truncatedBy, treeReadAt: readAt, collapsed, matches, matchIndex: kept >= 0 ? kept : matches.length > 0 ? 0 : -1 });
     const selected = get().selectedKey;
     if (selected !== undefined && byKey.has(selected)) set({ collapsed: expandTo(get(), selected) });
     // A search typed before this tree arrived jumps to its first match here.
@@ -126,72 +132,6 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
     const i = (matchIndex + delta + matches.length) % matches.length;
     set({ matchIndex: i });
     get().selectKey(matches[i]);
-  },
-});
-
-/** Pending approvals, the selected card and the guard against repeated approvals. */
-export interface ApprovalsSlice {
-  pending: PendingApproval[];
-  /** Approved actions the pause holds. */
-  held: HeldApproval[];
-  selectedApproval: string | undefined;
-  /** The card whose deny reason is being typed. */
-  denying: string | undefined;
-  /** No decision is accepted before this time (epoch ms): a held or repeated key never approves twice. */
-  decisionGuardUntil: number;
-  setPending(pending: PendingApproval[]): void;
-  setHeld(held: HeldApproval[]): void;
-  /** Selects a card and its target element in the tree. */
-  selectApproval(id: string | undefined): void;
-  moveApproval(delta: 1 | -1): void;
-  setDenying(id: string | undefined): void;
-  /** Whether a decision may be sent now. */
-  canDecide(now: number): boolean;
-  /** Removes a decided card, selects the next one and starts the 400 ms guard. */
-  markDecided(id: string, now: number): void;
-}
-
-/** How long after one decision the next is refused. */
-export const DECISION_GUARD_MS = 400;
-
-export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (set, get) => ({
-  pending: [],
-  held: [],
-  selectedApproval: undefined,
-  denying: undefined,
-  decisionGuardUntil: 0,
-  setPending: (pending) => {
-    const s = get();
-    const previous = s.pending.findIndex((p) => p.approval_id === s.selectedApproval);
-    const still = pending.some((p) => p.approval_id === s.selectedApproval);
-    const denying = pending.some((p) => p.approval_id === s.denying) ? s.denying : undefined;
-    set({ pending, denying });
-    if (!still) {
-      const next = pending[Math.min(Math.max(previous, 0), pending.length - 1)];
-      get().selectApproval(next?.approval_id);
-    }
-  },
-  setHeld: (held) => set({ held }),
-  selectApproval: (id) => {
-    const card = get().pending.find((p) => p.approval_id === id);
-    set({ selectedApproval: card?.approval_id, denying: get().denying === id ? id : undefined });
-    if (card !== undefined) get().selectKey(card.target.key);
-  },
-  moveApproval: (delta) => {
-    const { pending, selectedApproval } = get();
-    if (pending.length === 0) return;
-    const i = pending.findIndex((p) => p.approval_id === selectedApproval);
-    const next = i < 0 ? 0 : Math.min(Math.max(i + delta, 0), pending.length - 1);
-    get().selectApproval(pending[next]?.approval_id);
-  },
-  setDenying: (denying) => set({ denying }),
-  canDecide: (now) => now >= get().decisionGuardUntil,
-  markDecided: (id, now) => {
-    const s = get();
-    const i = s.pending.findIndex((p) => p.approval_id === id);
-    const pending = s.pending.filter((p) => p.approval_id !== id);
-    set({ pending, decisionGuardUntil: now + DECISION_GUARD_MS, denying: undefined });
-    if (s.selectedApproval === id || s.selectedApproval === undefined) get().selectApproval(pending[Math.min(Math.max(i, 0), pending.length - 1)]?.approval_id);
   },
 });
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, type Element, type PendingApproval, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
+import { selectSelectedNode } from './selectors.js';
 import { filterReceipts } from './slices.js';
 import { createAppStore } from './store.js';
 
@@ -102,21 +103,16 @@ describe('app store', () => {
     assert.ok(s.byKey.has('delete'));
   });
 
-  it('moves to the next card after a decision and refuses another within 400 ms', () => {
+  it('keeps the selected element and shows its new value when a changed tree arrives', () => {
     const store = createAppStore();
-    store.getState().applySnapshot(snapshot({ pending: [approval('a1', 'name'), approval('a2', 'delete'), approval('a3', 'other')] }));
-    store.getState().moveApproval(1);
-    assert.equal(store.getState().selectedApproval, 'a2');
-    store.getState().markDecided('a2', 1000);
-    assert.equal(store.getState().selectedApproval, 'a3');
-    assert.equal(store.getState().canDecide(1200), false);
-    assert.equal(store.getState().canDecide(1400), true);
-    // The server's pending list agrees later: the selection stays.
-    store.getState().applyEvent({ event: 'pending', data: [approval('a1', 'name'), approval('a3', 'other')] });
-    assert.equal(store.getState().selectedApproval, 'a3');
-    store.getState().moveApproval(-1);
-    store.getState().moveApproval(-1);
-    assert.equal(store.getState().selectedApproval, 'a1');
+    store.getState().applySnapshot(snapshot());
+    store.getState().selectKey('name');
+    const changed: Element[] = [el('root', { role: 'window', name: 'Fixture', children: [el('form', { role: 'group', name: 'Form', children: [el('name', { role: 'edit', name: 'Name', value: 'Bob' })] })] })];
+    store.getState().applyEvent({ event: 'tree', data: { window: 'w1', elements: changed, truncated_by: [], read_at: new Date(5000).toISOString() } });
+    const s = store.getState();
+    assert.equal(s.selectedKey, 'name');
+    assert.equal(selectSelectedNode(s)?.element.value, 'Bob');
+    assert.equal(s.treeReadAt, new Date(5000).toISOString());
   });
 
   it('filters receipts by agent, tool and outcome', () => {

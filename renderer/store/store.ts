@@ -1,7 +1,8 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { UiSnapshot } from '../../protocol/index.js';
 import type { AnyUiEvent } from '../api/api.js';
-import { agentsSlice, approvalsSlice, connectionSlice, receiptsSlice, systemSlice, windowsSlice, type AgentsSlice, type ApprovalsSlice, type ConnectionSlice, type ReceiptsSlice, type SystemSlice, type WindowsSlice } from './slices.js';
+import { approvalsSlice, type ApprovalsSlice } from './approvalsSlice.js';
+import { agentsSlice, connectionSlice, receiptsSlice, systemSlice, windowsSlice, type AgentsSlice, type ConnectionSlice, type ReceiptsSlice, type SystemSlice, type WindowsSlice } from './slices.js';
 
 /** Applies UI channel events: a snapshot replaces everything, the others patch. */
 export interface EventsSlice {
@@ -16,10 +17,11 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
   applySnapshot: (s) => {
     const state = get();
     set({ ready: true, agents: s.agents, helper: s.helper, windows: s.windows, chosenWindow: s.chosen_window, brake: s.brake, settings: s.settings, rules: s.rules, connectionInfo: s.connection });
-    state.setTree(s.chosen_window, s.tree);
+    state.setTree(s.chosen_window, s.tree, [], s.tree_status.read_at);
     state.setTreeStatus(s.tree_status);
     state.setReceipts(s.receipts);
     state.setPending(s.pending);
+    state.noteFinals(s.receipts);
     state.setHeld(s.held);
   },
   applyEvent: (e) => {
@@ -37,7 +39,7 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
         set({ chosenWindow: e.data.window });
         // Marks when a tree arrives; the tree view measures from here to its first painted frame.
         globalThis.performance?.mark?.('overseer:tree-received');
-        return s.setTree(e.data.window, e.data.elements, e.data.truncated_by);
+        return s.setTree(e.data.window, e.data.elements, e.data.truncated_by, e.data.read_at);
       case 'tree_status':
         if (s.chosenWindow !== undefined && e.data.window !== undefined && e.data.window !== s.chosenWindow) return;
         return s.setTreeStatus(e.data);
@@ -46,7 +48,8 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
       case 'held':
         return s.setHeld(e.data);
       case 'receipt':
-        return s.addReceipt(e.data);
+        s.addReceipt(e.data);
+        return s.noteFinals([e.data]);
       case 'brake':
         return s.setBrake(e.data);
       case 'helper':

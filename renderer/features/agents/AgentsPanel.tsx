@@ -1,16 +1,22 @@
-import { selectAgents, selectHelper } from '../../store/selectors.js';
+import { selectAgents, selectHelper, selectLive } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { clock, formatDuration, useNow } from '../shell/time.js';
 
-/** Connected agents: client, transport, since, calls and pending approvals. */
+/** Connected agents: client, transport, since, calls and pending approvals; marked as possibly out of date while not connected. */
 export function AgentsPanel() {
   const agents = useApp(selectAgents);
+  const live = useApp(selectLive);
   const now = useNow(5000);
   return (
-    <section className="panel" aria-labelledby="agents-heading" data-testid="agents">
+    <section className={`panel${live ? '' : ' stale'}`} aria-labelledby="agents-heading" data-testid="agents">
       <h2 id="agents-heading">
         Agents <span className="count">{agents.length}</span>
       </h2>
+      {!live && (
+        <p className="stale-note small" data-testid="agents-stale">
+          Not connected: this list may be out of date.
+        </p>
+      )}
       {agents.length === 0 ? (
         <p className="muted">No agent is connected.</p>
       ) : (
@@ -32,14 +38,27 @@ export function AgentsPanel() {
   );
 }
 
-/** The accessibility helper's health. */
+/** The accessibility helper's health; unknown while the supervisor cannot be reached. */
 export function HelperHealthPanel() {
   const helper = useApp(selectHelper);
+  const live = useApp(selectLive);
+  if (!live)
+    return (
+      <section className="panel stale" aria-labelledby="helper-heading" data-testid="helper-health">
+        <h2 id="helper-heading">Helper</h2>
+        <p>
+          <span className="health health-unknown" data-testid="helper-state" data-state="unknown">
+            unknown
+          </span>
+          <span className="muted"> · not connected to the supervisor</span>
+        </p>
+      </section>
+    );
   return (
     <section className="panel" aria-labelledby="helper-heading" data-testid="helper-health">
       <h2 id="helper-heading">Helper</h2>
       <p>
-        <span className={`health health-${helper.state}`} data-testid="helper-state">
+        <span className={`health health-${helper.state}`} data-testid="helper-state" data-state={helper.state}>
           {helper.state}
         </span>
         {helper.backend !== undefined && <span className="muted"> · {helper.backend}</span>}

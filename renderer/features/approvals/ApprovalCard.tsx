@@ -1,27 +1,55 @@
-import { useState, type KeyboardEvent, type Ref } from 'react';
+import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
 import type { PendingApproval } from '../../../protocol/index.js';
+import { armKey } from '../../store/arming.js';
+import { selectRefusal } from '../../store/selectors.js';
 import { displayValue } from '../../store/tree.js';
+import { appStore, useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
-import type { Decision } from './decide.js';
+import { AllowStep } from './AllowStep.js';
+import { ArmedButton } from './ArmedButton.js';
+import { mayAct, type Decision } from './decide.js';
+import { measureNow, useArmed, useKeysArmed } from './useArming.js';
 
 interface Props {
   card: PendingApproval;
   now: number;
   selected: boolean;
   denying: boolean;
+  allowing: boolean;
   online: boolean;
   cardRef?: Ref<HTMLElement>;
   onSelect: () => void;
-  onDecide: (d: Decision) => void;
-  onDenying: (open: boolean) => void;
+  decide: (id: string, decision: Decision, aim: { via: 'pointer'; key: string; what?: string }) => boolean;
 }
 
-/** One pending action: who, what, on which element, how long it waited and when it expires. */
-export function ApprovalCard({ card, now, selected, denying, online, cardRef, onSelect, onDecide, onDenying }: Props) {
+/**
+ * One pending action: who, what, on which element, how long it waited and when it expires. Its
+ * buttons arm once the card has been still on screen for the arming time; a click before that,
+ * or on a card that just moved, is refused with the reason on the card's note line.
+ */
+export function ApprovalCard({ card, now, selected, denying, allowing, online, cardRef, onSelect, decide }: Props) {
+  const id = card.approval_id;
+  const key = armKey.card(id);
+  const aim = { via: 'pointer', key } as const;
+  const note = useApp(selectRefusal(id));
+  const { armed } = useArmed(key);
+  const keysArmed = useKeysArmed(selected);
   const waited = now - Date.parse(card.created_at);
   const left = Date.parse(card.expires_at) - now;
   const t = card.target;
   const masked = card.password || t.redacted === true || t.state.password === true;
+  /** A click on a card control: measured now, so a card that moved since the last measurement counts as moved. */
+  const aimed = (e: MouseEvent<HTMLButtonElement>, then: () => void) => {
+    e.stopPropagation();
+    measureNow(e.currentTarget);
+    then();
+  };
+  const open = (step: 'deny' | 'allow') => {
+    if (!mayAct(id, aim)) return;
+    onSelect();
+    if (step === 'deny') appStore.getState().setDenying(id);
+    else appStore.getState().setAllowing(id);
+  };
   return (
     <article
       ref={cardRef}
@@ -30,7 +58,9 @@ export function ApprovalCard({ card, now, selected, denying, online, cardRef, on
       aria-current={selected ? 'true' : undefined}
       aria-label={`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${t.role} ${t.name ?? ''}`}
       data-testid="pending-card"
-      data-approval-id={card.approval_id}
+      data-approval-id={id}
+      data-arm-key={key}
+      data-keys-armed={selected ? String(armed && keysArmed) : undefined}
       onClick={onSelect}
       onFocus={onSelect}
     >
@@ -88,20 +118,31 @@ export function ApprovalCard({ card, now, selected, denying, online, cardRef, on
         </div>
       </dl>
       {denying ? (
-        <DenyForm onCancel={() => onDenying(false)} onConfirm={(reason) => onDecide({ kind: 'deny', reason })} disabled={!online} />
+        <DenyForm onCancel={() => appStore.getState().setDenying(undefined)} onConfirm={(reason) => decide(id, { kind: 'deny', reason }, aim)} disabled={!online} />
       ) : (
         <div className="card-buttons">
-          <button type="button" className="approve" data-testid="approve-button" disabled={!online} onClick={() => onDecide({ kind: 'approve' })} title="Approve (A)">
+          <ArmedButton armKey={key} testId="approve-button" className="approve" disabled={!online} title="Approve (A)" onClick={(e) => aimed(e, () => decide(id, { kind: 'approve' }, aim))}>
             Approve
-          </button>
-          <button type="button" className="deny" data-testid="deny-button" disabled={!online} onClick={() => onDenying(true)} title="Deny (D)">
+          </ArmedButton>
+          <ArmedButton armKey={key} testId="deny-button" className="deny" disabled={!online} title="Deny (D)" onClick={(e) => aimed(e, () => open('deny'))}>
             Deny…
-          </button>
-          <button type="button" data-testid="allow-session-button" disabled={!online} onClick={() => onDecide({ kind: 'allow_for_session' })} title="Approve and allow for this session (S)">
-            Approve and allow for this session
-          </button>
+          </ArmedButton>
+          <ArmedButton armKey={key} testId="allow-session-button" disabled={!online} title="Approve and allow for this session: a second step names the scope (S)" ariaExpanded={allowing} onClick={(e) => aimed(e, () => open('allow'))}>
+            Allow for session…
+          </ArmedButton>
         </div>
       )}
+      <p className="card-note" data-testid="card-note-line">
+        <span role="status" data-testid="card-note">
+          {note?.text ?? ''}
+        </span>
+        {note === undefined && (
+          <span className="muted" aria-hidden="true">
+            {!online ? 'Not connected: nothing can be decided now.' : !armed ? 'Arming — read the card first.' : selected && !keysArmed ? 'Selected — keys work in a moment.' : ''}
+          </span>
+        )}
+      </p>
+      {allowing && <AllowStep card={card} online={online} decide={decide} />}
     </article>
   );
 }
@@ -120,7 +161,17 @@ function DenyForm({ onCancel, onConfirm, disabled }: { onCancel: () => void; onC
   return (
     <div className="deny-form" role="group" aria-label="Deny">
       <input data-testid="deny-reason" aria-label="Reason for denying (optional)" placeholder="Reason (optional) — Enter denies, Escape cancels" maxLength={2000} autoFocus value={reason} onChange={(e) => setReason(e.target.value)} onKeyDown={onKeyDown} onClick={(e) => e.stopPropagation()} />
-      <button type="button" className="deny" data-testid="deny-confirm" disabled={disabled} onClick={() => onConfirm(reason)}>
+      <button
+        type="button"
+        className="deny"
+        data-testid="deny-confirm"
+        disabled={disabled}
+        onClick={(e) => {
+          e.stopPropagation();
+          measureNow(e.currentTarget);
+          onConfirm(reason);
+        }}
+      >
         Deny
       </button>
       <button type="button" data-testid="deny-cancel" onClick={onCancel}>

@@ -1,80 +1,159 @@
-import { useEffect, useRef } from 'react';
-import { selectConnection, selectDenying, selectPending, selectSelectedApproval } from '../../store/selectors.js';
+import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
+import type { Slot } from '../../store/approvalsSlice.js';
+import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
+import { emptyQueueText, inFlight } from '../../store/outcome.js';
+import { selectAllowing, selectBrake, selectConnection, selectDenying, selectHeld, selectLive, selectRecords, selectRefusal, selectSelectedApproval, selectSlots } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { useNow } from '../shell/time.js';
 import { chooseWindow } from '../windows/WindowsList.js';
 import { ApprovalCard } from './ApprovalCard.js';
-import { useDecide } from './decide.js';
+import { useDecide, type Decision } from './decide.js';
+import { HeldList } from './HeldList.js';
+import { Placeholder } from './Placeholder.js';
+import { RecentDecisions } from './RecentDecisions.js';
 import { useApprovalKeys } from './useApprovalKeys.js';
+import { useArmingMeasure } from './useArming.js';
+import { usePointerInQueue } from './usePointerInQueue.js';
 
-/** The approval queue: one card per pending action, keyboard driven (↑↓ j k, A, D, S). */
+/** How often placeholders are considered for collapsing and old notes dropped. */
+const TICK_MS = 250;
+
+/**
+ * The approval queue, keyboard driven (↑↓ j k, A, D, S). Cards keep their place: one that leaves
+ * becomes a placeholder of the same height until nobody points at the queue; new cards are
+ * appended. Below it: what the pause holds, and the recent decisions with their outcomes.
+ */
 export function ApprovalQueue() {
-  const pending = useApp(selectPending);
+  const slots = useApp(selectSlots);
+  const held = useApp(selectHeld);
+  const records = useApp(selectRecords);
+  const brake = useApp(selectBrake);
   const selected = useApp(selectSelectedApproval);
   const denying = useApp(selectDenying);
+  const allowing = useApp(selectAllowing);
   const online = useApp(selectConnection).state === 'open';
+  const live = useApp(selectLive);
+  const queueNote = useApp(selectRefusal(QUEUE_NOTE));
   const now = useNow(1000);
   const decide = useDecide();
   const command = useCommand();
+  const rootRef = useRef<HTMLElement>(null);
   const listRef = useRef<HTMLUListElement>(null);
   const selectedRef = useRef<HTMLElement>(null);
-  useApprovalKeys(decide);
+  useApprovalKeys(decide, listRef);
+  useArmingMeasure(rootRef);
+  usePointerInQueue(rootRef);
+
+  useEffect(() => {
+    const timer = setInterval(() => appStore.getState().tick(Date.now()), TICK_MS);
+    return () => clearInterval(timer);
+  }, []);
 
   // Highlight the selected card's target: choose its window (the tree follows) and show the tree.
-  const selectedCard = pending.find((p) => p.approval_id === selected);
+  const selectedCard = slots.find((x) => x.id === selected && x.left === undefined)?.card;
   const targetWindow = selectedCard?.window.window;
   useEffect(() => {
     if (targetWindow === undefined || !online) return;
     chooseWindow(command, targetWindow);
   }, [targetWindow, online, command]);
 
-  // Keep keyboard focus with the selection when it was in the queue (or lost with a removed card).
+  // Keep keyboard focus with the selection when it was in the queue (or lost with a decided card).
+  // Never scroll for it: the queue must not move under the pointer.
   useEffect(() => {
     const active = document.activeElement;
     const inQueue = active === null || active === document.body || (listRef.current?.contains(active) ?? false);
-    if (inQueue && selectedRef.current !== null && !selectedRef.current.contains(active)) selectedRef.current.focus({ preventScroll: false });
-    selectedRef.current?.scrollIntoView?.({ block: 'nearest' });
+    if (inQueue && selectedRef.current !== null && !selectedRef.current.contains(active)) selectedRef.current.focus({ preventScroll: true });
   }, [selected]);
 
   const select = (id: string) => {
     const s = appStore.getState();
-    if (s.selectedApproval !== id) s.selectApproval(id);
+    s.selectApproval(id);
     if (s.view !== 'tree') s.setView('tree');
   };
 
+  const waiting = slots.filter((x) => x.left === undefined).length;
   return (
-    <section className="queue" aria-labelledby="queue-heading" data-testid="approval-queue">
+    <section
+      className="queue"
+      ref={rootRef}
+      aria-labelledby="queue-heading"
+      data-testid="approval-queue"
+    >
       <div className="panel-head">
         <h2 id="queue-heading">
-          Approvals <span className={`count${pending.length > 0 ? ' count-alert' : ''}`}>{pending.length}</span>
+          Approvals <span className={`count${waiting > 0 ? ' count-alert' : ''}`}>{waiting}</span>
         </h2>
-        <span className="muted small">↑↓ select · A approve · D deny · S allow for session</span>
       </div>
-      {pending.length === 0 ? (
-        <p className="muted">Nothing waits for you. Actions that change an application will appear here.</p>
-      ) : (
+      <p className="queue-line small">
+        <span role="status" data-testid="queue-note" className={queueNote !== undefined ? 'queue-note' : undefined}>
+          {queueNote?.text ?? ''}
+        </span>
+        {queueNote === undefined && <span className="muted">↑↓ select · A approve · D deny · S allow for session</span>}
+      </p>
+      {slots.length > 0 && (
         <ul className="plain cards" ref={listRef} aria-label="Pending approvals">
-          {pending.map((card) => (
-            <li key={card.approval_id}>
-              <ApprovalCard
-                card={card}
-                now={now}
-                selected={card.approval_id === selected}
-                denying={card.approval_id === denying}
-                online={online}
-                {...(card.approval_id === selected ? { cardRef: selectedRef } : {})}
-                onSelect={() => select(card.approval_id)}
-                onDecide={(d) => decide(card.approval_id, d)}
-                onDenying={(open) => {
-                  select(card.approval_id);
-                  appStore.getState().setDenying(open ? card.approval_id : undefined);
-                }}
-              />
-            </li>
+          {slots.map((slot) => (
+            <QueueSlot
+              key={slot.id}
+              slot={slot}
+              now={now}
+              selected={slot.id === selected}
+              denying={slot.id === denying}
+              allowing={slot.id === allowing}
+              online={online}
+              selectedRef={selectedRef}
+              onSelect={() => select(slot.id)}
+              decide={decide}
+            />
           ))}
         </ul>
       )}
+      {waiting === 0 && (
+        <p className="muted" data-testid="queue-empty">
+          {emptyQueueText(live, held.map((h) => h.approval_id), records.filter((r) => inFlight(r, now)).map((r) => r.approval_id), brake === 'paused')}
+        </p>
+      )}
+      <HeldList />
+      <RecentDecisions />
     </section>
+  );
+}
+
+interface SlotProps {
+  slot: Slot;
+  now: number;
+  selected: boolean;
+  denying: boolean;
+  allowing: boolean;
+  online: boolean;
+  selectedRef: RefObject<HTMLElement | null>;
+  onSelect: () => void;
+  decide: (id: string, decision: Decision, aim: { via: 'pointer'; key: string; what?: string }) => boolean;
+}
+
+/** One place in the queue: the card while it waits, then a placeholder exactly as tall as the card was. */
+function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef, onSelect, decide }: SlotProps) {
+  const ref = useRef<HTMLLIElement>(null);
+  const height = useRef<number | undefined>(undefined);
+  const isLive = slot.left === undefined;
+  useLayoutEffect(() => {
+    const li = ref.current;
+    if (!isLive || li === null) return;
+    height.current = li.getBoundingClientRect().height;
+    const observer = new ResizeObserver(() => {
+      height.current = li.getBoundingClientRect().height;
+    });
+    observer.observe(li);
+    return () => observer.disconnect();
+  }, [isLive]);
+  return (
+    <li ref={ref} className={isLive ? undefined : 'slot-left'} style={isLive || height.current === undefined ? undefined : { height: height.current }}>
+      {isLive ? (
+        <ApprovalCard card={slot.card} now={now} selected={selected} denying={denying} allowing={allowing} online={online} {...(selected ? { cardRef: selectedRef } : {})} onSelect={onSelect} decide={decide} />
+      ) : (
+        <Placeholder card={slot.card} />
+      )}
+    </li>
   );
 }

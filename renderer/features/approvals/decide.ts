@@ -1,27 +1,51 @@
 import { useCallback } from 'react';
+import type { PolicyRule } from '../../../protocol/index.js';
+import { armKey } from '../../store/arming.js';
+import type { Aim } from '../../store/approvalsSlice.js';
 import { appStore } from '../../store/useApp.js';
 import { describeError, useApi } from '../shell/apiContext.js';
 
-/** A person's decision on one card. */
-export type Decision = { kind: 'approve' } | { kind: 'allow_for_session' } | { kind: 'deny'; reason?: string };
+/** A person's decision on one card. `allow` is the confirmed second step of "allow for this session". */
+export type Decision = { kind: 'approve' } | { kind: 'allow'; scope: 'element' | 'app' } | { kind: 'deny'; reason?: string };
+
+/** Where the "Not decided" note for an aim goes: beside the confirm button when it was aimed at, else on the card. */
+const noteTarget = (id: string, aim: Aim): string => (aim.via === 'pointer' && aim.key === armKey.confirm(id) ? aim.key : id);
 
 /**
- * Sends a decision. Refused within 400 ms of the previous one (a held or repeated key never decides
- * twice); the card leaves the queue at once and the selection moves to the next card.
+ * Checks an aim at a card (a click on one of its controls, or a key at the selected card): true
+ * when it may act now; otherwise the reason appears next to what was aimed at and nothing is sent.
  */
-export function useDecide(): (approvalId: string, decision: Decision) => boolean {
+export function mayAct(id: string, aim: Aim): boolean {
+  const s = appStore.getState();
+  const now = Date.now();
+  const why = s.whyNot(id, aim, now);
+  if (why === undefined) return true;
+  s.refuse(noteTarget(id, aim), why, now);
+  return false;
+}
+
+/**
+ * Sends a decision, or says why not. The card leaves a placeholder at once (nothing below it
+ * moves), the selection moves to the next card, and the placeholder follows the decision to its
+ * outcome.
+ */
+export function useDecide(): (approvalId: string, decision: Decision, aim: Aim) => boolean {
   const api = useApi();
   return useCallback(
-    (approvalId, decision) => {
+    (approvalId, decision, aim) => {
+      if (!mayAct(approvalId, aim)) return false;
       const s = appStore.getState();
-      const now = Date.now();
-      if (s.connection.state !== 'open' || !s.canDecide(now) || !s.pending.some((p) => p.approval_id === approvalId)) return false;
-      s.markDecided(approvalId, now);
-      const sent =
-        decision.kind === 'deny'
-          ? api.command('deny', decision.reason !== undefined && decision.reason.trim() !== '' ? { approval_id: approvalId, reason: decision.reason.trim() } : { approval_id: approvalId })
-          : api.command('approve', decision.kind === 'allow_for_session' ? { approval_id: approvalId, allow: { scope: 'element' } } : { approval_id: approvalId });
-      sent.catch((error: unknown) => appStore.getState().setNotice(describeError(decision.kind === 'deny' ? 'deny' : 'approve', error)));
+      const verdict = decision.kind === 'approve' ? 'approved' : decision.kind === 'allow' ? 'allowed' : 'denied';
+      s.markDecided(approvalId, verdict, Date.now(), decision.kind === 'allow' ? decision.scope : undefined);
+      const answered = (result: { ok: true; rule?: PolicyRule | undefined }) => {
+        appStore.getState().decisionAnswered(approvalId, { ok: true });
+        if (result.rule !== undefined) appStore.getState().addRule(result.rule);
+      };
+      const failed = (error: unknown) => appStore.getState().decisionAnswered(approvalId, { error: describeError(decision.kind === 'deny' ? 'deny' : 'approve', error) });
+      if (decision.kind === 'deny') {
+        const reason = decision.reason?.trim();
+        api.command('deny', reason !== undefined && reason !== '' ? { approval_id: approvalId, reason } : { approval_id: approvalId }).then(answered, failed);
+      } else api.command('approve', decision.kind === 'allow' ? { approval_id: approvalId, allow: { scope: decision.scope } } : { approval_id: approvalId }).then(answered, failed);
       return true;
     },
     [api],

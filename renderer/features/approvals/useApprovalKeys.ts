@@ -1,6 +1,7 @@
-import { useEffect } from 'react';
+import { useEffect, type RefObject } from 'react';
+import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
 import { appStore } from '../../store/useApp.js';
-import type { Decision } from './decide.js';
+import { mayAct, type Decision } from './decide.js';
 
 /** True when a key press belongs to a text field or a widget with its own keys. */
 function ownedElsewhere(target: EventTarget | null): boolean {
@@ -11,45 +12,42 @@ function ownedElsewhere(target: EventTarget | null): boolean {
 }
 
 /**
- * Queue keys, anywhere on the page outside text fields: ↓/j and ↑/k move between cards, A approves,
- * S approves and allows for the session, D opens the deny reason. Enter and Space never decide;
- * a repeated (held) key never decides.
+ * Queue keys, anywhere on the page outside text fields: ↓/j and ↑/k move between cards, A approves
+ * the selected card, S opens its allow-for-session second step, D opens its deny reason. A key
+ * decides only a card that is armed and has been selected for the arming time (after a decision
+ * the selection moves on, and the next card must be read first); a refused key says why on the
+ * card. Enter and Space never decide; a repeated (held) key never does anything.
  */
-export function useApprovalKeys(decide: (id: string, d: Decision) => boolean): void {
+export function useApprovalKeys(decide: (id: string, d: Decision, aim: { via: 'key' }) => boolean, list: RefObject<HTMLElement | null>): void {
   useEffect(() => {
     const onKeyDown = (e: KeyboardEvent) => {
       if (e.ctrlKey || e.metaKey || e.altKey || ownedElsewhere(e.target)) return;
-      const s = appStore.getState();
-      if (s.pending.length === 0) return;
       const key = e.key.length === 1 ? e.key.toLowerCase() : e.key;
-      const selected = s.selectedApproval;
-      switch (key) {
-        case 'ArrowDown':
-        case 'j':
-          s.moveApproval(1);
-          break;
-        case 'ArrowUp':
-        case 'k':
-          s.moveApproval(-1);
-          break;
-        case 'a':
-          if (e.repeat || selected === undefined) return;
-          decide(selected, { kind: 'approve' });
-          break;
-        case 's':
-          if (e.repeat || selected === undefined) return;
-          decide(selected, { kind: 'allow_for_session' });
-          break;
-        case 'd':
-          if (e.repeat || selected === undefined) return;
-          s.setDenying(selected);
-          break;
-        default:
-          return;
-      }
+      if (!['ArrowDown', 'ArrowUp', 'j', 'k', 'a', 's', 'd'].includes(key)) return;
+      const s = appStore.getState();
+      const waiting = s.slots.some((x) => x.left === undefined);
+      if (!waiting && ['ArrowDown', 'ArrowUp', 'j', 'k'].includes(key)) return;
       e.preventDefault();
+      if (key === 'ArrowDown' || key === 'j' || key === 'ArrowUp' || key === 'k') {
+        s.moveApproval(key === 'ArrowDown' || key === 'j' ? 1 : -1);
+        // A person moving the selection wants to see it: this is the only scroll the queue does by itself.
+        list.current?.querySelector('[aria-current="true"]')?.scrollIntoView({ block: 'nearest' });
+        return;
+      }
+      if (e.repeat) return;
+      const selected = s.selectedApproval;
+      if (selected === undefined) {
+        s.refuse(QUEUE_NOTE, waiting ? 'Not decided: no card is selected — select one with ↑↓ first.' : 'Not decided: nothing waits for a decision.', Date.now());
+        return;
+      }
+      const aim = { via: 'key' } as const;
+      if (key === 'a') decide(selected, { kind: 'approve' }, aim);
+      else if (key === 'd') {
+        if (mayAct(selected, aim)) s.setDenying(selected);
+      } else if (s.allowing === selected) s.refuse(selected, 'The second step is open below: choose the scope, then Confirm.', Date.now());
+      else if (mayAct(selected, aim)) s.setAllowing(selected);
     };
     document.addEventListener('keydown', onKeyDown);
     return () => document.removeEventListener('keydown', onKeyDown);
-  }, [decide]);
+  }, [decide, list]);
 }

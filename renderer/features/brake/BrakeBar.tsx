@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import type { BrakeState } from '../../../protocol/index.js';
-import { selectBrake, selectConnection } from '../../store/selectors.js';
+import { selectBrake, selectConnection, selectLive } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 
@@ -11,17 +11,26 @@ const LABELS: Record<BrakeState, { title: string; detail: string }> = {
   emergency: { title: 'EMERGENCY STOP', detail: 'Helper killed, agents disconnected. Re-arm to continue.' },
 };
 
-/** The brakes, always visible: pause, resume, stop, emergency stop (confirmed), re-arm. */
+/** What the bar says while the supervisor cannot be reached: the last state it sent may no longer be true. */
+const UNKNOWN = { title: 'Unknown — not connected', detail: 'The brake state cannot be known or changed until the supervisor answers again.' };
+
+/**
+ * The brakes, always visible: pause, resume, stop, emergency stop (confirmed), re-arm. Without a
+ * connection it never shows the last known state as if it were current (a green "Running" with the
+ * supervisor gone would be a lie): it says the state is unknown and its controls are disabled.
+ */
 export function BrakeBar() {
-  const brake = useApp(selectBrake);
+  const known = useApp(selectBrake);
   const online = useApp(selectConnection).state === 'open';
+  const live = useApp(selectLive);
+  const brake = live ? known : 'unknown';
   const command = useCommand();
   const [confirming, setConfirming] = useState(false);
   const apply = (action: 'pause' | 'resume' | 'stop' | 'emergency_stop' | 'rearm') => {
     setConfirming(false);
     void command('brake', { action }).then((r) => r !== undefined && appStore.getState().setBrake(r.brake));
   };
-  const label = LABELS[brake];
+  const label = brake === 'unknown' ? UNKNOWN : LABELS[brake];
   return (
     <section className={`brake brake-${brake}`} aria-label="Brakes">
       <div className="brake-state" data-testid="brake-state" data-state={brake} role="status" aria-live="assertive">
@@ -30,6 +39,11 @@ export function BrakeBar() {
         <span className="brake-detail">{label.detail}</span>
       </div>
       <div className="brake-buttons">
+        {brake === 'unknown' && (
+          <button type="button" data-testid="brake-pause" disabled>
+            Pause
+          </button>
+        )}
         {brake === 'running' && (
           <button type="button" data-testid="brake-pause" disabled={!online} onClick={() => apply('pause')}>
             Pause
@@ -40,7 +54,7 @@ export function BrakeBar() {
             Resume
           </button>
         )}
-        {(brake === 'running' || brake === 'paused') && (
+        {(brake === 'running' || brake === 'paused' || brake === 'unknown') && (
           <button type="button" className="warn" data-testid="brake-stop" disabled={!online} onClick={() => apply('stop')}>
             Stop
           </button>
@@ -51,7 +65,7 @@ export function BrakeBar() {
           </button>
         ) : confirming ? (
           <span className="confirm" role="group" aria-label="Confirm emergency stop">
-            <button type="button" className="danger" data-testid="brake-emergency-confirm" autoFocus onClick={() => apply('emergency_stop')}>
+            <button type="button" className="danger" data-testid="brake-emergency-confirm" autoFocus disabled={!online} onClick={() => apply('emergency_stop')}>
               Confirm emergency stop
             </button>
             <button type="button" data-testid="brake-emergency-cancel" onClick={() => setConfirming(false)}>

@@ -4,6 +4,7 @@ import { selectConnection, selectRules, selectSettings } from '../../store/selec
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { ConnectionSnippets } from './ConnectionSnippets.js';
+import { PairLink } from './PairLink.js';
 
 /** Policy, exclusions and timeouts; deny-app rules; how agents connect. */
 export function SettingsPanel() {
@@ -13,6 +14,7 @@ export function SettingsPanel() {
       <h2>Settings</h2>
       {settings === undefined ? <p className="muted">Waiting for the supervisor…</p> : <SettingsForm key={JSON.stringify(settings)} settings={settings} />}
       <RulesEditor />
+      <PairLink />
       <ConnectionSnippets />
     </div>
   );
@@ -145,12 +147,11 @@ function RulesEditor() {
                   <span className="tag tag-alert">deny app</span> <code>{r.pattern}</code>
                 </span>
               ) : (
-                <span>
-                  <span className="tag">allow</span> {r.action} in <code>{r.app}</code>
-                  {r.element !== undefined ? ' (one element)' : ''} for session <code>{r.session.slice(0, 8)}</code>
+                <span data-testid="settings-allow-rule">
+                  <span className="tag">allow</span> <strong>{r.agent}</strong> <span className="muted">(session {r.session.slice(0, 8)})</span> may <code>{r.action}</code> without asking: {r.scope === 'element' ? <>only <code>{r.element_label ?? r.element}</code> in <code>{r.app}</code></> : <>any element of <code>{r.app}</code></>}
                 </span>
               )}
-              <button type="button" data-testid="settings-rule-remove" aria-label={`Remove rule ${r.kind === 'deny_app' ? r.pattern : `${r.action} in ${r.app}`}`} disabled={!online} onClick={() => remove(r.id)}>
+              <button type="button" data-testid="settings-rule-remove" aria-label={`Remove rule ${r.kind === 'deny_app' ? r.pattern : `${r.agent} ${r.action} in ${r.app}`}`} disabled={!online} onClick={() => remove(r.id)}>
                 Remove
               </button>
             </li>

@@ -5,6 +5,7 @@ import { displayValue, visibleNodes, type TreeNode } from '../../store/tree.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { ElementDetail } from './ElementDetail.js';
 import { TreeSearch } from './TreeSearch.js';
+import { TreeStatusLine } from './TreeStatusLine.js';
 
 const ROW_HEIGHT = 24;
 
@@ -25,6 +26,7 @@ export function TreeView() {
           </span>
         )}
         {truncatedBy.length > 0 && <span className="tag tag-warn">partial: {truncatedBy.join(', ')}</span>}
+        <TreeStatusLine />
       </div>
       <TreeSearch />
       <div className="tree-split">

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'react';
-import { selectChosenWindow, selectConnection, selectWindows } from '../../store/selectors.js';
+import { selectChosenWindow, selectLive, selectWindows } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 
@@ -7,7 +7,8 @@ import { useCommand } from '../shell/apiContext.js';
 export function WindowsList() {
   const windows = useApp(selectWindows);
   const chosen = useApp(selectChosenWindow);
-  const online = useApp(selectConnection).state === 'open';
+  // Live, not merely open: a page that is not signed in sees the socket open and then close (4401) before any snapshot.
+  const online = useApp(selectLive);
   const command = useCommand();
   const [busy, setBusy] = useState(false);
   const refresh = () => {

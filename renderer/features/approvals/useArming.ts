@@ -1,0 +1,90 @@
+import { useEffect, useLayoutEffect, useReducer, type RefObject } from 'react';
+import { ARM_MS, armsAt, type Sighting } from '../../store/arming.js';
+import { selectSeen, selectSelectedSince } from '../../store/selectors.js';
+import { appStore, useApp } from '../../store/useApp.js';
+
+/** How often positions are measured between renders (layout can shift without the queue re-rendering). */
+const MEASURE_MS = 100;
+
+/** The element's top-left corner on screen, or undefined when it is not rendered. */
+function sighting(el: HTMLElement): Sighting | undefined {
+  const key = el.dataset['armKey'];
+  const r = el.getBoundingClientRect();
+  if (key === undefined || (r.width === 0 && r.height === 0)) return undefined;
+  return [key, Math.round(r.left * 10) / 10, Math.round(r.top * 10) / 10];
+}
+
+function measureAll(root: HTMLElement): void {
+  const sightings: Sighting[] = [];
+  for (const el of root.querySelectorAll<HTMLElement>('[data-arm-key]')) {
+    const s = sighting(el);
+    if (s !== undefined) sightings.push(s);
+  }
+  appStore.getState().noteSeen(sightings, Date.now(), true);
+}
+
+/**
+ * Measures where every control that decides sits on screen (elements with `data-arm-key` under
+ * `root`): after each render, on resize and scroll, and every 100 ms for shifts nothing announces.
+ * A control that moved arms again; after the page was hidden, everything does.
+ */
+export function useArmingMeasure(root: RefObject<HTMLElement | null>): void {
+  useLayoutEffect(() => {
+    if (root.current !== null) measureAll(root.current);
+  });
+  useEffect(() => {
+    const measure = () => root.current !== null && measureAll(root.current);
+    const timer = setInterval(measure, MEASURE_MS);
+    const resize = new ResizeObserver(measure);
+    if (root.current !== null) resize.observe(root.current);
+    const onVisibility = () => {
+      if (document.visibilityState === 'visible') appStore.getState().rearm(Date.now());
+    };
+    window.addEventListener('resize', measure);
+    document.addEventListener('scroll', measure, true);
+    document.addEventListener('visibilitychange', onVisibility);
+    return () => {
+      clearInterval(timer);
+      resize.disconnect();
+      window.removeEventListener('resize', measure);
+      document.removeEventListener('scroll', measure, true);
+      document.removeEventListener('visibilitychange', onVisibility);
+    };
+  }, [root]);
+}
+
+/** Measures one control now (at the moment it is clicked), so a move since the last measurement counts. */
+export function measureNow(el: Element | null): void {
+  const target = el?.closest<HTMLElement>('[data-arm-key]');
+  if (target === null || target === undefined) return;
+  const s = sighting(target);
+  if (s !== undefined) appStore.getState().noteSeen([s], Date.now());
+}
+
+/** Whether the control with this arm key is armed, and since when it has been arming; re-renders when it arms. */
+export function useArmed(key: string): { armed: boolean; since: number | undefined } {
+  const seen = useApp(selectSeen(key));
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const at = armsAt(seen);
+  const armed = at !== undefined && Date.now() >= at;
+  useEffect(() => {
+    if (at === undefined || armed) return;
+    const timer = setTimeout(rerender, Math.max(0, at - Date.now()) + 5);
+    return () => clearTimeout(timer);
+  }, [at, armed]);
+  return { armed, since: seen?.since };
+}
+
+/** Whether keys may decide the selected card yet (it must have been selected for the arming time); re-renders when they may. */
+export function useKeysArmed(selected: boolean): boolean {
+  const since = useApp(selectSelectedSince);
+  const [, rerender] = useReducer((n: number) => n + 1, 0);
+  const at = since + ARM_MS;
+  const ready = selected && Date.now() >= at;
+  useEffect(() => {
+    if (!selected || ready) return;
+    const timer = setTimeout(rerender, Math.max(0, at - Date.now()) + 5);
+    return () => clearTimeout(timer);
+  }, [selected, ready, at]);
+  return ready;
+}

@@ -1,0 +1,216 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { Element, HeldApproval, PendingApproval, ReceiptEntry, Receipt } from '../../protocol/index.js';
+import { ARM_MS, armKey, see } from './arming.js';
+import { PLACEHOLDER_MS, QUEUE_NOTE } from './approvalsSlice.js';
+import { emptyQueueText, outcomeLine } from './outcome.js';
+import { createAppStore } from './store.js';
+
+const el = (key: string): Element => ({ key, role: 'button', name: key, state: {}, patterns: [] });
+
+const card = (id: string, key = id): PendingApproval => ({
+  approval_id: id,
+  receipt_id: `r-${id}`,
+  session: 's1',
+  agent: 'claude',
+  action: 'invoke',
+  password: false,
+  target: el(key),
+  ancestor_path: ['window "Fixture"'],
+  window: { window: 'w1', title: 'Fixture', app: 'fixture', pid: 42, process_start: '1', foreground: false },
+  created_at: new Date(0).toISOString(),
+  expires_at: new Date(120_000).toISOString(),
+  risk_hints: [],
+});
+
+const final = (id: string, receipt: Partial<Receipt>, seq = 1): ReceiptEntry => ({
+  seq,
+  at: new Date(seq).toISOString(),
+  session: 's1',
+  agent: 'claude',
+  tool: 'element_act',
+  receipt_id: `r-${id}`,
+  outcome: receipt.outcome ?? 'completed',
+  duration_ms: 5,
+  summary: 'invoke',
+  receipt: { receipt_id: `r-${id}`, action: 'invoke', outcome: 'completed', action_call_made: true, verification: 'verified', after_read: { status: 'full' }, ...receipt },
+});
+
+/** A connected store with these cards pending, each seen on screen at t=0 (y = 100 × index). */
+function queue(...ids: string[]) {
+  const store = createAppStore();
+  store.getState().setConnection({ state: 'open', attempt: 0 });
+  store.getState().setPending(ids.map((id) => card(id)), 0);
+  store.getState().noteSeen(ids.map((id, i) => [armKey.card(id), 10, 100 * i] as const), 0);
+  return store;
+}
+
+const pointer = (id: string) => ({ via: 'pointer', key: armKey.card(id) }) as const;
+
+describe('arming', () => {
+  it('refuses a card until it has been on screen for the arming time, and says why', () => {
+    const store = queue('a1');
+    const s = store.getState();
+    assert.equal(s.whyNot('a1', pointer('a1'), 200), 'Not decided: this card appeared 0.2 s ago — read it first.');
+    assert.equal(s.whyNot('a1', pointer('a1'), ARM_MS), undefined);
+  });
+
+  it('re-arms a card that moved, and names the move', () => {
+    const store = queue('a1');
+    store.getState().noteSeen([[armKey.card('a1'), 10, 0.4]], 800);
+    assert.equal(store.getState().whyNot('a1', pointer('a1'), 900), undefined, 'sub-pixel jitter is not a move');
+    store.getState().noteSeen([[armKey.card('a1'), 10, 140]], 1000);
+    assert.equal(store.getState().whyNot('a1', pointer('a1'), 1300), 'Not decided: this card moved 0.3 s ago — check that it is the one you mean.');
+    assert.equal(store.getState().whyNot('a1', pointer('a1'), 1000 + ARM_MS), undefined);
+  });
+
+  it('keeps the same seen map when nothing moved, and drops what is no longer on screen', () => {
+    const first = see({}, [['card:a', 1, 2]], 0);
+    assert.equal(see(first, [['card:a', 1, 2]], 50), first, 'no change, no new object (no re-render)');
+    assert.deepEqual(Object.keys(see(first, [['card:b', 1, 2]], 50, true)), ['card:b']);
+  });
+
+  it('lets a key decide only a card selected for the arming time', () => {
+    const store = queue('a1', 'a2');
+    assert.equal(store.getState().selectedApproval, 'a1');
+    assert.match(store.getState().whyNot('a1', { via: 'key' }, 300) ?? '', /appeared 0\.3 s ago/);
+    assert.equal(store.getState().whyNot('a1', { via: 'key' }, ARM_MS), undefined);
+    store.getState().markDecided('a1', 'approved', 1000);
+    assert.equal(store.getState().selectedApproval, 'a2', 'the selection moves to the next card');
+    assert.equal(store.getState().whyNot('a2', { via: 'key' }, 1100), 'Not decided: this card was selected 0.1 s ago — read it first.');
+    assert.equal(store.getState().whyNot('a2', { via: 'key' }, 1000 + ARM_MS), undefined);
+  });
+
+  it('has no global guard: two armed cards are decided 50 ms apart', () => {
+    const store = queue('a1', 'a2');
+    const s = store.getState();
+    assert.equal(s.whyNot('a1', pointer('a1'), 1000), undefined);
+    s.markDecided('a1', 'approved', 1000);
+    assert.equal(store.getState().whyNot('a2', pointer('a2'), 1050), undefined);
+  });
+
+  it('refuses a second decision on a card already decided here, and says so', () => {
+    const store = queue('a1');
+    store.getState().markDecided('a1', 'approved', 1000);
+    assert.equal(store.getState().whyNot('a1', pointer('a1'), 1100), 'Already decided here — nothing more was sent.');
+  });
+
+  it('refuses everything while not connected', () => {
+    const store = queue('a1');
+    store.getState().setConnection({ state: 'closed', attempt: 1 });
+    assert.equal(store.getState().whyNot('a1', pointer('a1'), 5000), 'Not decided: not connected to the supervisor.');
+  });
+
+  it('records a refusal note next to what was aimed at, and drops it later', () => {
+    const store = queue('a1');
+    store.getState().refuse(QUEUE_NOTE, 'Not decided: no card is selected.', 0);
+    assert.equal(store.getState().refusals[QUEUE_NOTE]?.text, 'Not decided: no card is selected.');
+    store.getState().tick(10_000);
+    assert.equal(store.getState().refusals[QUEUE_NOTE], undefined);
+  });
+});
+
+describe('placeholders', () => {
+  it('keep a decided card in place while the pointer is over the queue, and collapse later', () => {
+    const store = queue('a1', 'a2', 'a3');
+    store.getState().setPointerInQueue(true);
+    store.getState().markDecided('a2', 'approved', 1000);
+    store.getState().setPending([card('a1'), card('a3')], 1010);
+    assert.deepEqual(store.getState().slots.map((x) => [x.id, x.left !== undefined]), [['a1', false], ['a2', true], ['a3', false]]);
+    store.getState().tick(1000 + PLACEHOLDER_MS * 3);
+    assert.equal(store.getState().slots.length, 3, 'nothing collapses while someone points at the queue');
+    store.getState().setPointerInQueue(false);
+    store.getState().tick(1000 + PLACEHOLDER_MS - 1);
+    assert.equal(store.getState().slots.length, 3, 'and not before a few seconds');
+    store.getState().tick(1000 + PLACEHOLDER_MS);
+    assert.deepEqual(store.getState().slots.map((x) => x.id), ['a1', 'a3']);
+  });
+
+  it('append new cards at the end, after placeholders', () => {
+    const store = queue('a1', 'a2');
+    store.getState().markDecided('a1', 'denied', 1000);
+    store.getState().setPending([card('a2'), card('a0')], 1100);
+    assert.deepEqual(store.getState().slots.map((x) => x.id), ['a1', 'a2', 'a0']);
+  });
+
+  it('leave a placeholder for a card the supervisor removed, whose outcome comes from its receipt', () => {
+    const store = queue('a1', 'a2');
+    store.getState().setPending([card('a2')], 2000);
+    assert.equal(store.getState().slots[0]?.left, 2000);
+    const record = () => store.getState().records.find((r) => r.approval_id === 'a1');
+    assert.equal(record()?.verdict, undefined);
+    assert.equal(outcomeLine(record()!, false).text, 'Left the queue — waiting for its outcome…');
+    store.getState().applyEvent({ event: 'receipt', data: final('a1', { outcome: 'refused', refusal: { code: 'expired', detail: 'nobody answered within 120 s' }, decision: { verdict: 'expired', by: 'policy', at: '' } }) });
+    assert.equal(outcomeLine(record()!, false).text, 'Expired — nobody answered within 120 s');
+    assert.equal(store.getState().selectedApproval, 'a2');
+  });
+
+  it('bring a card back when its decision did not reach the supervisor and it still waits', () => {
+    const store = queue('a1');
+    store.getState().markDecided('a1', 'approved', 1000);
+    store.getState().decisionAnswered('a1', { error: 'approve: not connected to the supervisor' }, 1050);
+    const s = store.getState();
+    assert.equal(s.slots[0]?.left, undefined, 'the card is live again');
+    assert.equal(s.refusals['a1']?.text, 'Not decided: approve: not connected to the supervisor');
+    assert.match(s.whyNot('a1', pointer('a1'), 1100) ?? '', /not on screen yet/, 'and it arms again from scratch');
+  });
+});
+
+describe('outcome after a decision', () => {
+  const held = (id: string): HeldApproval => ({ ...card(id), decision: { verdict: 'approved', by: 'human', at: '' }, held_since: new Date(0).toISOString() });
+
+  it('goes from sending to running to held to the verified receipt', () => {
+    const store = queue('a1');
+    store.getState().markDecided('a1', 'approved', 1000);
+    const line = () => {
+      const s = store.getState();
+      const r = s.records.find((x) => x.approval_id === 'a1')!;
+      return outcomeLine(r, s.held.some((h) => h.approval_id === 'a1')).text;
+    };
+    assert.equal(line(), 'Approved — sending…');
+    store.getState().decisionAnswered('a1', { ok: true });
+    assert.equal(line(), 'Approved — running…');
+    store.getState().applyEvent({ event: 'held', data: [held('a1')] });
+    assert.equal(line(), 'Approved — held by the pause; runs on Resume');
+    store.getState().applyEvent({ event: 'held', data: [] });
+    store.getState().applyEvent({ event: 'receipt', data: { ...final('a1', {}), outcome: 'pending', receipt: undefined } as unknown as ReceiptEntry });
+    assert.equal(line(), 'Approved — running…', 'the early "pending" answer is not the outcome');
+    store.getState().applyEvent({ event: 'receipt', data: final('a1', {}, 2) });
+    assert.equal(line(), 'Approved — verified');
+  });
+
+  it('names every final outcome', () => {
+    const store = queue('a1');
+    store.getState().markDecided('a1', 'approved', 1000);
+    const r = store.getState().records[0]!;
+    const text = (receipt: Partial<Receipt>) => outcomeLine({ ...r, final: final('a1', receipt) }, false).text;
+    assert.equal(text({ verification: 'mismatch', verification_detail: 'value is 4' }), 'Approved — mismatch — value is 4');
+    assert.equal(text({ verification: 'not_checked' }), 'Approved — completed (not checked)');
+    assert.equal(outcomeLine({ ...r, final: final('a1', { verification: 'not_checked' }) }, false).tone, 'unverified', 'final, but not shown as verified nor as still waiting');
+    assert.equal(text({ outcome: 'failed', error: { code: 'pattern_unsupported', detail: 'no such action' } }), 'Approved — failed: pattern_unsupported — no such action');
+    assert.equal(text({ outcome: 'refused', refusal: { code: 'stale_element', detail: "the element's value changed" } }), "Approved — refused: stale_element — the element's value changed");
+    assert.equal(text({ outcome: 'refused', refusal: { code: 'withdrawn', detail: 'the agent went away' } }), 'Approved — withdrawn — the agent went away');
+    assert.equal(text({ outcome: 'refused', refusal: { code: 'braked', detail: 'stopped' } }), 'Approved — braked — stopped');
+    assert.equal(text({ outcome: 'unknown', error: { code: 'timeout', detail: 'no answer' } }), 'Approved — unknown — it may or may not have happened — no answer');
+    const denied = outcomeLine({ ...r, verdict: 'denied', final: final('a1', { outcome: 'refused', refusal: { code: 'denied', detail: 'x' }, decision: { verdict: 'denied', by: 'human', at: '', note: 'wrong window' } }) }, false);
+    assert.equal(denied.text, 'Denied — the agent was told — wrong window');
+  });
+
+  it('keeps the last decisions newest first after their placeholders collapse', () => {
+    const ids = Array.from({ length: 12 }, (_, i) => `a${i}`);
+    const store = queue(...ids);
+    ids.forEach((id, i) => store.getState().markDecided(id, 'approved', 1000 + i));
+    store.getState().tick(1000 + PLACEHOLDER_MS + 20);
+    assert.equal(store.getState().slots.length, 0);
+    assert.deepEqual(store.getState().records.slice(0, 3).map((r) => r.approval_id), ['a11', 'a10', 'a9']);
+  });
+
+  it('never says nothing waits while an approved action waits for Resume', () => {
+    assert.equal(emptyQueueText(true, ['a1', 'a2'], [], false), '2 approved actions wait for Resume.');
+    assert.equal(emptyQueueText(true, [], ['a1'], true), '1 approved action waits for Resume.', 'approved while paused, before the supervisor lists it as held');
+    assert.equal(emptyQueueText(true, ['a1'], ['a1'], true), '1 approved action waits for Resume.', 'counted once');
+    assert.equal(emptyQueueText(true, [], ['a1'], false), 'Nothing new waits for you; 1 approved action is running.');
+    assert.equal(emptyQueueText(true, [], [], false), 'Nothing waits for you. Actions that change an application will appear here.');
+    assert.equal(emptyQueueText(false, [], [], false), 'Not connected: whether anything waits for you is unknown.');
+  });
+});

@@ -1,0 +1,261 @@
+import type { StateCreator } from 'zustand';
+import type { HeldApproval, PendingApproval, ReceiptEntry } from '../../protocol/index.js';
+import { armKey, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Sighting } from './arming.js';
+import { isFinal, type DecisionRecord, type Verdict } from './outcome.js';
+import type { AppState } from './store.js';
+
+/** A placeholder stays at least this long after its card left, and as long as the pointer is over the queue. */
+export const PLACEHOLDER_MS = 4000;
+/** Cards that left the queue kept for their outcome lines (the recent decisions list shows the newest). */
+export const MAX_RECORDS = 50;
+/** How long a "Not decided: why" note stays. */
+export const REFUSAL_MS = 6000;
+/** Where notes go that were aimed at the queue rather than a card (a key with no card selected). */
+export const QUEUE_NOTE = 'queue';
+
+/** One place in the queue: a live card, or the placeholder of the same height a card leaves behind (`left` set). */
+export interface Slot {
+  id: string;
+  card: PendingApproval;
+  /** Epoch ms the card left the queue; absent while it waits for a decision. */
+  left?: number;
+}
+
+/** A "Not decided: why" note, shown next to what was aimed at. */
+export interface Refusal {
+  text: string;
+  at: number;
+}
+
+/** How a decision was aimed: by the pointer at a control (its arm key), or by a key at the selected card. */
+export type Aim = { via: 'pointer'; key: string; what?: string } | { via: 'key' };
+
+/** Pending approvals, the queue as shown (cards and placeholders), arming, and what became of each decision. */
+export interface ApprovalsSlice {
+  /** The supervisor's pending list, oldest first. */
+  pending: PendingApproval[];
+  /** Approved actions the pause holds. */
+  held: HeldApproval[];
+  /** The queue as shown: cards stay in place; new ones are appended. */
+  slots: Slot[];
+  /** Cards that left the queue, newest first. */
+  records: DecisionRecord[];
+  /** Where each control that decides was seen on screen, and since when (arming). */
+  seen: SeenMap;
+  /** While the pointer is over the queue, placeholders never collapse. */
+  pointerInQueue: boolean;
+  selectedApproval: string | undefined;
+  /** When the selected card was selected (a key decides it only after the arming time). */
+  selectedSince: number;
+  /** The card whose deny reason is being typed. */
+  denying: string | undefined;
+  /** The card whose allow-for-session second step is open. */
+  allowing: string | undefined;
+  /** "Not decided" notes by approval id, `held:<id>`, or QUEUE_NOTE. */
+  refusals: Readonly<Record<string, Refusal>>;
+  setPending(pending: PendingApproval[], now?: number): void;
+  setHeld(held: HeldApproval[]): void;
+  /** Selects a live card and its target element in the tree. */
+  selectApproval(id: string | undefined, now?: number): void;
+  moveApproval(delta: 1 | -1, now?: number): void;
+  setDenying(id: string | undefined): void;
+  setAllowing(id: string | undefined): void;
+  /** Records where controls are on screen; `complete` drops what was not measured. */
+  noteSeen(sightings: readonly Sighting[], now: number, complete?: boolean): void;
+  /** Everything arms again (the page was hidden). */
+  rearm(now: number): void;
+  setPointerInQueue(inside: boolean): void;
+  /** Collapses placeholders old enough while nobody points at the queue, and drops old notes. */
+  tick(now: number): void;
+  /** Why a decision on this card may not be made now; undefined when it may. */
+  whyNot(id: string, aim: Aim, now: number): string | undefined;
+  /** Why a held action may not be cancelled now; undefined when it may. */
+  whyNotCancel(id: string, now: number): string | undefined;
+  /** Shows a "Not decided" note next to what was aimed at. */
+  refuse(target: string, text: string, now: number): void;
+  /** The card leaves a placeholder, its record starts, and the selection moves to the next card. */
+  markDecided(id: string, verdict: Verdict, now: number, scope?: 'element' | 'app'): void;
+  /** The supervisor accepted the decision, or refused it (then a card it still lists comes back). */
+  decisionAnswered(id: string, answer: { ok: true } | { error: string }, now?: number): void;
+  /** Attaches final receipts to the records they belong to. */
+  noteFinals(entries: readonly ReceiptEntry[]): void;
+}
+
+const live = (slot: Slot | undefined): boolean => slot !== undefined && slot.left === undefined;
+
+/** The first live card after `index`, else the nearest before it. */
+function nextLive(slots: readonly Slot[], index: number): string | undefined {
+  for (let i = index + 1; i < slots.length; i++) if (live(slots[i])) return slots[i]?.id;
+  for (let i = Math.min(index, slots.length - 1); i >= 0; i--) if (live(slots[i])) return slots[i]?.id;
+  return undefined;
+}
+
+/** The final receipt of an action among those received, newest first. */
+function findFinal(receipts: readonly ReceiptEntry[], receiptId: string): ReceiptEntry | undefined {
+  for (let i = receipts.length - 1; i >= 0; i--) {
+    const r = receipts[i] as ReceiptEntry;
+    if (r.receipt_id === receiptId && isFinal(r)) return r;
+  }
+  return undefined;
+}
+
+const withoutKey = <T>(map: Readonly<Record<string, T>>, ...keys: string[]): Readonly<Record<string, T>> => {
+  if (!keys.some((k) => k in map)) return map;
+  const next = { ...map };
+  for (const k of keys) delete next[k];
+  return next;
+};
+
+export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (set, get) => ({
+  pending: [],
+  held: [],
+  slots: [],
+  records: [],
+  seen: {},
+  pointerInQueue: false,
+  selectedApproval: undefined,
+  selectedSince: 0,
+  denying: undefined,
+  allowing: undefined,
+  refusals: {},
+  setPending: (pending, now = Date.now()) => {
+    const s = get();
+    const byId = new Map(pending.map((p) => [p.approval_id, p]));
+    const slots: Slot[] = [];
+    const left: DecisionRecord[] = [];
+    let records = s.records;
+    let seen = s.seen;
+    for (const slot of s.slots) {
+      const card = byId.get(slot.id);
+      if (live(slot)) {
+        if (card !== undefined) slots.push({ id: slot.id, card });
+        else {
+          // Removed by the supervisor (expired, braked, withdrawn, decided in another window): a placeholder says so.
+          slots.push({ ...slot, left: now });
+          left.push({ approval_id: slot.id, receipt_id: slot.card.receipt_id, card: slot.card, at: now, ...withFinal(s.receipts, slot.card.receipt_id) });
+        }
+      } else {
+        const record = records.find((r) => r.approval_id === slot.id);
+        if (card !== undefined && record !== undefined && typeof record.sent === 'object') {
+          // The decision never reached the supervisor and it still waits: the card comes back, and arms again.
+          slots.push({ id: slot.id, card });
+          records = records.filter((r) => r !== record);
+          seen = withoutKey(seen, armKey.card(slot.id));
+        } else slots.push(slot);
+      }
+    }
+    const shown = new Set(slots.map((x) => x.id));
+    for (const card of pending) if (!shown.has(card.approval_id)) slots.push({ id: card.approval_id, card });
+    if (left.length > 0) records = [...left.reverse(), ...records].slice(0, MAX_RECORDS);
+    const denying = slots.some((x) => live(x) && x.id === s.denying) ? s.denying : undefined;
+    const allowing = slots.some((x) => live(x) && x.id === s.allowing) ? s.allowing : undefined;
+    set({ pending, slots, records, seen, denying, allowing });
+    const selected = slots.findIndex((x) => x.id === s.selectedApproval);
+    if (!live(slots[selected])) get().selectApproval(selected >= 0 ? nextLive(slots, selected) : slots.find(live)?.id, now);
+  },
+  setHeld: (held) => set({ held }),
+  selectApproval: (id, now = Date.now()) => {
+    const s = get();
+    const slot = s.slots.find((x) => x.id === id);
+    if (id !== undefined && !live(slot)) return;
+    // Selecting the selected card again shows its target again, without restarting the key's arming.
+    if (id !== s.selectedApproval) set({ selectedApproval: id, selectedSince: now, denying: s.denying === id ? id : undefined, allowing: s.allowing === id ? id : undefined });
+    if (slot !== undefined) get().selectKey(slot.card.target.key);
+  },
+  moveApproval: (delta, now = Date.now()) => {
+    const { slots, selectedApproval } = get();
+    const cards = slots.filter(live);
+    if (cards.length === 0) return;
+    const i = cards.findIndex((x) => x.id === selectedApproval);
+    const next = i < 0 ? 0 : Math.min(Math.max(i + delta, 0), cards.length - 1);
+    get().selectApproval(cards[next]?.id, now);
+  },
+  setDenying: (denying) => set({ denying, ...(denying !== undefined ? { allowing: undefined } : {}) }),
+  setAllowing: (allowing) => set({ allowing, ...(allowing !== undefined ? { denying: undefined } : {}) }),
+  noteSeen: (sightings, now, complete = false) => {
+    const seen = see(get().seen, sightings, now, complete);
+    if (seen !== get().seen) set({ seen });
+  },
+  rearm: (now) => set({ seen: rearmAll(get().seen, now), selectedSince: now }),
+  setPointerInQueue: (pointerInQueue) => {
+    if (pointerInQueue !== get().pointerInQueue) set({ pointerInQueue });
+  },
+  tick: (now) => {
+    const s = get();
+    const slots = s.pointerInQueue ? s.slots : s.slots.filter((x) => x.left === undefined || now - x.left < PLACEHOLDER_MS);
+    const stale = Object.entries(s.refusals).filter(([, r]) => now - r.at >= REFUSAL_MS);
+    if (slots.length === s.slots.length && stale.length === 0) return;
+    set({ slots, refusals: withoutKey(s.refusals, ...stale.map(([k]) => k)) });
+  },
+  whyNot: (id, aim, now) => {
+    const s = get();
+    if (s.connection.state !== 'open') return 'Not decided: not connected to the supervisor.';
+    const slot = s.slots.find((x) => x.id === id);
+    if (slot === undefined) return 'Not decided: this card is no longer in the queue.';
+    if (!live(slot)) {
+      const record = s.records.find((r) => r.approval_id === id);
+      return record?.verdict !== undefined ? 'Already decided here — nothing more was sent.' : 'Not decided: this card already left the queue (see its outcome).';
+    }
+    if (aim.via === 'pointer') return notArmedWhy(s.seen[aim.key], now, aim.what);
+    if (s.selectedApproval !== id) return 'Not decided: select the card first.';
+    return notArmedWhy(s.seen[armKey.card(id)], now) ?? selectionWhy(s.selectedSince, now);
+  },
+  whyNotCancel: (id, now) => {
+    const s = get();
+    if (s.connection.state !== 'open') return 'Not cancelled: not connected to the supervisor.';
+    if (!s.held.some((h) => h.approval_id === id)) return 'Not cancelled: this action is no longer held.';
+    return notArmedWhy(s.seen[armKey.held(id)], now, 'this row')?.replace(/^Not decided/, 'Not cancelled');
+  },
+  refuse: (target, text, now) => set({ refusals: { ...get().refusals, [target]: { text, at: now } } }),
+  markDecided: (id, verdict, now, scope) => {
+    const s = get();
+    const index = s.slots.findIndex((x) => x.id === id);
+    const slot = s.slots[index];
+    if (slot === undefined || !live(slot)) return;
+    const slots = s.slots.map((x, i) => (i === index ? { ...x, left: now } : x));
+    const record: DecisionRecord = { approval_id: id, receipt_id: slot.card.receipt_id, card: slot.card, at: now, verdict, ...(scope !== undefined ? { scope } : {}), sent: 'sending', ...withFinal(s.receipts, slot.card.receipt_id) };
+    set({
+      slots,
+      records: [record, ...s.records.filter((r) => r.approval_id !== id)].slice(0, MAX_RECORDS),
+      seen: withoutKey(s.seen, armKey.card(id), armKey.confirm(id)),
+      refusals: withoutKey(s.refusals, id, QUEUE_NOTE),
+      denying: s.denying === id ? undefined : s.denying,
+      allowing: s.allowing === id ? undefined : s.allowing,
+    });
+    if (s.selectedApproval === id || s.selectedApproval === undefined) get().selectApproval(nextLive(slots, index), now);
+  },
+  decisionAnswered: (id, answer, now = Date.now()) => {
+    const s = get();
+    const record = s.records.find((r) => r.approval_id === id);
+    if (record === undefined) return;
+    if ('ok' in answer) {
+      set({ records: s.records.map((r) => (r === record ? { ...r, sent: 'accepted' } : r)) });
+      return;
+    }
+    const card = s.pending.find((p) => p.approval_id === id);
+    if (card === undefined || record.final !== undefined) {
+      set({ records: s.records.map((r) => (r === record ? { ...r, sent: { error: answer.error } } : r)) });
+      return;
+    }
+    // The supervisor still lists it: the card is back in its place, arming again, with the reason beside it.
+    set({
+      slots: s.slots.map((x) => (x.id === id ? { id, card } : x)),
+      records: s.records.filter((r) => r !== record),
+      seen: withoutKey(s.seen, armKey.card(id)),
+      refusals: { ...s.refusals, [id]: { text: `Not decided: ${answer.error}`, at: now } },
+    });
+  },
+  noteFinals: (entries) => {
+    const finals = new Map<string, ReceiptEntry>();
+    for (const e of entries) if (isFinal(e) && e.receipt_id !== undefined) finals.set(e.receipt_id, e);
+    if (finals.size === 0) return;
+    const { records } = get();
+    if (!records.some((r) => finals.has(r.receipt_id))) return;
+    set({ records: records.map((r) => (finals.has(r.receipt_id) ? { ...r, final: finals.get(r.receipt_id) as ReceiptEntry } : r)) });
+  },
+});
+
+function withFinal(receipts: readonly ReceiptEntry[], receiptId: string): { final?: ReceiptEntry } {
+  const final = findFinal(receipts, receiptId);
+  return final === undefined ? {} : { final };
+}

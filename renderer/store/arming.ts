@@ -1,0 +1,83 @@
+/**
+ * Arming (SPEC §5 "Decisions are never lost or misdirected"): a control that decides something
+ * works only once what it belongs to has sat still, visible, at its place on screen for ARM_MS.
+ * A card that just arrived, or that moved under the pointer, cannot be decided by a click meant
+ * for whatever was there before.
+ */
+
+/** How long a card (or a confirm button, or a held row) must be still on screen before it decides anything. */
+export const ARM_MS = 700;
+
+/** Layout jitter below this many pixels is not a move. */
+const MOVE_PX = 1;
+
+/** Where something that can decide was last seen on screen, and since when it has been there. */
+export interface Seen {
+  x: number;
+  y: number;
+  since: number;
+  /** False while it sits where it first appeared; true once it moved (the reason given differs). */
+  moved: boolean;
+}
+
+/** Seen positions by arm key: `card:<approval_id>`, `confirm:<approval_id>`, `held:<approval_id>`. */
+export type SeenMap = Readonly<Record<string, Seen>>;
+
+/** One measurement: the arm key and the element's top-left corner in viewport pixels. */
+export type Sighting = readonly [key: string, x: number, y: number];
+
+/** The arm key of a card, of its allow-for-session confirm button, and of a held row. */
+export const armKey = {
+  card: (id: string) => `card:${id}`,
+  confirm: (id: string) => `confirm:${id}`,
+  held: (id: string) => `held:${id}`,
+};
+
+/**
+ * Applies measurements: a new key starts arming now, a key at a new place re-arms, keys not
+ * measured are dropped when `complete` (the caller measured everything that is on screen).
+ * Returns the same object when nothing changed, so subscribers do not re-render.
+ */
+export function see(seen: SeenMap, sightings: readonly Sighting[], now: number, complete = false): SeenMap {
+  let next: Record<string, Seen> | undefined;
+  const edit = (): Record<string, Seen> => (next ??= { ...seen });
+  for (const [key, x, y] of sightings) {
+    const prev = seen[key];
+    if (prev === undefined) edit()[key] = { x, y, since: now, moved: false };
+    else if (Math.abs(prev.x - x) >= MOVE_PX || Math.abs(prev.y - y) >= MOVE_PX) edit()[key] = { x, y, since: now, moved: true };
+  }
+  if (complete) {
+    const measured = new Set(sightings.map(([k]) => k));
+    for (const key of Object.keys(seen)) if (!measured.has(key)) delete edit()[key];
+  }
+  return next ?? seen;
+}
+
+/** Everything starts arming again (the page was hidden: nobody saw what arrived meanwhile). */
+export function rearmAll(seen: SeenMap, now: number): SeenMap {
+  return Object.fromEntries(Object.entries(seen).map(([k, s]) => [k, { ...s, since: now }]));
+}
+
+/** When a seen control arms (epoch ms); undefined when it was never seen on screen. */
+export function armsAt(s: Seen | undefined): number | undefined {
+  return s === undefined ? undefined : s.since + ARM_MS;
+}
+
+const seconds = (ms: number): string => `${(Math.max(0, ms) / 1000).toFixed(1)} s`;
+
+/**
+ * Why a control may not decide yet, for people; undefined when it is armed. `what` names it
+ * ("this card", "the confirm button").
+ */
+export function notArmedWhy(s: Seen | undefined, now: number, what = 'this card'): string | undefined {
+  if (s === undefined) return `Not decided: ${what} is not on screen yet — read it first.`;
+  const age = now - s.since;
+  if (age >= ARM_MS) return undefined;
+  return s.moved ? `Not decided: ${what} moved ${seconds(age)} ago — check that it is the one you mean.` : `Not decided: ${what} appeared ${seconds(age)} ago — read it first.`;
+}
+
+/** Why a key may not decide the selected card yet (it must have been selected for ARM_MS); undefined when it may. */
+export function selectionWhy(selectedSince: number, now: number): string | undefined {
+  const age = now - selectedSince;
+  return age >= ARM_MS ? undefined : `Not decided: this card was selected ${seconds(age)} ago — read it first.`;
+}
