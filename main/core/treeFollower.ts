@@ -73,8 +73,9 @@ export class TreeFollower {
     return this.read();
   }
 
-  /** Reads the chosen window again now. */
-  reload(): Promise<void> {
+  /** Reads the chosen window again: a read that begins after this call, not one already under way. */
+  async reload(): Promise<void> {
+    if (this.reading !== undefined) await this.reading.catch(() => {});
     return this.read();
   }
 

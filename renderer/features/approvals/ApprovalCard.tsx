@@ -103,7 +103,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
         {card.ancestor_path.length > 0 && (
           <div>
             <dt>Path</dt>
-            <dd className="small">{card.ancestor_path.join(' › ')}</dd>
+            <dd className="small">{card.ancestor_path.map(ancestorLabel).join(' › ')}</dd>
           </div>
         )}
         <div>
@@ -179,4 +179,13 @@ function DenyForm({ onCancel, onConfirm, disabled }: { onCancel: () => void; onC
       </button>
     </div>
   );
+}
+
+/** An ancestor step as people read it: `window "Overseer Fixture"`, `group` (the helper sends `role:name`). */
+export function ancestorLabel(step: string): string {
+  const colon = step.indexOf(':');
+  if (colon < 0) return step;
+  const role = step.slice(0, colon);
+  const name = step.slice(colon + 1);
+  return name === '' ? role : `${role} “${name}”`;
 }

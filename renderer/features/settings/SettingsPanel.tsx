@@ -14,7 +14,8 @@ export function SettingsPanel() {
       <h2>Settings</h2>
       {settings === undefined ? <p className="muted">Waiting for the supervisor…</p> : <SettingsForm key={JSON.stringify(settings)} settings={settings} />}
       <RulesEditor />
-      <PairLink />
+      {/* Browser mode only: the desktop app's window is its own credential (IPC), there is nothing to link. */}
+      {window.overseer === undefined && <PairLink />}
       <ConnectionSnippets />
     </div>
   );
