@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
-import { DebugLogger } from 'builder-util';
+import { DebugLogger, log } from 'builder-util';
 import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
 import { desktopLayout } from './desktopLayout.js';
 
@@ -17,6 +17,13 @@ function pngSize(file: string): [number, number] {
 }
 
 describe('electron-builder.yml', () => {
+  // electron-builder logs to stdout, which node's test runner reads as its own protocol: a line of
+  // its output arriving mid-frame made the runner fail with "Unable to deserialize cloned data".
+  const logger = log as unknown as { stream: NodeJS.WritableStream };
+  const stdout = logger.stream;
+  before(() => (logger.stream = process.stderr));
+  after(() => (logger.stream = stdout));
+
   it('is valid against electron-builder’s own configuration schema', async () => {
     await validateConfiguration(await load(), new DebugLogger(false));
   });
