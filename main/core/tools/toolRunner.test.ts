@@ -91,7 +91,9 @@ describe('ToolRunner with a real journal and a fake helper', () => {
     assert.match(String((journalArgs({ name: 'x'.repeat(800) }, true) as { name: string }).name), /…\(800 chars\)$/);
     const session = new AgentSession({ transport: 'http', progressiveTools: false });
     const call = runner.run(session, 'element_act', { selector: { automation_id: 'secret' }, action: 'set_value', text: 'hunter2-secret' }, new AbortController().signal);
-    for (let i = 0; i < 50 && approvals.list().length === 0; i++) await flush();
+    // The card appears once the request is journaled (a real fsync): wait for it on real time.
+    for (let i = 0; i < 400 && approvals.list().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
+    assert.equal(approvals.list().length, 1, 'the card appeared');
     approvals.approve(approvals.list()[0]?.approval_id ?? '');
     const r = await call;
     assert.equal(r.isError, false);
