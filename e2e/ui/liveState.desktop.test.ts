@@ -136,6 +136,20 @@ function liveStateSpecs(lane: UiLane): void {
       }
     });
 
+    it('keeps secrets out of the address bar: the sign-in link lands on a clean /, and an old ?token= URL is cleaned', { skip: browserOnly }, async () => {
+      assert.equal(new URL(page.url()).search, '', `the signed-in page's address is ${page.url()}`);
+      assert.equal(new URL(page.url()).pathname, '/');
+      assert.ok(ui.freshPage && ui.origin !== undefined);
+      const old = await ui.freshPage(`${ui.origin}/?token=${ui.mcp.token}`);
+      try {
+        await old.page.getByTestId('connection-banner').waitFor({ timeout: 10_000 });
+        assert.equal(new URL(old.page.url()).search, '', 'the query was removed from the address bar');
+        assert.ok(!(await old.page.evaluate(() => window.location.href)).includes(ui.mcp.token));
+      } finally {
+        await old.close();
+      }
+    });
+
     it('does not show "Running" while the supervisor is gone: the brake state is unknown and its controls are off', { skip: browserOnly }, async () => {
       assert.ok(ui.restart);
       await ui.restart(async () => {

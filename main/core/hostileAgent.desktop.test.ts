@@ -280,17 +280,16 @@ describe('as a hostile agent: nothing but the person decides', () => {
   });
 
   it('5. an emergency stop answers every call in flight braked before it drops the connections, and refuses new agents until re-armed', async () => {
-    const waiting = act(agent, { selector: { automation_id: 'counter' }, action: 'invoke' });
+    // Both calls would outlast this client's 10 s timeout (approval waits 45 s, the find 15 s): only a braked answer ends them in time.
+    since = ui.mark();
+    const waiting = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 10_000 });
     await pendingCard((p) => p.target.automation_id === 'counter');
-    const reading = toolJson<{ error?: { code: string } }>(agent, 'element_find', { window: win, selector: { automation_id: 'appears-never' }, timeout_ms: 15_000 }, { timeout: 60_000 });
+    const reading = toolJson<{ error?: { code: string } }>(agent, 'element_find', { window: win, selector: { automation_id: 'appears-never' }, timeout_ms: 15_000 }, { timeout: 10_000 });
     await new Promise((r) => setTimeout(r, 300)); // the find is now polling in the helper
-    const braked = Date.now();
     await ui.command('brake', { action: 'emergency_stop' });
     const [act1, read1] = await Promise.all([waiting, reading]);
-    const took = Date.now() - braked;
     assert.equal(act1.refusal?.code, 'braked');
     assert.equal(read1.error?.code, 'braked');
-    assert.ok(took < 5000, `answered within ${took} ms, not at the client's timeout`);
     const refused = await rawHttp(s.mcpUrl, { headers: { ...MCP_HEADERS, authorization: `Bearer ${s.token}` }, body: INIT });
     assert.equal(refused.status, 503);
     assert.match(refused.body, /emergency stop/);
