@@ -54,10 +54,11 @@ export class AppCache {
     readonly busName: string,
   ) {}
 
-  /** Called for every event the application emits (see events.ts for what each one changes). */
-  onEvent(path: string, iface: string, member: string, body: readonly unknown[]): void {
+  /** Called for every event the application emits (see events.ts for what each one changes); true when it changed anything. */
+  onEvent(path: string, iface: string, member: string, body: readonly unknown[]): boolean {
     const key = keyOf(this.busName, path);
     const effect = classify(iface, member, body);
+    if (Object.keys(effect).length === 0) return false;
     this.eventSeq++;
     if (this.loading) this.eventDuringLoad = true;
     if (effect.structure) {
@@ -80,6 +81,7 @@ export class AppCache {
     }
     if (effect.rects === 'subtree') for (const k of this.subtree(key)) this.dropDetail(k, 'rect');
     if (effect.rects === 'app' || effect.details === 'app') this.dropAll(effect.details !== 'app');
+    return true;
   }
 
   /** An object and its known descendants (for position changes that move children too). */

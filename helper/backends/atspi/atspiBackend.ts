@@ -3,7 +3,6 @@ import type { Backend, DispatchResult, NativeNode, TreeSource, WindowHandle } fr
 import { type Deadline } from '../../core/deadline.js';
 import { isExcluded } from '../../core/exclusions.js';
 import { AppCache } from './appCache.js';
-import { classify } from './events.js';
 import { Problems, str } from './readSupport.js';
 import { AtspiTreeSource } from './treeSource.js';
 import { I, type AtspiNode } from './atspiNode.js';
@@ -74,12 +73,9 @@ export class AtspiBackend implements Backend {
       }
       const cache = this.caches.get(sender);
       if (cache === undefined) return;
-      if (iface === I.cache) {
-        // AddAccessible/RemoveAccessible name the object in their body, not in the signal path.
-        const ref = asRef(member === 'RemoveAccessible' ? body[0] : Array.isArray(body[0]) ? body[0][0] : undefined);
-        cache.onEvent(ref?.path ?? path, iface, member, body);
-      } else cache.onEvent(path, iface, member, body);
-      if (Object.keys(classify(iface, member, body)).length > 0) this.noteChange(sender);
+      // AddAccessible/RemoveAccessible name the object in their body, not in the signal path.
+      const ref = iface === I.cache ? asRef(member === 'RemoveAccessible' ? body[0] : Array.isArray(body[0]) ? body[0][0] : undefined) : undefined;
+      if (cache.onEvent(ref?.path ?? path, iface, member, body)) this.noteChange(sender);
     });
     bus.onDisconnect(() => this.log('[atspi] accessibility bus connection closed'));
     await Promise.all([
