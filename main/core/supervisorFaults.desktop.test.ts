@@ -88,9 +88,20 @@ describe('overseer serve: faults', () => {
     assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/);
   });
 
-  it('emergency stop drops agent connections and the helper until re-armed', async () => {
+  it('emergency stop answers an act caught in dispatch unknown and braked, then drops agent connections and the helper until re-armed', async () => {
+    // The fixture's Freeze button blocks the application after the click: the act stays in its dispatch (read back) phase.
+    const since = ui.mark();
+    const inDispatch = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'freeze' }, action: 'invoke' }, { timeout: 10_000 });
+    const card = await ui.waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target.automation_id === 'freeze'), 15_000, since).then((p) => p.find((x) => x.target.automation_id === 'freeze') as PendingApproval);
+    await ui.command('approve', { approval_id: card.approval_id });
+    await new Promise((r) => setTimeout(r, 400)); // the helper is now reading back from the frozen fixture
     const braked = ui.mark();
     await ui.command('brake', { action: 'emergency_stop' });
+    const answer = await inDispatch;
+    assert.equal(answer.outcome, 'unknown', JSON.stringify(answer).slice(0, 300));
+    assert.equal(answer.action_call_made, 'unknown', 'it may have run: never called refused');
+    assert.equal(answer.error?.code, 'braked');
+    assert.equal(answer.decision?.verdict, 'approved', 'the receipt keeps who decided');
     await health((h) => h.state === 'stopped', braked);
     await assert.rejects(tool(agent, 'window_list', {}, { timeout: 5000 }), 'the agent connection is gone');
     await assert.rejects(ui.command('brake', { action: 'resume' }), /braked/, 'resume does not end an emergency stop');
@@ -98,7 +109,10 @@ describe('overseer serve: faults', () => {
     await ui.command('brake', { action: 'rearm' });
     await health((h) => h.state === 'ready', rearmed);
     agent = await httpClient(s);
-    assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/);
+    // The fixture is still frozen by the click that may have run: the listing names it once it thaws.
+    let listed = '';
+    for (let i = 0; i < 40 && !/Overseer Fixture/.test(listed); i++) listed = (await tool(agent, 'window_list')).text;
+    assert.match(listed, /Overseer Fixture/);
   });
 
   it('after a supervisor crash every acknowledged call is journaled, the journal verifies, and pending approvals expire', async () => {
