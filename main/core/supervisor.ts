@@ -196,11 +196,7 @@ export class Supervisor {
   /** SPEC §5: every call in flight is answered braked first; then the helper is killed and agents dropped. */
   private async emergency(): Promise<void> {
     const info = errorInfo('braked', 'the emergency stop answered this call; a person must re-arm Overseer', { brake: 'emergency' });
-    const runs: Promise<unknown>[] = [];
-    for (const session of this.agents.list()) {
-      session.brakeCalls(info);
-      runs.push(...session.runs);
-    }
+    const runs = this.agents.list().flatMap((session) => session.brakeCalls(info));
     let timer: ReturnType<Clock['setTimeout']> | undefined;
     const bounded = new Promise<void>((resolve) => (timer = systemClock.setTimeout(resolve, EMERGENCY_ANSWER_MS)));
     // Each answer is journaled before it is handed to its transport; then the transports write it.

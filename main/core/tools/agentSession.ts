@@ -15,12 +15,26 @@ export interface ActFlow {
   phase: ActPhase;
 }
 
-/** One tool call in flight: an emergency stop answers it `braked` at once. */
+/** One tool call in flight: an emergency stop answers it `braked` at once, then waits for `running`. */
 export interface InflightCall {
-  tool: string;
   /** Settles when a brake answers the call; the call's own work may still finish in the background. */
   braked: Promise<ErrorInfo>;
   brake(info: ErrorInfo): void;
+  /** The call until its answer is journaled (set by the runner). */
+  running?: Promise<unknown>;
+}
+
+/** Longest agent name shown to the person. */
+export const MAX_AGENT_NAME = 80;
+
+/**
+ * The name an agent gives itself, as cards and rules show it: the agent chooses it, so control
+ * characters go and length is bounded (it must not push a card's content out of sight).
+ */
+export function agentName(raw: string | undefined, fallback: string): string {
+  const clean = (raw ?? '').replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  if (clean === '') return fallback;
+  return clean.length > MAX_AGENT_NAME ? `${clean.slice(0, MAX_AGENT_NAME - 1)}…` : clean;
 }
 
 /** Options of a session: how it connects and the clock it keeps time with. */
@@ -42,9 +56,9 @@ export class AgentSession {
   /** Targets live 5 minutes (on the session's clock). */
   readonly targets: TargetRegistry;
   readonly acts = new Map<string, ActFlow>();
-  /** Calls answered but maybe still running, for the emergency stop to wait on. */
-  readonly runs = new Set<Promise<unknown>>();
   private readonly inflight = new Set<InflightCall>();
+  /** element_acts of this agent waiting for a person right now (bounded: MAX_WAITING_PER_AGENT). */
+  waitingForPerson = 0;
   calls = 0;
   /** With progressive tools: whether the agent activated the five tools. */
   activated: boolean;
@@ -91,19 +105,26 @@ export class AgentSession {
   }
 
   /** Registers a tool call in flight until `end()`. */
-  beginCall(tool: string): InflightCall & { end(): void } {
+  beginCall(): InflightCall & { end(): void } {
     let brake: (info: ErrorInfo) => void = () => {};
-    const braked = new Promise<ErrorInfo>((resolve) => (brake = resolve));
-    const call = { tool, braked, brake: (info: ErrorInfo) => brake(info) };
+    const call: InflightCall = { braked: new Promise<ErrorInfo>((resolve) => (brake = resolve)), brake: (info) => brake(info) };
     this.inflight.add(call);
-    return { ...call, end: () => this.inflight.delete(call) };
+    return Object.assign(call, { end: () => this.inflight.delete(call) });
   }
 
-  /** Answers every call in flight with this error (emergency stop). */
-  brakeCalls(info: ErrorInfo): number {
-    const n = this.inflight.size;
-    for (const c of this.inflight) c.brake(info);
-    return n;
+  /** Calls in flight right now. */
+  get inflightCount(): number {
+    return this.inflight.size;
+  }
+
+  /** Answers every call in flight with this error (emergency stop); returns what to wait on until those answers are journaled. */
+  brakeCalls(info: ErrorInfo): Promise<unknown>[] {
+    const running: Promise<unknown>[] = [];
+    for (const c of this.inflight) {
+      c.brake(info);
+      if (c.running !== undefined) running.push(c.running);
+    }
+    return running;
   }
 
   /** The agents view of this session. */

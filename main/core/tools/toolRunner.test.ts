@@ -65,12 +65,14 @@ describe('ToolRunner with a real journal and a fake helper', () => {
     const session = new AgentSession({ transport: 'http', progressiveTools: false });
     const call = runner.run(session, 'window_list', {}, new AbortController().signal);
     await flush();
-    assert.equal(session.runs.size, 1, 'the call is tracked while it runs');
-    assert.equal(session.brakeCalls(errorInfo('braked', 'the emergency stop answered this call')), 1);
+    assert.equal(session.inflightCount, 1, 'the call is tracked while it runs');
+    const running = session.brakeCalls(errorInfo('braked', 'the emergency stop answered this call'));
+    assert.equal(running.length, 1, 'and given to the emergency stop to wait on');
     const r = await call;
     assert.equal(r.isError, true);
     assert.match(r.text, /^error braked:/);
-    assert.equal(session.runs.size, 0);
+    await Promise.all(running);
+    assert.equal(session.inflightCount, 0);
     assert.equal(((await lines()).at(-1)?.['error'] as { code?: string }).code, 'braked');
     release();
     helper.hold = undefined;

@@ -78,14 +78,11 @@ export interface RunnerDeps {
 export class ToolRunner {
   constructor(private readonly deps: RunnerDeps) {}
 
-  /** Runs one call; the emergency stop waits on `session.runs` until every answer is journaled. */
+  /** Runs one call, registered in flight so an emergency stop can answer it and wait until its answer is journaled. */
   run(session: AgentSession, tool: string, rawArgs: unknown, signal: AbortSignal, progress?: Progress): Promise<ToolResult> {
-    const call = session.beginCall(String(tool).slice(0, 100));
-    const running = this.runCall(session, tool, rawArgs, signal, progress, call.braked).finally(() => {
-      call.end();
-      session.runs.delete(running);
-    });
-    session.runs.add(running);
+    const call = session.beginCall();
+    const running = this.runCall(session, tool, rawArgs, signal, progress, call.braked).finally(() => call.end());
+    call.running = running;
     return running;
   }
 
