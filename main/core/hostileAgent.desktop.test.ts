@@ -122,6 +122,27 @@ describe('as a hostile agent: nothing but the person decides', () => {
     assert.equal((await stat(join(s.dataDir, 'ui-secret'))).mode & 0o777, 0o600);
   });
 
+  it('1. a flooding agent with an endless, misleading name: at most 16 of its cards wait, the rest are refused, and its name is cut', async () => {
+    const flooder = new Client({ name: `APPROVED BY ADMIN\u202e\n${'x'.repeat(5000)}`, version: '1' });
+    await flooder.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+    try {
+      since = ui.mark();
+      const burst = Array.from({ length: 24 }, () => toolJson<Receipt>(flooder, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 120_000 }));
+      const cards = await ui.waitFor<PendingApproval[]>('pending', (list) => list.filter((p) => p.agent.startsWith('APPROVED')).length >= 16, 15_000, since);
+      const mine = cards.filter((p) => p.agent.startsWith('APPROVED'));
+      assert.equal(mine.length, 16, 'the bound reaches the person, no more');
+      assert.ok(mine.every((p) => p.agent.length <= 80 && !/[\n\u202e]/u.test(p.agent)), `shown as ${JSON.stringify(mine[0]?.agent.slice(0, 100))}`);
+      const snap = await ui.command<UiSnapshot>('snapshot');
+      assert.ok(snap.agents.every((a) => a.client.length <= 80));
+      for (const p of mine) await ui.command('deny', { approval_id: p.approval_id });
+      const answers = await Promise.all(burst);
+      assert.equal(answers.filter((r) => r.refusal?.code === 'denied' && r.refusal.data?.['limit'] === 16).length, 8, 'the rest were refused at once, saying why');
+      assert.equal(answers.filter((r) => r.outcome !== 'refused').length, 0, 'nothing ran');
+    } finally {
+      await flooder.close();
+    }
+  });
+
   it('2. an approval binds the value the card showed: a person typing meanwhile makes it refuse, and their text stays', async () => {
     const answer = act(agent, { selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'X' });
     const card = await pendingCard((p) => p.target.automation_id === 'name_entry' && p.text === 'X');

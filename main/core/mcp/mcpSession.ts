@@ -4,7 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MAX_TOOL_NAME, errorInfo, type ToolName } from '../../../protocol/index.js';
-import type { AgentSession } from '../tools/agentSession.js';
+import { agentName, type AgentSession } from '../tools/agentSession.js';
 import { TOOL_ARGS, type ToolRunner } from '../tools/toolRunner.js';
 
 /** The activation tool of progressive mode. */
@@ -92,7 +92,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
     },
   );
   server.oninitialized = () => {
-    session.client = server.getClientVersion()?.name ?? session.client;
+    session.client = agentName(server.getClientVersion()?.name, session.client);
     options.onChange();
   };
   server.setRequestHandler(ListToolsRequestSchema, () => {

@@ -4,7 +4,7 @@ import { Transform } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
-import { AgentSession } from '../tools/agentSession.js';
+import { AgentSession, agentName } from '../tools/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { tokenMatches } from './auth.js';
 
@@ -88,7 +88,7 @@ export async function startBridgeSocket(supervisor: Supervisor, options: { path:
       socket.setTimeout(0);
       socket.write(`${JSON.stringify({ ok: true, version: OVERSEER_VERSION })}\n`);
       const session = new AgentSession({ transport: 'stdio', progressiveTools: supervisor.settings.settings.progressive_tools, hostPids: hello.host_pid !== undefined ? [hello.host_pid] : [], now: () => supervisor.clock.now() });
-      if (hello.client !== undefined) session.client = hello.client;
+      session.client = agentName(hello.client, session.client);
       const server = createMcpServer({ runner: supervisor.runner, session, version: OVERSEER_VERSION, onChange: () => supervisor.emitAgents() });
       const input = socket.pipe(
         lineLimit(MAX_LINE, () => {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock } from '../../testing/fakeClock.js';
-import { AgentSession } from '../tools/agentSession.js';
+import { AgentSession, MAX_AGENT_NAME, agentName } from '../tools/agentSession.js';
 import { AgentRegistry } from './agentRegistry.js';
 
 function rig(max = 3, idleMs = 60_000) {
@@ -68,5 +68,14 @@ describe('AgentRegistry: bounded sessions that end by themselves', () => {
     t.registry.endAll('emergency stop');
     assert.equal(t.registry.size, 0);
     assert.deepEqual(t.ended.map((e) => e[1]), ['emergency stop', 'emergency stop']);
+  });
+});
+
+describe('agentName: what an agent calls itself, as the person sees it', () => {
+  it('drops control and format characters, folds whitespace, bounds the length, and falls back when nothing is left', () => {
+    assert.equal(agentName('claude\u0000\u202e\ncode', 'x'), 'claude code');
+    assert.equal(agentName('a'.repeat(500), 'x').length, MAX_AGENT_NAME);
+    assert.equal(agentName(' \u0007 ', 'unknown agent'), 'unknown agent');
+    assert.equal(agentName(undefined, 'unknown agent'), 'unknown agent');
   });
 });

@@ -7,7 +7,7 @@ import { ApprovalQueue } from '../supervision/approvals.js';
 import { Brakes } from '../supervision/brakes.js';
 import { HoldList } from '../supervision/holds.js';
 import { Policy } from '../supervision/policy.js';
-import { actionWait, elementAct, type ActDeps } from './actTool.js';
+import { MAX_WAITING_PER_AGENT, actionWait, elementAct, type ActDeps } from './actTool.js';
 import { AgentSession } from './agentSession.js';
 
 /** The supervision core around element_act with a fake helper and a fake clock. */
@@ -280,6 +280,21 @@ describe('element_act in the supervision core (SPEC §5 order: deny → brake �
     assert.equal(card?.current_value, undefined);
     t.approvals.approve(id);
     assert.ok(!JSON.stringify(await answer).includes('hunter2'));
+  });
+
+  it('bounds the cards one agent may have waiting: a burst past the bound is refused at once, and room comes back with decisions', async () => {
+    const t = rig();
+    const burst = Array.from({ length: MAX_WAITING_PER_AGENT + 4 }, () => t.act({ action: 'invoke' }));
+    const refused = await Promise.all(burst.slice(MAX_WAITING_PER_AGENT));
+    for (const r of refused) assert.deepEqual([r.refusal?.code, r.refusal?.data?.['limit'], r.decision?.by], ['denied', MAX_WAITING_PER_AGENT, 'policy']);
+    for (let i = 0; i < 50 && t.approvals.list().length < MAX_WAITING_PER_AGENT; i++) await flush();
+    assert.equal(t.approvals.list().length, MAX_WAITING_PER_AGENT, 'only the bound reaches the person');
+    t.approvals.brakeAll('test');
+    await Promise.all(burst.slice(0, MAX_WAITING_PER_AGENT));
+    const again = t.act({ action: 'invoke' });
+    t.approvals.approve(await t.card());
+    assert.equal((await again).outcome, 'completed', 'decided cards make room');
+    assert.equal(t.helper.dispatched.length, 1);
   });
 
   it('a refusal before the target is known carries no text (it may have been meant for a password field)', async () => {

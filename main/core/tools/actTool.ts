@@ -32,6 +32,12 @@ export interface ActDeps {
 export type Progress = (progress: number, total: number | undefined, message: string) => void;
 
 const MASK = '••••••';
+/**
+ * Most element_acts of one agent waiting for a person at once. An agent that floods the queue
+ * would bury the card the person is looking for, and every change re-sends the whole queue to
+ * every UI; past the bound it is told to wait for the decisions it has.
+ */
+export const MAX_WAITING_PER_AGENT = 16;
 
 /** A receipt carries set_value text only once the target is known (masked for a password field, then). */
 function base(receiptId: string, args: ElementActArgs): Receipt {
@@ -49,7 +55,7 @@ function fromHelper(receiptId: string, h: HelperActResult, decision?: Decision):
 }
 
 /** What the agent is told when a brake answers its call while the act is in `phase`. */
-export function brakedReceipt(r: Receipt, phase: ActFlow['phase'], info: ErrorInfo, at: string): Receipt {
+function brakedReceipt(r: Receipt, phase: ActFlow['phase'], info: ErrorInfo, at: string): Receipt {
   if (phase === 'dispatching') return { ...r, outcome: 'unknown', action_call_made: 'unknown', error: info, decision: r.decision ?? { verdict: 'braked', by: 'human', at } };
   return refused(r, info, { verdict: 'braked', by: 'human', at, note: info.detail });
 }
@@ -110,8 +116,16 @@ export async function elementAct(deps: ActDeps, session: AgentSession, args: Ele
     let decision: Decision = { verdict: 'auto', by: 'policy', at: stamp(), ...(verdict.kind === 'auto' && verdict.rule !== undefined ? { note: `rule ${verdict.rule}` } : {}) };
     const item = approvalItem(deps, session, receiptId, args, r, ref);
     if (verdict.kind === 'ask') {
+      // Bounded per agent, counted before the first await, so a burst cannot slip past the bound.
+      if (session.waitingForPerson >= MAX_WAITING_PER_AGENT) return refused(r, errorInfo('denied', `${MAX_WAITING_PER_AGENT} actions of this agent already wait for a person; wait for their decisions (action_wait) before asking for more`, { limit: MAX_WAITING_PER_AGENT }), { verdict: 'denied', by: 'policy', at: stamp(), note: 'too many actions waiting for a person' });
       entry.phase = 'asking';
-      const outcome = await askPerson(deps, item);
+      session.waitingForPerson++;
+      let outcome: ApprovalOutcome;
+      try {
+        outcome = await askPerson(deps, item);
+      } finally {
+        session.waitingForPerson--;
+      }
       decision = outcome.decision;
       if (decision.verdict !== 'approved') return refused(r, notApproved(outcome), decision);
     }
@@ -124,8 +138,8 @@ export async function elementAct(deps: ActDeps, session: AgentSession, args: Ele
     if (ended() !== undefined) return refused(r, errorInfo('withdrawn', `the agent went away before dispatch (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
 
     // A person's approval binds the state the card showed; an automatic decision binds identity only.
-    const dispatchRef: ElementRef = decision.verdict === 'approved' ? ref : { ...ref, shown: undefined };
-    if (dispatchRef.shown === undefined) delete dispatchRef.shown;
+    const { shown: _shown, ...identity } = ref;
+    const dispatchRef: ElementRef = decision.verdict === 'approved' ? ref : identity;
     entry.phase = 'dispatching';
     let done: HelperActResult;
     try {
