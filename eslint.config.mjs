@@ -36,7 +36,7 @@ export default tseslint.config(
   zone(['main/core/**/*.ts'], [
     { group: ['electron', 'electron/*'], message: 'main/core is plain Node: the Electron shell adapts it in main/electron/.' },
     { group: ['**/renderer/**', '**/preload/**', '**/main/electron/**'], message: 'main/core talks to the UI only through the UI channel table in protocol/.' },
-    { group: ['**/helper/core/**', '**/helper/backends/**'], message: 'main/core reaches the helper only through helper/rpc (JSON-RPC), never its internals.' },
+    { group: ['**/helper/core/**', '**/helper/backends/**'], message: 'main/core reaches the helper only through its RPC client (main/core/helperProcess.ts), never its internals.' },
   ], { 'no-console': ['error'] }),
   zone(['preload/**/*.ts'], [
     { group: ['node:*', 'fs', 'path', 'child_process'], message: 'The preload runs sandboxed: no Node APIs.' },
@@ -65,6 +65,6 @@ export default tseslint.config(
   },
   {
     files: ['helper/**/*.test.ts', 'helper/contract/**/*.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'no electron in helper tests' }, { group: ['**/main/**', '**/renderer/**'], message: 'helper tests use the helper and e2e/ only' }] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [{ group: ['electron'], message: 'no electron in helper tests' }, { group: ['**/main/electron/**', '**/main/commands/**', '**/main/testing/**', '**/renderer/**'], message: 'helper tests use the helper, its client (main/core/helperProcess) and e2e/ only' }] }] },
   },
 );

@@ -24,7 +24,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startTestDesktop, type LaunchedApp, type TestDesktop } from '../e2e/desktop/testDesktop.js';
-import { REPO_ROOT, spawnHelper, type HelperProcess } from '../helper/rpc/helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../main/core/helperProcess.js';
+import { REPO_ROOT } from '../main/core/paths.js';
 import type { Element, HelperResult, WindowInfo } from '../protocol/index.js';
 
 const PYTHON = '/usr/bin/python3';

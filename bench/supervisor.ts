@@ -5,7 +5,8 @@ import type { WindowReadAnswer } from '../protocol/index.js';
 import { startTestDesktop } from '../e2e/desktop/testDesktop.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { REPO_ROOT, spawnHelper } from '../helper/rpc/helperProcess.js';
+import { spawnHelper } from '../main/core/helperProcess.js';
+import { REPO_ROOT } from '../main/core/paths.js';
 import { FixtureDriver } from '../main/testing/fixtureDriver.js';
 import { httpClient, removeDataDir, serve, tool, toolJson } from '../main/testing/serveHarness.js';
 

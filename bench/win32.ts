@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { startTestDesktop } from '../e2e/desktop/testDesktop.js';
 import { prepareWine, wineUnavailable } from '../e2e/windows/lanes.js';
-import { spawnHelper } from '../helper/rpc/helperProcess.js';
+import { spawnHelper } from '../main/core/helperProcess.js';
 
 const BUTTONS = 400;
 const REPEATS = 20;

@@ -2,8 +2,8 @@ import { MAX_FRAME_BYTES, OverseerError } from '../protocol/index.js';
 import { createBackend, wantedBackend } from './backendChoice.js';
 import { HelperService } from './core/service.js';
 import { FdTransport } from './rpc/fdTransport.js';
-import { RpcPeer } from './rpc/rpcPeer.js';
-import { StreamTransport } from './rpc/stdioTransport.js';
+import { RpcPeer } from '../rpc/rpcPeer.js';
+import { StreamTransport } from '../rpc/stdioTransport.js';
 
 /**
  * The accessibility helper: JSON-RPC 2.0 over stdio, one frame a line. stdout carries frames

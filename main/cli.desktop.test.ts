@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { startTestDesktop, type TestDesktop } from '../e2e/desktop/testDesktop.js';
-import { REPO_ROOT } from '../helper/rpc/helperProcess.js';
+import { REPO_ROOT } from './core/paths.js';
 import { httpClient, removeDataDir, serve, tool } from './testing/serveHarness.js';
 
 const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;

@@ -1,6 +1,7 @@
 // A first look without touching your own desktop: starts a private test desktop with the fixture
 // application, starts the helper, lists windows, reads the fixture, finds and invokes a button.
-import { REPO_ROOT, spawnHelper } from '../helper/rpc/helperProcess.js';
+import { spawnHelper } from '../main/core/helperProcess.js';
+import { REPO_ROOT } from '../main/core/paths.js';
 import { startTestDesktop } from '../e2e/desktop/testDesktop.js';
 import type { Element } from '../protocol/index.js';
 

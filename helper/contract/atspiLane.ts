@@ -1,5 +1,6 @@
 import { startTestDesktop } from '../../e2e/desktop/testDesktop.js';
-import { REPO_ROOT, spawnHelper } from '../rpc/helperProcess.js';
+import { spawnHelper } from '../../main/core/helperProcess.js';
+import { REPO_ROOT } from '../../main/core/paths.js';
 import type { ContractSetup } from './contractSetup.js';
 
 /** The GTK3 fixture application. */

@@ -1,5 +1,5 @@
 import { ACTIONS, FIND_LIMIT, FIND_TIMEOUT, HELPER_METHODS, HELPER_PROTOCOL_VERSION, LIST_LIMIT, READ_LIMITS, applyLimit, fail, type HelperMethod, type HelperResult } from '../../protocol/index.js';
-import { parseParams } from '../rpc/rpcPeer.js';
+import { parseParams } from '../../rpc/rpcPeer.js';
 import { act } from './act.js';
 import type { Backend } from './backend.js';
 import { Deadline } from './deadline.js';

@@ -1,6 +1,6 @@
 import { writeSync } from 'node:fs';
 import { Worker } from 'node:worker_threads';
-import { LineSplitter, type Transport } from './transport.js';
+import { LineSplitter, type Transport } from '../../rpc/transport.js';
 
 // Reads fd 0 with blocking reads on a worker thread and posts each chunk. Inline (eval) so the
 // helper stays one file when bundled.

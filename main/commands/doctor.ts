@@ -1,4 +1,4 @@
-import { spawnHelper } from '../../helper/rpc/helperProcess.js';
+import { spawnHelper } from '../core/helperProcess.js';
 import { OverseerError } from '../../protocol/index.js';
 
 /** One finding of the doctor. */

@@ -1,5 +1,5 @@
 import { DesktopChanged, OverseerError, errorInfo, type Exclusions, type HelperHealth, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
-import { spawnHelper, type HelperProcess } from '../../helper/rpc/helperProcess.js';
+import { spawnHelper, type HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 
 /** Options of the helper supervisor. */

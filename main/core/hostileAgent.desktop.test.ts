@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AgentInfo, PendingApproval, Receipt, UiSnapshot } from '../../protocol/index.js';
 import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
-import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
+import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { mcpMessage, rawHttp, rawMcpSession, rawWs } from '../testing/rawClients.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';

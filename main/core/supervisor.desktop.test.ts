@@ -9,7 +9,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Element, PendingApproval, Receipt, UiSnapshot, WindowReadAnswer } from '../../protocol/index.js';
 import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
-import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
+import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal, verifyJournal } from './journal/index.js';

@@ -1,6 +1,6 @@
 import { mkdir } from 'node:fs/promises';
 import { errorInfo, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
-import type { HelperProcess } from '../../helper/rpc/helperProcess.js';
+import type { HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock } from './clock.js';
 import { HelperSupervisor } from './helperSupervisor.js';
 import { Journal } from './journal/index.js';

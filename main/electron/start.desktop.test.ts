@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { startTestDesktop } from '../../e2e/desktop/testDesktop.js';
-import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
+import { REPO_ROOT } from '../core/paths.js';
 
 describe('npm start', () => {
   it('without the Electron binary says so in one line and serves the UI in browser mode', async () => {

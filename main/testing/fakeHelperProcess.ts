@@ -1,9 +1,9 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { HELPER_METHODS, HELPER_PROTOCOL_VERSION, ACTIONS, fail, type HelloResult } from '../../protocol/index.js';
-import type { HelperProcess } from '../../helper/rpc/helperProcess.js';
-import { RpcPeer } from '../../helper/rpc/rpcPeer.js';
-import { createLinkedPair } from '../../helper/rpc/transport.js';
+import type { HelperProcess } from '../core/helperProcess.js';
+import { RpcPeer } from '../../rpc/rpcPeer.js';
+import { createLinkedPair } from '../../rpc/transport.js';
 
 let nextPid = 50_000;
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import WebSocket from 'ws';
-import { REPO_ROOT } from '../../helper/rpc/helperProcess.js';
+import { REPO_ROOT } from '../core/paths.js';
 import type { UiFrame } from '../../protocol/index.js';
 
 /** A running `overseer serve` for tests: its URLs, token, data folder and output. */

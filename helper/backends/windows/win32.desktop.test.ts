@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Element, Selector } from '../../../protocol/index.js';
 import { startTestDesktop, type TestDesktop } from '../../../e2e/desktop/testDesktop.js';
 import { prepareWindows, prepareWine, wineUnavailable, type WindowsLane } from '../../../e2e/windows/lanes.js';
-import { spawnHelper, type HelperProcess } from '../../rpc/helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
 
 const native = process.platform === 'win32';
 const why = native ? undefined : wineUnavailable();

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fail, OverseerError } from '../../protocol/index.js';
+import { fail, OverseerError } from '../protocol/index.js';
 import { RpcPeer } from './rpcPeer.js';
 import { LineSplitter, createLinkedPair } from './transport.js';
 

@@ -1,5 +1,5 @@
 import { type z } from 'zod';
-import { CANCEL_METHOD, CancelParams, ErrorCode, OverseerError, RPC_CODES, RpcFrame, errorInfo, invalidArgument, type ErrorInfo, type RpcError } from '../../protocol/index.js';
+import { CANCEL_METHOD, CancelParams, ErrorCode, OverseerError, RPC_CODES, RpcFrame, errorInfo, invalidArgument, type ErrorInfo, type RpcError } from '../protocol/index.js';
 import type { Transport } from './transport.js';
 
 /** Node's timers fire at once past 2^31−1 ms; longer timeouts are clamped to it. */

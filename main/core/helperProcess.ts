@@ -1,14 +1,12 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { HELPER_METHODS, MAX_FRAME_BYTES, fail, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
-import { RpcPeer } from './rpcPeer.js';
-import { StreamTransport } from './stdioTransport.js';
+import { RpcPeer } from '../../rpc/rpcPeer.js';
+import { StreamTransport } from '../../rpc/stdioTransport.js';
+import { REPO_ROOT } from './paths.js';
 
 /** How much of the helper's stderr is kept for `stderr()` (its lines are logged as they come anyway). */
 const MAX_STDERR_KEPT = 64 * 1024;
 
-/** The repository root (two levels above this file). */
-export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 /** A running helper process and a typed, validating client for it. */
 export interface HelperProcess {
