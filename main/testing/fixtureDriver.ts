@@ -1,44 +1,41 @@
-import { A11yBus } from '../../helper/backends/atspi/dbus.js';
+import type { MessageBus } from 'dbus-next';
+import { asRefs, connectBus, dbusCall, variantValue } from '../../e2e/desktop/dbus.js';
+
+const CALL_MS = 3000;
 
 /**
  * Changes the fixture from outside the supervisor (as a person or another program would), through
- * its own D-Bus connection: used to prove what the supervisor re-checks.
+ * its own D-Bus connection to the accessibility bus: used to prove what the supervisor re-checks.
+ * It shares no code with the helper's backend, so a bug there cannot hide in both.
  */
 export class FixtureDriver {
-  private constructor(private readonly bus: A11yBus) {}
+  private constructor(private readonly bus: MessageBus) {}
 
   static async connect(a11yBusAddress: string): Promise<FixtureDriver> {
-    const before = process.env['AT_SPI_BUS_ADDRESS'];
-    process.env['AT_SPI_BUS_ADDRESS'] = a11yBusAddress;
-    try {
-      return new FixtureDriver(await A11yBus.connect());
-    } finally {
-      if (before === undefined) delete process.env['AT_SPI_BUS_ADDRESS'];
-      else process.env['AT_SPI_BUS_ADDRESS'] = before;
-    }
+    return new FixtureDriver(await connectBus(a11yBusAddress, 5000));
   }
 
   /** Clicks the element with this accessible id in the fixture (searches the app's cache). */
   async click(automationId: string): Promise<void> {
-    const path = await this.find(automationId);
-    await this.bus.call(path.bus, path.path, 'org.a11y.atspi.Action', 'DoAction', 3000, 'i', [0]);
+    const { busName, path } = await this.find(automationId);
+    await dbusCall(this.bus, busName, path, 'org.a11y.atspi.Action', 'DoAction', { signature: 'i', body: [0], timeoutMs: CALL_MS });
   }
 
   /** Sets the text of an entry with this accessible id. */
   async setText(automationId: string, text: string): Promise<void> {
-    const path = await this.find(automationId);
-    await this.bus.call(path.bus, path.path, 'org.a11y.atspi.EditableText', 'SetTextContents', 3000, 's', [text]);
+    const { busName, path } = await this.find(automationId);
+    await dbusCall(this.bus, busName, path, 'org.a11y.atspi.EditableText', 'SetTextContents', { signature: 's', body: [text], timeoutMs: CALL_MS });
   }
 
-  private async find(automationId: string): Promise<{ bus: string; path: string }> {
-    await this.bus.call('org.a11y.atspi.Registry', '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'RegisterEvent', 3000, 'sass', ['object:children-changed', [], '']);
-    const [apps] = await this.bus.call('org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Accessible', 'GetChildren', 3000);
-    for (const [app] of apps as [string, string][]) {
-      const [items] = await this.bus.call(app, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems', 3000).catch(() => [[]]);
-      for (const item of items as [[string, string]][]) {
-        const [bus, path] = item[0];
-        const id = await this.bus.getProperty(bus, path, 'org.a11y.atspi.Accessible', 'AccessibleId', 3000).catch(() => '');
-        if (id === automationId) return { bus, path };
+  private async find(automationId: string): Promise<{ busName: string; path: string }> {
+    const [apps] = await dbusCall(this.bus, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Accessible', 'GetChildren', { timeoutMs: CALL_MS });
+    for (const app of asRefs(apps)) {
+      const [items] = await dbusCall(this.bus, app.busName, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems', { timeoutMs: CALL_MS }).catch(() => [[]]);
+      for (const item of Array.isArray(items) ? (items as unknown[][]) : []) {
+        const [ref] = asRefs([item[0]]);
+        if (ref === undefined) continue;
+        const [id] = await dbusCall(this.bus, ref.busName, ref.path, 'org.freedesktop.DBus.Properties', 'Get', { signature: 'ss', body: ['org.a11y.atspi.Accessible', 'AccessibleId'], timeoutMs: CALL_MS }).catch(() => ['']);
+        if (variantValue(id) === automationId) return ref;
       }
     }
     throw new Error(`no element with accessible id ${automationId}`);
