@@ -1,0 +1,86 @@
+// The `overseer/layers` ESLint rule: every import of every file is checked against the allowlist of
+// its folder in scripts/layers.mjs. A file in no listed folder, an import that leaves the repository,
+// and an import its folder does not list are errors whose message names the right route.
+import { isBuiltin } from 'node:module';
+import path from 'node:path';
+import { LAYERS } from './layers.mjs';
+
+const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
+const TEST_FILE = /\.test\.tsx?$/;
+
+/** Whether repository path `p` is `entry` or lies inside it (entries are folders or files). */
+function within(p, entry) {
+  if (entry === '.') return true;
+  const bare = (s) => s.replace(/\.(ts|tsx|js|mjs|mts)$/, '');
+  return p === entry || bare(p) === bare(entry) || p.startsWith(`${entry}/`);
+}
+
+/** The layer a repository-relative file belongs to: the most specific folder listed, or undefined. */
+export function layerOf(file) {
+  const dir = path.posix.dirname(file);
+  let best;
+  for (const layer of LAYERS) {
+    const hit = layer.folder === '.' ? dir === '.' : within(dir, layer.folder);
+    if (hit && (best === undefined || layer.folder.length > best.folder.length)) best = layer;
+  }
+  return best;
+}
+
+/** The package an import specifier names (`node:*` for built-ins). */
+function packageOf(spec) {
+  if (spec.startsWith('node:') || isBuiltin(spec)) return 'node:*';
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
+}
+
+/**
+ * Checks one import of `file` (repository-relative, posix). Returns undefined when allowed, else the
+ * message to report.
+ */
+export function checkImport(file, spec) {
+  const layer = layerOf(file);
+  if (layer === undefined) return `${file} is in no layer: add its folder to scripts/layers.mjs with what it may import.`;
+  const test = TEST_FILE.test(file);
+  if (!spec.startsWith('.')) {
+    const name = packageOf(spec);
+    const allowed = [...(layer.packages ?? []), ...(test ? (layer.testPackages ?? []) : [])];
+    if (allowed.includes(name)) return undefined;
+    return `${layer.folder}/ may not import the package ${name === 'node:*' ? `Node built-in ${spec}` : name}. ${layer.why} Its packages: ${allowed.join(', ') || 'none'}.`;
+  }
+  const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
+  if (target.startsWith('..')) return `${spec} leaves the repository: import only what lies in it.`;
+  const may = [...layer.may, ...(test ? (layer.testsMay ?? []) : [])];
+  if (may.some((entry) => within(target, entry))) return undefined;
+  const owner = layerOf(target);
+  const route = owner?.reach ? ` ${owner.reach}` : '';
+  return `${layer.folder}/ may not import ${target}${owner ? ` (layer ${owner.folder}/)` : ''}.${route} ${layer.why} It may import: ${may.join(', ') || 'nothing of the project'}.`;
+}
+
+/** @type {import('eslint').Rule.RuleModule} */
+const rule = {
+  meta: { type: 'problem', docs: { description: 'imports follow the allowlist of scripts/layers.mjs' }, schema: [] },
+  create(context) {
+    const file = path.relative(ROOT, context.filename).split(path.sep).join('/');
+    const check = (node, source) => {
+      if (source?.type !== 'Literal' || typeof source.value !== 'string') return;
+      const message = checkImport(file, source.value);
+      if (message !== undefined) context.report({ node, message });
+    };
+    return {
+      Program(node) {
+        if (layerOf(file) === undefined) context.report({ node, message: checkImport(file, '.') ?? '' });
+      },
+      ImportDeclaration: (node) => check(node, node.source),
+      ExportNamedDeclaration: (node) => check(node, node.source),
+      ExportAllDeclaration: (node) => check(node, node.source),
+      ImportExpression: (node) => check(node, node.source),
+      CallExpression(node) {
+        // `new URL('../x', import.meta.url)` is not an import; require() is, in .cjs/.mjs tooling.
+        if (node.callee.type === 'Identifier' && node.callee.name === 'require') check(node, node.arguments[0]);
+      },
+    };
+  },
+};
+
+/** The ESLint plugin that carries the rule. */
+export const layersPlugin = { rules: { layers: rule } };
