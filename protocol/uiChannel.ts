@@ -168,7 +168,10 @@ export const UiSnapshot = z.object({
   rules: z.array(PolicyRule),
   connection: z.object({
     mcp_url: z.string(),
+    /** The command an MCP client launches, with absolute paths, so it works from any folder. */
     stdio_command: z.array(z.string()),
+    /** The agent token for the HTTP snippet: the person hands it to an agent (docs/security.md). */
+    mcp_token: z.string().optional(),
     /** Environment the stdio command needs (the installed app runs its CLI with ELECTRON_RUN_AS_NODE=1). */
     stdio_env: z.record(z.string(), z.string()).optional(),
   }),

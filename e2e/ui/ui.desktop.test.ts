@@ -1,6 +1,11 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { isAbsolute, join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
 import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
@@ -77,6 +82,31 @@ describe(`the supervisor UI (${lane.name} lane)`, () => {
     await page.getByTestId('settings-snippet-stdio').waitFor();
     await screenshot(page, shotName('settings'));
     await page.getByTestId('tab-tree').click();
+  });
+
+  it('connects an MCP client launched from another folder with each snippet the UI shows', async () => {
+    await page.getByTestId('tab-settings').click();
+    const snippet = async (id: string) => JSON.parse(await page.getByTestId(`settings-snippet-${id}`).innerText()) as { mcpServers: { overseer: { command: string; args: string[]; env?: Record<string, string>; url: string; headers: Record<string, string> } } };
+    const stdio = (await snippet('stdio')).mcpServers.overseer;
+    const http = (await snippet('http')).mcpServers.overseer;
+    await page.getByTestId('tab-tree').click();
+    assert.ok(isAbsolute(stdio.command), `the command is an absolute path, never npx: ${stdio.command}`);
+    const elsewhere = await mkdtemp(join(tmpdir(), 'overseer-elsewhere-'));
+    // A client's environment: no npm, no node_modules/.bin on PATH, another folder, another HOME.
+    const env = { PATH: '/usr/bin:/bin', HOME: elsewhere, ...stdio.env };
+    const viaStdio = new Client({ name: 'snippet-stdio', version: '1.0.0' });
+    const viaHttp = new Client({ name: 'snippet-http', version: '1.0.0' });
+    try {
+      await viaStdio.connect(new StdioClientTransport({ command: stdio.command, args: stdio.args, cwd: elsewhere, env, stderr: 'pipe' }));
+      assert.ok((await toolJson<{ windows: { title: string }[] }>(viaStdio, 'window_list')).windows.some((w) => w.title === 'Overseer Fixture'), 'the stdio snippet lists windows');
+      assert.doesNotMatch(http.headers['Authorization'] ?? '', /</, 'the HTTP snippet carries the real agent token, no placeholder');
+      await viaHttp.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: http.headers } }));
+      assert.ok((await toolJson<{ windows: { title: string }[] }>(viaHttp, 'window_list')).windows.some((w) => w.title === 'Overseer Fixture'), 'the HTTP snippet lists windows');
+    } finally {
+      await viaStdio.close().catch(() => {});
+      await viaHttp.close().catch(() => {});
+      await rm(elsewhere, { recursive: true, force: true });
+    }
   });
 
   it('passes a deny reason typed in the UI to the agent', async () => {

@@ -1,4 +1,4 @@
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { startBridgeSocket } from '../core/server/bridgeSocket.js';
 import { startHttpServer } from '../core/server/httpServer.js';
 import { staticFiles } from '../core/server/staticFiles.js';
@@ -22,10 +22,11 @@ export async function serve(argv: readonly string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${String(flags.get('port'))} is not a port number`);
   const token = String(flags.get('token') ?? process.env['OVERSEER_TOKEN'] ?? newToken());
   if (token.length < MIN_TOKEN_LENGTH) throw new Error('the token must be at least 16 characters');
-  const dataDir = String(flags.get('data-dir') ?? defaultDataDir());
+  const dataDir = resolve(String(flags.get('data-dir') ?? defaultDataDir()));
   const demo = flags.get('demo') === true ? await startDemoDesktop(log) : undefined;
   const helperEnv = demo?.env ?? process.env;
-  const stdioCommand = ['npx', 'overseer', 'mcp', ...(flags.has('data-dir') ? ['--data-dir', dataDir] : [])];
+  // Absolute paths: the client may launch it from any folder, and never through npx (which could fetch a package of that name).
+  const stdioCommand = [process.execPath, join(REPO_ROOT, 'bin', 'overseer.mjs'), 'mcp', '--data-dir', dataDir];
   let supervisor: Supervisor | undefined;
   try {
     // OVERSEER_PROGRESS_INTERVAL_MS: how often a waiting call reports progress (tests shorten it; default 5 s).
@@ -40,7 +41,7 @@ export async function serve(argv: readonly string[]): Promise<void> {
       return { url: `${base}${PAIR_PATH}?code=${code}`, expires_at: Number.isFinite(expiresAt) ? new Date(expiresAt).toISOString() : 'when used' };
     };
     supervisor.pairLink = () => link(PAIR_LINK_TTL_MS);
-    supervisor.setConnection({ mcp_url: `${base}/mcp`, stdio_command: stdioCommand });
+    supervisor.setConnection({ mcp_url: `${base}/mcp`, stdio_command: stdioCommand, mcp_token: token });
     await writeTokenFile(dataDir, token);
     const bridge = await startBridgeSocket(supervisor, { path: socketPath(dataDir), token, log });
     process.stdout.write(`Overseer UI: ${link().url}\nMCP: ${base}/mcp\n`);

@@ -30,7 +30,7 @@ export async function startDesktopCore(options: { layout: DesktopLayout; dataDir
     const token = await loadOrCreateToken(dataDir);
     const http = await listen(supervisor, options.port, token, log);
     const mcpUrl = `http://127.0.0.1:${http.port}/mcp`;
-    supervisor.setConnection({ mcp_url: mcpUrl, ...stdio });
+    supervisor.setConnection({ mcp_url: mcpUrl, ...stdio, mcp_token: token });
     const bridge = await startBridgeSocket(supervisor, { path: socketPath(dataDir), token, log });
     return {
       supervisor,

@@ -6,9 +6,9 @@ import { useApp } from '../../store/useApp.js';
 export function ConnectionSnippets() {
   const info = useApp(selectConnectionInfo);
   if (info === undefined) return null;
-  const [cmd = 'npx', ...args] = info.stdio_command;
+  const [cmd = '', ...args] = info.stdio_command;
   const stdio = JSON.stringify({ mcpServers: { overseer: { command: cmd, args, ...(info.stdio_env ? { env: info.stdio_env } : {}) } } }, null, 2);
-  const http = JSON.stringify({ mcpServers: { overseer: { type: 'http', url: info.mcp_url, headers: { Authorization: 'Bearer <token from the data directory’s token file>' } } } }, null, 2);
+  const http = JSON.stringify({ mcpServers: { overseer: { type: 'http', url: info.mcp_url, headers: { Authorization: `Bearer ${info.mcp_token ?? '<the token file in the data folder>'}` } } } }, null, 2);
   return (
     <section className="panel" aria-labelledby="snippets-heading" data-testid="settings-connection">
       <h3 id="snippets-heading">Connect an agent</h3>
