@@ -72,6 +72,7 @@ export const LAYERS = [
     may: ['main/cli.ts', 'main/cliArgs.ts', 'main/commands'],
     packages: [NODE],
     testsMay: ['protocol', 'main/core', 'main/testing', 'e2e/desktop'],
+    testPackages: ['@modelcontextprotocol/sdk'],
   },
   {
     folder: 'main/commands',
