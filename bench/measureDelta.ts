@@ -32,7 +32,7 @@ function element(i: number): Element {
   return e;
 }
 
-/** The answer around the elements or the delta (SPEC §2 window_read fields). */
+/** The answer around the elements or the delta (docs/tools.md#window_read fields). */
 const answer = (body: Record<string, unknown>): string => JSON.stringify({
   window: WIN, observation: 'O1a', ...body, node_count: N,
   limits: { max_nodes: { value: 5000, ceiling: 5000 } }, read_ms: 180, truncated_by: [], notes: [],

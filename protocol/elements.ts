@@ -103,7 +103,7 @@ export const Element = z.object({
   redacted: z.literal(true).optional(),
   /** Text fields that were cut to max_text_chars. */
   cut: z.array(z.enum(['name', 'value'])).optional(),
-  /** Digest of role, name, automation_id, class and ancestor path (SPEC §4). */
+  /** Digest of role, name, automation_id, class and ancestor path (docs/tools.md#digest). */
   digest: z.string().optional(),
   /** Opaque target handle for element_act (issued by the supervisor). */
   target: z.string().optional(),

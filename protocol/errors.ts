@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** The closed set of error codes of SPEC §3, used in refusals and tool errors alike. */
+/** The closed set of error codes (docs/tools.md#errors), used in refusals and tool errors alike. */
 export const ERROR_CODES = [
   'invalid_argument',
   'not_found',
@@ -33,7 +33,7 @@ export const ERROR_CODES = [
   'internal',
 ] as const;
 
-/** One of the SPEC §3 error codes. */
+/** One of the error codes of docs/tools.md#errors. */
 export const ErrorCode = z.enum(ERROR_CODES);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 
@@ -72,7 +72,7 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
 
 /** A typed error as it crosses every boundary: code, human-readable detail, documented data. */
 export const ErrorInfo = z.object({
-  /** The SPEC §3 code. */
+  /** The error code (docs/tools.md#errors). */
   code: ErrorCode,
   /** A sentence for a person or an agent. */
   detail: z.string(),

@@ -42,7 +42,7 @@ export type HelloResult = z.infer<typeof HelloResult>;
 export const ConfigureParams = z.strictObject({ exclude: Exclusions });
 
 /**
- * The state of an element as a person was shown it on an approval card (SPEC §5 approval binding).
+ * The state of an element as a person was shown it on an approval card (docs/supervision.md#approval-binding).
  * The value travels only as a keyed hash made inside the helper, so password text never leaves it.
  */
 export const ShownState = z.strictObject({
@@ -170,7 +170,7 @@ export { FIND_LIMIT, READ_LIMITS };
 export const DesktopChanged = z.object({ pids: z.array(z.number().int().nonnegative()).max(1000) });
 export type DesktopChanged = z.infer<typeof DesktopChanged>;
 
-/** JSON-RPC 2.0 numeric codes; the SPEC §3 code travels in error.data.code. */
+/** JSON-RPC 2.0 numeric codes; the error code (docs/tools.md#errors) travels in error.data.code. */
 export const RPC_CODES = {
   parseError: -32700,
   invalidRequest: -32600,

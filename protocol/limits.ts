@@ -7,7 +7,7 @@ export interface LimitSpec {
   readonly ceiling: number;
 }
 
-/** Reader budgets of window_read (SPEC §2). */
+/** Reader budgets of window_read (docs/tools.md#budgets-and-cuts). */
 export const READ_LIMITS = {
   max_nodes: { default: 400, min: 1, ceiling: 5000 },
   max_depth: { default: 64, min: 1, ceiling: 256 },
@@ -51,7 +51,7 @@ export function limitField(spec: LimitSpec, describe: string): z.ZodOptional<z.Z
   return z.number().int().min(spec.min).describe(`${describe} Default ${spec.default}, ceiling ${spec.ceiling} (larger values are clamped).`).optional();
 }
 
-/** Names of the cuts a bounded answer can report (SPEC §2). */
+/** Names of the cuts a bounded answer can report (docs/tools.md#budgets-and-cuts). */
 export const TRUNCATIONS = ['limit', 'max_nodes', 'max_depth', 'max_children', 'max_text', 'max_tokens', 'timeout', 'provider_error'] as const;
 export const Truncation = z.enum(TRUNCATIONS);
 export type Truncation = z.infer<typeof Truncation>;

@@ -4,7 +4,7 @@ import { ErrorInfo } from './errors.js';
 import { FIND_LIMIT, FIND_TIMEOUT, LIST_LIMIT, LimitEcho, MAX_SET_VALUE_CHARS, READ_LIMITS, Truncation, limitField } from './limits.js';
 import { Selector } from './selector.js';
 
-/** Names of the five agent tools (SPEC §2). */
+/** Names of the five agent tools (docs/tools.md#overview). */
 export const TOOL_NAMES = ['window_list', 'window_read', 'element_find', 'element_act', 'action_wait'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
@@ -96,7 +96,7 @@ export const WindowListAnswer = z.object({
 });
 export type WindowListAnswer = z.infer<typeof WindowListAnswer>;
 
-/** A delta between two observations (SPEC §2). */
+/** A delta between two observations (docs/tools.md#observations-and-deltas). */
 export const Delta = z.object({
   added: z.array(z.object({ key: z.string(), element: Element })),
   changed: z.array(z.object({ key: z.string(), element: Element })),
@@ -135,7 +135,7 @@ export const ElementFindAnswer = z.object({
 });
 export type ElementFindAnswer = z.infer<typeof ElementFindAnswer>;
 
-/** Who decided, how, and when. `withdrawn`: the agent went away before anyone decided (SPEC §5). */
+/** Who decided, how, and when. `withdrawn`: the agent went away before anyone decided (docs/supervision.md#withdrawal). */
 export const Decision = z.object({
   verdict: z.enum(['approved', 'auto', 'denied', 'expired', 'braked', 'withdrawn']),
   by: z.enum(['human', 'policy']),

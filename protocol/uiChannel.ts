@@ -4,7 +4,7 @@ import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
 import { Action, Decision, Receipt } from './tools.js';
 
-/** Brake states (SPEC §5): running; paused (nothing new dispatched); stopped (pending answered braked); emergency (needs re-arm). */
+/** Brake states (docs/supervision.md#brakes): running; paused (nothing new dispatched); stopped (pending answered braked); emergency (needs re-arm). */
 export const BrakeState = z.enum(['running', 'paused', 'stopped', 'emergency']);
 export type BrakeState = z.infer<typeof BrakeState>;
 
@@ -235,7 +235,7 @@ export function uiCommandChannel(command: UiCommand): string {
 /** The IPC channel UI events travel on, main to renderer. */
 export const UI_EVENT_CHANNEL = 'overseer:event';
 
-/** What a UI command answers over IPC: the result, or a SPEC §3 error (thrown errors lose their type over IPC). */
+/** What a UI command answers over IPC: the result, or an error of docs/tools.md#errors (thrown errors lose their type over IPC). */
 export type IpcAnswer = { ok: true; result: unknown } | { ok: false; error: ErrorInfo };
 
 /**

@@ -15,7 +15,7 @@ const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
 const AGENT = 'approvals-test-agent';
 
 /**
- * SPEC §5 "Decisions are never lost or misdirected", through the real UI against the real
+ * docs/supervision.md#arming-and-decisions, through the real UI against the real
  * supervisor, helper and GTK fixture, with a real MCP SDK client as the agent: each click decides
  * the card it was aimed at or says why not; nothing moves under the pointer; allow-for-session
  * takes a named second step; the pause's held actions stay listed; every decision shows its outcome.

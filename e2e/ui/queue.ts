@@ -2,7 +2,7 @@ import type { Locator, Page } from 'playwright-core';
 
 /**
  * Waits until a control that decides has armed (its card sat still on screen for the arming
- * time), then returns it: a click sooner is refused on purpose (SPEC §5).
+ * time), then returns it: a click sooner is refused on purpose (docs/supervision.md#arming-and-decisions).
  */
 export async function armed(control: Locator, timeout = 5000): Promise<Locator> {
   // Scrolled into view first: scrolling moves the card, which arms it again, so the click after this needs no scroll.

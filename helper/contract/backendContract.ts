@@ -16,7 +16,7 @@ const rejectsWith = async (p: Promise<unknown>, code: string): Promise<OverseerE
 };
 
 /**
- * The backend contract: every behaviour of SPEC §2 the helper owns, against the real helper and the
+ * The backend contract: every behaviour of docs/tools.md the helper owns, against the real helper and the
  * real fixture application. Each backend lane runs it with its own setup.
  */
 export function backendContract(title: string, makeSetup: () => Promise<ContractSetup>): void {

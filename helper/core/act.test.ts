@@ -146,7 +146,7 @@ describe('element_act by bound reference', () => {
   });
 });
 
-describe('element_act rebind (SPEC §4)', () => {
+describe('element_act rebind (docs/tools.md#rebind)', () => {
   it('rebinds to the unique replacement with the same automation_id, semantics and ancestors', async () => {
     const b = settings();
     const ref = await refTo(b, { automation_id: 'name' }, 'set_value', 'Bob');

@@ -61,7 +61,7 @@ async function resolveRef(backend: Backend, ref: ElementRef, rebind: boolean, de
   return rebindRef(backend, ref, window, source, deadline);
 }
 
-/** The element must still show the state the person approved (SPEC §5 approval binding). */
+/** The element must still show the state the person approved (docs/supervision.md#approval-binding). */
 function checkShown(ref: ElementRef, node: NativeNode): void {
   if (ref.shown === undefined) return;
   const changed = shownDifferences(ref.shown, shownStateOf(node));
@@ -70,7 +70,7 @@ function checkShown(ref: ElementRef, node: NativeNode): void {
   throw refuse('stale_element', `the element's ${what} changed since the approval card showed it; nothing was done`, { key: ref.key, changed });
 }
 
-/** One bounded rescan for a replacement with the same meaning (SPEC §4); refuses on any doubt. */
+/** One bounded rescan for a replacement with the same meaning (docs/tools.md#rebind); refuses on any doubt. */
 async function rebindRef(backend: Backend, ref: ElementRef, window: WindowHandle, source: TreeSource, deadline: Deadline): Promise<Resolved> {
   if (ref.window_title !== undefined && ref.window_title !== window.info.title) throw refuse('stale_window', 'rebind refused: the window title changed', { was: ref.window_title, now: window.info.title });
   const wr = ref.window_rect;

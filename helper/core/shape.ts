@@ -26,13 +26,13 @@ export function ancestorPath(source: TreeSource, key: string): string[] {
   return path;
 }
 
-/** SPEC §4 digest: role, name, automation_id, class and ancestor path. */
+/** The digest (docs/tools.md#digest): role, name, automation_id, class and ancestor path. */
 export function digestOf(node: NativeNode, ancestors: readonly string[]): string {
   const material = JSON.stringify([node.role, node.name ?? null, node.automationId ?? null, node.className ?? null, ancestors]);
   return createHash('sha256').update(material).digest('base64url').slice(0, 22);
 }
 
-/** The binding recorded for a target: identity plus recorded semantics (SPEC §4). */
+/** The binding recorded for a target: identity plus recorded semantics (docs/tools.md#target-handles). */
 export function bindingOf(window: WindowHandle, source: TreeSource, node: NativeNode): ElementRef {
   const ancestors = ancestorPath(source, node.key);
   const ref: ElementRef = { key: node.key, window: window.info.window, process: window.process, digest: digestOf(node, ancestors), role: node.role, ancestors, window_title: window.info.title };

@@ -24,7 +24,7 @@ const HEALTHY_AFTER_MS = 30_000;
 
 /**
  * Owns the accessibility helper process: handshake, watchdog, restart with backoff, and typed
- * answers for calls in flight when it dies (SPEC §6). Never retries a call blindly.
+ * answers for calls in flight when it dies (docs/architecture.md#faults). Never retries a call blindly.
  */
 export class HelperSupervisor {
   private helper: HelperProcess | undefined;

@@ -193,7 +193,7 @@ export class Supervisor {
     if (previous === 'emergency' && state === 'running') await this.helper.resume();
   }
 
-  /** SPEC §5: every call in flight is answered braked first; then the helper is killed and agents dropped. */
+  /** docs/supervision.md#emergency-stop: every call in flight is answered braked first; then the helper is killed and agents dropped. */
   private async emergency(): Promise<void> {
     const info = errorInfo('braked', 'the emergency stop answered this call; a person must re-arm Overseer', { brake: 'emergency' });
     const runs = this.agents.list().flatMap((session) => session.brakeCalls(info));

@@ -27,7 +27,7 @@ export interface TreeFollowerDeps {
 }
 
 /**
- * Keeps the chosen window's tree current while a person looks at it (SPEC §5 "the live element
+ * Keeps the chosen window's tree current while a person looks at it (docs/supervision.md#live-element-tree: "the live element
  * tree"): it reads again after every dispatch on that window, when the helper reports a change in
  * its process, on Reload, and on a slow poll; it sends a tree only when it changed, and says
  * plainly when what is shown is out of date (read failed, helper down).

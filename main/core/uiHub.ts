@@ -65,7 +65,7 @@ export class UiHub {
 
   /**
    * Runs one command: validated against the table, dispatched by looping over it. Never throws:
-   * a refusal is a SPEC §3 error, anything unexpected is logged and answered `internal`.
+   * a refusal is an error of docs/tools.md#errors, anything unexpected is logged and answered `internal`.
    */
   async invoke(command: string, params: unknown): Promise<{ ok: true; result: unknown } | { ok: false; error: ErrorInfo }> {
     try {

@@ -23,7 +23,7 @@ export interface ConnectionStatus {
   retry_at?: number;
 }
 
-/** A command refused by the supervisor (a SPEC §3 error), or lost with the connection. */
+/** A command refused by the supervisor (an error of docs/tools.md#errors), or lost with the connection. */
 export class ApiError extends Error {
   constructor(readonly info: ErrorInfo | { code: 'disconnected'; detail: string }) {
     super(info.detail);

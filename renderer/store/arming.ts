@@ -1,5 +1,5 @@
 /**
- * Arming (SPEC §5 "Decisions are never lost or misdirected"): a control that decides something
+ * Arming (docs/supervision.md#arming-and-decisions): a control that decides something
  * works only once what it belongs to has sat still, visible, at its place on screen for ARM_MS.
  * A card that just arrived, or that moved under the pointer, cannot be decided by a click meant
  * for whatever was there before.

@@ -36,7 +36,7 @@ interface Current {
 }
 
 /**
- * The receipts journal (SPEC §5): one JSON line per tool call or approval event, hash-chained,
+ * The receipts journal (docs/supervision.md#receipts-journal): one JSON line per tool call or approval event, hash-chained,
  * written and flushed before append resolves, so an acknowledged receipt survives a crash.
  * One process owns a journal directory at a time.
  */

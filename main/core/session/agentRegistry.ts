@@ -29,7 +29,7 @@ export interface AgentRegistryEvents {
 }
 
 /**
- * The connected agents, bounded (SPEC §5 "bounded sessions and agents list"): HTTP sessions that
+ * The connected agents, bounded (docs/supervision.md#bounds): HTTP sessions that
  * stay idle (no call in flight, no open stream) past the idle limit end by themselves, and a full
  * registry evicts the longest-idle session that has nothing pending before it refuses a new one.
  * Ending a session is the one path every departure takes, so its pending items are withdrawn.

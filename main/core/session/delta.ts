@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import type { Delta as DeltaSchema, Element } from '../../../protocol/index.js';
 
-/** A window_read delta (SPEC §2): records to insert, replace and delete, and the resulting key order. */
+/** A window_read delta (docs/tools.md#observations-and-deltas): records to insert, replace and delete, and the resulting key order. */
 export type Delta = z.infer<typeof DeltaSchema>;
 
 /** Why a flattened list cannot be diffed by identity. */

@@ -1,7 +1,7 @@
 import type { Element, WindowInfo } from '../../../protocol/index.js';
 import { computeDelta, type Delta, deltaLarger, type Flattened, flatten } from './delta.js';
 
-/** A complete window_read answer as the supervisor produced it (SPEC §2). */
+/** A complete window_read answer as the supervisor produced it (docs/tools.md#window_read). */
 export interface Observation {
   /** Canonical JSON of the query (see observationScope): only an identical query gets a delta. */
   scope: string;
@@ -40,7 +40,7 @@ const ID = /^O[1-9a-z][0-9a-z]*$/;
 const MAX_PENDING = 256;
 
 /**
- * One agent's retained observations (SPEC §2: the last 64), with deltas between repeated queries.
+ * One agent's retained observations (docs/tools.md#observations-and-deltas: the last 64), with deltas between repeated queries.
  * Stored observations are kept by reference: callers must not mutate them after recording.
  */
 export class ObservationStore {

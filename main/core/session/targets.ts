@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { ElementRef } from '../../../protocol/index.js';
 import { fail } from '../../../protocol/index.js';
 
-/** Options of a TargetRegistry; the defaults are SPEC §4's. */
+/** Options of a TargetRegistry; the defaults are docs/tools.md#target-handles'. */
 export interface TargetRegistryOptions {
   /** Identities (handles) held before the oldest are evicted (512). */
   capacity?: number;
@@ -57,7 +57,7 @@ const HANDLE_BYTES = 9;
 const HANDLE = /^T[A-Za-z0-9_-]{12}$/;
 
 /**
- * One agent's opaque target handles (SPEC §4), each bound to an element of an observation.
+ * One agent's opaque target handles (docs/tools.md#target-handles), each bound to an element of an observation.
  *
  * An element re-observed unchanged (the same ref, field for field) in a newer observation of the same
  * scope keeps its handle, now bound to the newer observation: otherwise every handle would change on

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Decision, PendingApproval } from '../../../protocol/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 
-/** The scope of a confirmed "allow for this session" (SPEC §5: named, never implied). */
+/** The scope of a confirmed "allow for this session" (docs/supervision.md#allow-for-the-session: named, never implied). */
 export type AllowScope = 'element' | 'app';
 
 /** How an approval ended. */
@@ -114,7 +114,7 @@ export class ApprovalQueue {
   }
 }
 
-/** Words that deserve a second look before approving (SPEC §5 risk hints). */
+/** Words that deserve a second look before approving (docs/supervision.md#risk-hints). */
 const RISK_WORDS = ['delete', 'remove', 'erase', 'destroy', 'send', 'submit', 'pay', 'purchase', 'buy', 'order', 'transfer', 'format', 'wipe', 'reset', 'uninstall', 'overwrite', 'discard', 'publish', 'confirm', 'sign'];
 
 /** Risk hints found in the target's name, the text, and its ancestors' names. */

@@ -4,7 +4,7 @@ import { fail, type BrakeState } from '../../../protocol/index.js';
 export type BrakeAction = 'pause' | 'resume' | 'stop' | 'emergency_stop' | 'rearm';
 
 /**
- * The brakes of SPEC §5. Pause: nothing new is dispatched, pending items wait, approved ones are
+ * The brakes (docs/supervision.md#brakes). Pause: nothing new is dispatched, pending items wait, approved ones are
  * held and listed. Stop: every pending item is answered braked and every new act, view-only
  * included, is refused until resumed; reads go on. Emergency stop: stop, plus every call in flight
  * is answered braked, then the helper is killed and agent connections dropped; only an explicit

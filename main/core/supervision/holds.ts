@@ -11,7 +11,7 @@ interface Entry {
 }
 
 /**
- * Approved actions the pause holds (SPEC §5: "approved items held by the pause stay listed"). They
+ * Approved actions the pause holds (docs/supervision.md#pause-and-the-held-list). They
  * run when the person resumes, are answered braked by a stop, denied when the person cancels one,
  * and withdrawn when their agent goes away.
  */

@@ -32,7 +32,7 @@ function matches(pattern: string, app: string): boolean {
 }
 
 /**
- * Policy (SPEC §5): reads and view-only actions run automatically; mutating actions need a
+ * Policy (docs/supervision.md#policy-and-rules): reads and view-only actions run automatically; mutating actions need a
  * person unless a session rule allows that action kind on that app or element; apps can be denied
  * by pattern.
  */

@@ -22,7 +22,7 @@ describe('Brakes: every transition', () => {
     }
   };
 
-  it('goes from each state by each action as SPEC §5 says', () => {
+  it('goes from each state by each action as docs/supervision.md#brakes says', () => {
     const states: Record<BrakeState, BrakeAction[]> = { running: [], paused: ['pause'], stopped: ['stop'], emergency: ['emergency_stop'] };
     const table: Record<BrakeState, Record<BrakeAction, BrakeState | 'throws'>> = {
       running: { pause: 'paused', resume: 'running', stop: 'stopped', emergency_stop: 'emergency', rearm: 'running' },

@@ -64,7 +64,7 @@ function rig(settings = { approval_expiry_s: 120, approval_wait_ms: 45_000 }) {
 
 const EMERGENCY = errorInfo('braked', 'the emergency stop answered this call', { brake: 'emergency' });
 
-describe('element_act in the supervision core (SPEC §5 order: deny → brake → ask → pause → re-check → dispatch)', () => {
+describe('element_act in the supervision core (docs/supervision.md#order-of-checks: deny → brake → ask → pause → re-check → dispatch)', () => {
   it('asks a person for a mutating action and dispatches the approved element with the state the card showed', async () => {
     const t = rig();
     const answer = t.act({ action: 'invoke' });

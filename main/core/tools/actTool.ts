@@ -68,7 +68,7 @@ function notApproved(outcome: ApprovalOutcome): ErrorInfo {
 }
 
 /**
- * element_act, in SPEC §5's order: resolve and check the target (no dispatch); policy deny; brakes
+ * element_act, in the order of docs/supervision.md#order-of-checks: resolve and check the target (no dispatch); policy deny; brakes
  * (a stop refuses every act); ask a person for mutating actions; wait while paused (listed as held);
  * then dispatch the exact thing approved — the helper re-checks process, window, identity, digest
  * and the state the card showed right before the call. Nothing is retried blindly. An emergency

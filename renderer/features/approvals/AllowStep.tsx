@@ -19,7 +19,7 @@ interface Props {
 }
 
 /**
- * The second step of "allow for this session" (SPEC §5): it names the exact scope — agent and
+ * The second step of "allow for this session" (docs/supervision.md#allow-for-the-session): it names the exact scope — agent and
  * session, action, app, element — and lets the person narrow or widen it. It opens below the card's
  * buttons, so a repeated click on the first button can never land on Confirm; Confirm arms too.
  */

@@ -9,7 +9,7 @@ import { cardSummary } from './Placeholder.js';
 import { measureNow } from './useArming.js';
 
 /**
- * Approved actions the pause holds (SPEC §5 "approved items held by the pause stay listed"): each
+ * Approved actions the pause holds (docs/supervision.md#pause-and-the-held-list): each
  * runs on Resume unless cancelled here; a cancelled one is answered denied and never runs.
  */
 export function HeldList() {

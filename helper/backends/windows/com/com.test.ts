@@ -26,7 +26,7 @@ describe('COM plumbing as data', () => {
     assert.equal(succeeded(-2147467259), false);
   });
 
-  it('maps failures before dispatch onto SPEC §3 codes', () => {
+  it('maps failures before dispatch onto the error codes', () => {
     assert.equal(readFailure(HR.UIA_E_ELEMENTNOTAVAILABLE), 'stale_element');
     assert.equal(readFailure(HR.E_INVALID_WINDOW_HANDLE), 'stale_element');
     assert.equal(readFailure(HR.E_ACCESSDENIED), 'target_elevated');

@@ -68,7 +68,7 @@ const TIMED_OUT = new Set<number>([HR.UIA_E_TIMEOUT, HR.E_WIN32_TIMEOUT, HR.RPC_
 const UNSUPPORTED = new Set<number>([HR.UIA_E_NOTSUPPORTED, HR.E_NOTIMPL, HR.E_NOINTERFACE]);
 
 /**
- * What a failed call before any dispatch means for the agent: the SPEC §3 code to refuse with.
+ * What a failed call before any dispatch means for the agent: the error code (docs/tools.md#errors) to refuse with.
  * Nothing was sent to the application, so every one of these is a refusal.
  */
 export function readFailure(hr: number): ErrorCode {

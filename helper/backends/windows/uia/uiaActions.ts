@@ -52,7 +52,7 @@ function runMethod(target: ComPtr, path: string, methodSlot: number, params: rea
 
 /**
  * Dispatches an action on a live element through its semantic pattern (never input). Getting the
- * pattern happens before anything is sent, so its failures are refusals with SPEC codes.
+ * pattern happens before anything is sent, so its failures are refusals with error codes (docs/tools.md#errors).
  */
 export function dispatchUia(element: ComPtr, action: Action, patterns: readonly Pattern[], text: string | undefined): DispatchResult {
   const call = callFor(action, patterns, text);
