@@ -177,3 +177,18 @@ export const Receipt = z.object({
   last_walk_ms: z.number().optional(),
 });
 export type Receipt = z.infer<typeof Receipt>;
+
+/** computer_use_activate answer (progressive tools): the tools now listed. */
+export const ActivateAnswer = z.object({
+  activated: z.array(z.enum(TOOL_NAMES)),
+});
+export type ActivateAnswer = z.infer<typeof ActivateAnswer>;
+
+/** The answer schema of each tool: its MCP outputSchema and the shape of its structuredContent. */
+export const TOOL_ANSWERS = {
+  window_list: WindowListAnswer,
+  window_read: WindowReadAnswer,
+  element_find: ElementFindAnswer,
+  element_act: Receipt,
+  action_wait: Receipt,
+} as const satisfies Record<ToolName, z.ZodType>;

@@ -62,6 +62,46 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       if (!readOnly) assert.equal(t.annotations?.destructiveHint, true);
       assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false, `${t.name} refuses unknown fields`);
       assert.ok((t.description ?? '').length > 40);
+      assert.equal(t.outputSchema?.type, 'object', `${t.name} declares its answer`);
+      assert.equal(t.outputSchema['additionalProperties'], false, `${t.name}'s answer has no undeclared fields`);
+    }
+  });
+
+  it('every answer carries structuredContent the SDK client validated against its outputSchema: cut reads, finds, refusals', async () => {
+    // tool() answers in compact text; the client has listed the tools, so it validated each structuredContent.
+    const read = async (args: Record<string, unknown>): Promise<WindowReadAnswer> => {
+      const r = await tool(agent, 'window_read', args);
+      assert.equal(r.isError, false, r.text);
+      assert.ok(!r.text.startsWith('{'), 'the model still reads the compact text');
+      return r.structured as unknown as WindowReadAnswer;
+    };
+    const long = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Long Fixture')?.window;
+    assert.ok(long !== undefined);
+    assert.ok((await read({ window: long, max_nodes: 5 })).truncated_by.includes('max_nodes'));
+    assert.ok((await read({ window: long, format: 'flat', max_depth: 1 })).truncated_by.includes('max_depth'));
+    assert.ok((await read({ window: win, max_text_chars: 2 })).truncated_by.includes('max_text'));
+    assert.ok((await read({ window: long, max_tokens: 100 })).truncated_by.includes('max_tokens'));
+    assert.ok((await read({ window: long, max_children_per_node: 2 })).truncated_by.includes('max_children'));
+    const untargeted = await read({});
+    assert.equal(untargeted.mode, 'full');
+    const finds: [Record<string, unknown>, (a: Record<string, unknown>) => boolean][] = [
+      [{ window: win, selector: { automation_id: 'counter' } }, (a) => a['match_count'] === 1],
+      [{ window: win, selector: { name: 'No Such Element Anywhere' } }, (a) => a['match_count'] === 0 && a['searched_whole_window'] === true],
+      [{ window: win, selector: { name: 'Duplicate' } }, (a) => (a['match_count'] as number) > 1],
+      [{ selector: { automation_id: 'counter' } }, (a) => typeof a['match_count'] === 'number'],
+    ];
+    for (const [args, ok] of finds) {
+      const r = await tool(agent, 'element_find', args);
+      assert.ok(r.structured !== undefined && ok(r.structured), `${JSON.stringify(args)}: ${r.text}`);
+    }
+    for (const [args, code] of [
+      [{ selector: { name: 'Duplicate' }, action: 'invoke' }, 'ambiguous'],
+      [{ selector: { automation_id: 'status' }, action: 'toggle' }, 'pattern_unsupported'],
+      [{ selector: { automation_id: 'nothing_here' }, action: 'invoke' }, 'not_found'],
+      [{ target: 'Tnotarealhandl', action: 'invoke' }, 'snapshot_unknown'],
+    ] as const) {
+      const r = await tool(agent, 'element_act', { window: win, ...args });
+      assert.equal((r.structured as unknown as Receipt | undefined)?.refusal?.code, code, r.text);
     }
   });
 
@@ -325,6 +365,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     const client = new McpClient({ name: 'stdio-agent', version: '1.0.0' });
     await client.connect(new StdioClientTransport({ command: process.execPath, args: ['bin/overseer.mjs', 'mcp', '--data-dir', s.dataDir], cwd: REPO_ROOT, env: { ...process.env } as Record<string, string>, stderr: 'pipe' }));
     try {
+      assert.equal((await client.listTools()).tools.every((t) => t.outputSchema !== undefined), true);
       const list = await tool(client, 'window_list');
       assert.match(list.text, /Overseer Fixture/);
       const agents = await ui.waitFor<{ transport: string; client: string }[]>('agents', (a) => a.some((x) => x.transport === 'stdio'));

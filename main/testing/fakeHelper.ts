@@ -1,4 +1,4 @@
-import { fail, type Element, type ElementRef, type HelperActParams, type HelperActResult, type HelperMethod, type HelperParams, type HelperResult, type WindowInfo } from '../../protocol/index.js';
+import { HELPER_METHODS, fail, type Element, type ElementRef, type HelperActParams, type HelperActResult, type HelperMethod, type HelperParams, type HelperResult, type WindowInfo } from '../../protocol/index.js';
 import type { HelperCaller } from '../core/helperSupervisor.js';
 
 /** The window every fake element lives in. */
@@ -41,6 +41,9 @@ export class FakeHelper implements HelperCaller {
   call<M extends HelperMethod>(method: M, params: HelperParams<M>): Promise<HelperResult<M>> {
     this.calls.push({ method, params });
     if (method === 'window_list') return this.list() as Promise<HelperResult<M>>;
+    // Checked against the helper's result schema, as the real helper client does (unknown keys stripped).
+    if (method === 'window_read') return Promise.resolve(HELPER_METHODS.window_read.result.parse(this.read(params as HelperParams<'window_read'>)) as HelperResult<M>);
+    if (method === 'element_find') return Promise.resolve(HELPER_METHODS.element_find.result.parse(this.find(params as HelperParams<'element_find'>)) as HelperResult<M>);
     if (method !== 'element_act') return Promise.reject(new Error(`the fake helper has no ${method}`));
     return this.act(params as HelperActParams) as Promise<HelperResult<M>>;
   }
@@ -48,6 +51,33 @@ export class FakeHelper implements HelperCaller {
   private async list(): Promise<HelperResult<'window_list'>> {
     if (this.hold !== undefined) await this.hold;
     return { windows: [FAKE_WINDOW], limit: { value: 100, ceiling: 500 }, total_known: true, truncated_by: [], notes: [] };
+  }
+
+  /** The table's elements as one window's children (flat: depth 1 under the window element), cut at max_nodes. */
+  private read(p: HelperParams<'window_read'>): HelperResult<'window_read'> {
+    const all = [...this.elements.values()].map((e) => ({ ...structuredClone(e.element), ...(p.identity === true ? { digest: `d:${e.element.key}` } : {}) }));
+    const max = p.max_nodes ?? 400;
+    const cut = all.length + 1 > max;
+    const kept = all.slice(0, Math.max(0, max - 1));
+    const root: Element = { key: 'k:window', role: 'window', name: FAKE_WINDOW.title, state: {}, patterns: [], ...(p.identity === true ? { digest: 'd:window' } : {}) };
+    const elements = p.format === 'flat' ? [{ ...root, depth: 0 }, ...kept.map((e) => ({ ...e, depth: 1, parent: root.key }))] : [{ ...root, children: kept }];
+    return {
+      window: FAKE_WINDOW,
+      format: p.format ?? 'tree',
+      elements,
+      node_count: kept.length + 1,
+      limits: { max_nodes: { value: max, ceiling: 5000 } },
+      truncated_by: cut ? ['max_nodes'] : [],
+      notes: cut ? [`stopped at ${max} elements`] : [],
+      read_ms: 1,
+    };
+  }
+
+  /** element_find over the table by automation_id or name (exact). */
+  private find(p: HelperParams<'element_find'>): HelperResult<'element_find'> {
+    const matches = [...this.elements.values()].filter((e) => (p.selector.automation_id === undefined || e.element.automation_id === p.selector.automation_id) && (p.selector.name === undefined || e.element.name === p.selector.name));
+    const refs = matches.map((e): ElementRef => ({ key: e.element.key, window: FAKE_WINDOW.window, process: { pid: FAKE_WINDOW.pid, process_start: FAKE_WINDOW.process_start }, digest: `d:${e.element.key}`, role: e.element.role, ancestors: ['window:Fixture'], shown: e.shown }));
+    return { window: FAKE_WINDOW, matches: matches.map((e) => ({ ...structuredClone(e.element), digest: `d:${e.element.key}` })), match_count: matches.length, searched_whole_window: true, limit: { value: p.limit ?? 20, ceiling: 200 }, truncated_by: [], notes: [], ...(p.refs === true ? { refs } : {}) };
   }
 
   private async act(p: HelperActParams): Promise<HelperActResult> {

@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isDeepStrictEqual } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import WebSocket from 'ws';
@@ -77,18 +78,40 @@ export async function removeDataDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
-/** An MCP SDK client over Streamable HTTP with the bearer token. */
+/**
+ * An MCP SDK client over Streamable HTTP with the bearer token. It lists the tools at once, so the
+ * SDK validates every answer's structuredContent against its tool's outputSchema from then on:
+ * every desktop test that calls a tool is evidence that real answers match their schemas.
+ */
 export async function httpClient(s: Pick<Served, 'mcpUrl' | 'token'>, name = 'test-agent'): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+  await client.listTools();
   return client;
 }
 
-/** Calls a tool and returns its text (and whether it was an error). */
-export async function tool(client: Client, name: string, args: Record<string, unknown> = {}, options: { timeout?: number } = {}): Promise<{ text: string; isError: boolean }> {
+/** A tool's answer as the tests read it: its text, whether it was an error, and its structuredContent. */
+export interface ToolAnswer {
+  text: string;
+  isError: boolean;
+  structured: Record<string, unknown> | undefined;
+}
+
+/**
+ * Calls a tool and returns its text (and whether it was an error). Every successful answer must
+ * carry structuredContent (the SDK has already validated it when the tool was listed), and an
+ * error none; with `output: "json"` the text is that same structured answer.
+ */
+export async function tool(client: Client, name: string, args: Record<string, unknown> = {}, options: { timeout?: number } = {}): Promise<ToolAnswer> {
   const r = await client.callTool({ name, arguments: args }, undefined, { timeout: options.timeout ?? 60_000 });
   const content = r.content as { type: string; text?: string }[];
-  return { text: content.map((c) => c.text ?? '').join('\n'), isError: r.isError === true };
+  const text = content.map((c) => c.text ?? '').join('\n');
+  const isError = r.isError === true;
+  const structured = r.structuredContent as Record<string, unknown> | undefined;
+  if (isError && structured !== undefined) throw new Error(`${name}: an error answer carried structuredContent`);
+  if (!isError && structured === undefined) throw new Error(`${name}: a successful answer carried no structuredContent`);
+  if (!isError && args['output'] === 'json' && !isDeepStrictEqual(JSON.parse(text), structured)) throw new Error(`${name}: output json and structuredContent differ`);
+  return { text, isError, structured };
 }
 
 /** Calls a tool with output json and parses the answer. */

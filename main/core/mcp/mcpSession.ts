@@ -3,9 +3,10 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { MAX_TOOL_NAME, errorInfo, type ToolName } from '../../../protocol/index.js';
+import { ActivateAnswer, MAX_TOOL_NAME, TOOL_ANSWERS, TOOL_NAMES, errorInfo, type ToolName } from '../../../protocol/index.js';
 import { agentName, type AgentSession } from '../tools/agentSession.js';
-import { TOOL_ARGS, type ToolRunner } from '../tools/toolRunner.js';
+import { TOOL_ARGS, type ToolResult, type ToolRunner } from '../tools/toolRunner.js';
+import { toolJsonSchema } from './jsonSchema.js';
 
 /** The activation tool of progressive mode. */
 export const ACTIVATE_TOOL = 'computer_use_activate';
@@ -32,14 +33,35 @@ const ANNOTATIONS: Record<ToolName, Tool['annotations']> = {
   action_wait: { title: 'Wait for an approval', readOnlyHint: true, openWorldHint: false },
 };
 
-/** The five tools as MCP lists them, with JSON Schemas generated from the protocol's zod schemas. */
-export function toolList(): Tool[] {
-  return (Object.keys(TOOL_ARGS) as ToolName[]).map((name) => {
-    const schema = z.toJSONSchema(TOOL_ARGS[name], { io: 'input', unrepresentable: 'any' }) as Tool['inputSchema'];
-    delete (schema as Record<string, unknown>)['$schema'];
-    return { name, description: DESCRIPTIONS[name], inputSchema: { ...schema, type: 'object' }, annotations: ANNOTATIONS[name] };
-  });
-}
+/**
+ * The five tools as MCP lists them: arguments (inputSchema) and answers (outputSchema, the shape of
+ * every successful answer's structuredContent) generated from the protocol's zod schemas.
+ * Built once: the schemas never change while the process runs.
+ */
+export const toolList: () => Tool[] = (() => {
+  let tools: Tool[] | undefined;
+  return () =>
+    (tools ??= TOOL_NAMES.map((name) => ({
+      name,
+      description: DESCRIPTIONS[name],
+      inputSchema: toolJsonSchema(TOOL_ARGS[name], 'input'),
+      outputSchema: toolJsonSchema(TOOL_ANSWERS[name], 'output'),
+      annotations: ANNOTATIONS[name],
+    })));
+})();
+
+/** computer_use_activate as MCP lists it (progressive tools). */
+export const activateTool: () => Tool = (() => {
+  let tool: Tool | undefined;
+  return () =>
+    (tool ??= {
+      name: ACTIVATE_TOOL,
+      description: `Activate the desktop tools (${TOOL_NAMES.join(', ')}) for this agent.`,
+      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      outputSchema: toolJsonSchema(ActivateAnswer, 'output'),
+      annotations: { readOnlyHint: true },
+    });
+})();
 
 /**
  * tools/call as it arrives, before we judge it: the SDK's own schema would answer a wrong-typed
@@ -52,6 +74,19 @@ const CallParams = z.object({
   arguments: z.record(z.string(), z.unknown()).optional(),
   _meta: z.object({ progressToken: z.union([z.string(), z.number()]).optional() }).loose().optional(),
 }).loose();
+
+/**
+ * A ToolRunner result as MCP answers it. The compact text stays the content the model reads; a
+ * successful answer also carries the full structured answer (what `output: "json"` gives) as
+ * structuredContent, matching the tool's outputSchema. An error (`isError`) carries text only:
+ * SDK clients (1.32) validate any structuredContent against the outputSchema even on errors, so an
+ * `{error}` object there would turn every typed error into a client-side validation failure; the
+ * structured error is the text of `output: "json"`.
+ */
+export function toolAnswer(result: ToolResult): CallToolResult {
+  if (result.isError) return { isError: true, content: [{ type: 'text', text: result.text }] };
+  return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
+}
 
 /** A JSON-RPC error the SDK passes through as it is (code, message, data). */
 function rpcError(code: number, message: string, data: unknown): Error {
@@ -96,7 +131,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
     options.onChange();
   };
   server.setRequestHandler(ListToolsRequestSchema, () => {
-    if (!session.activated) return { tools: [{ name: ACTIVATE_TOOL, description: 'Activate the desktop tools (window_list, window_read, element_find, element_act, action_wait) for this agent.', inputSchema: { type: 'object', properties: {}, additionalProperties: false }, annotations: { readOnlyHint: true } }] };
+    if (!session.activated) return { tools: [activateTool()] };
     return { tools: toolList() };
   });
   // Registered at the protocol level: see RawCallTool.
@@ -118,7 +153,8 @@ export function createMcpServer(options: McpSessionOptions): Server {
       session.activated = true;
       options.onChange();
       void server.sendToolListChanged().catch(() => {});
-      return { content: [{ type: 'text', text: 'activated: window_list, window_read, element_find, element_act, action_wait' }] };
+      const answer: ActivateAnswer = { activated: [...TOOL_NAMES] };
+      return { content: [{ type: 'text', text: `activated: ${TOOL_NAMES.join(', ')}` }], structuredContent: answer };
     }
     if (!session.activated) return { isError: true, content: [{ type: 'text', text: `error invalid_argument: call ${ACTIVATE_TOOL} first` }] };
     const token = parsed.data._meta?.progressToken;
@@ -130,9 +166,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
           };
     const result = await runner.run(session, name, args, extra.signal, progress);
     options.onChange();
-    const out: CallToolResult = { content: [{ type: 'text', text: result.text }] };
-    if (result.isError) out.isError = true;
-    return out;
+    return toolAnswer(result);
   };
   Protocol.prototype.setRequestHandler.call(server, RawCallTool, callTool as never);
   return server;

@@ -226,6 +226,43 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
     assert.equal(t.finals[0]?.outcome, 'completed', 'what really happened is journaled when it ends');
   });
 
+  it('action_wait answered by a brake during dispatch reports the decision the person really made', async () => {
+    const t = rig({ approval_expiry_s: 300, approval_wait_ms: 1000 });
+    const answer = t.act({ action: 'toggle' });
+    const id = await t.card();
+    await t.clock.tick(1000);
+    const first = await answer;
+    assert.equal(first.outcome, 'pending');
+    let release: () => void = () => {};
+    t.helper.hold = new Promise((r) => (release = r));
+    t.approvals.approve(id);
+    for (let i = 0; i < 20 && t.helper.dispatched.length === 0; i++) await flush();
+    assert.equal(t.helper.dispatched.length, 1, 'the approved act is in dispatch');
+    let brake: (info: ErrorInfo) => void = () => {};
+    const waiting = actionWait(t.deps, t.session, { receipt_id: first.receipt_id }, undefined, new Promise((r) => (brake = r)));
+    brake(EMERGENCY);
+    const r = await waiting;
+    assert.deepEqual([r.action, r.outcome, r.action_call_made, r.error?.code], ['toggle', 'unknown', 'unknown', 'braked']);
+    assert.deepEqual({ verdict: r.decision?.verdict, by: r.decision?.by }, { verdict: 'approved', by: 'human' }, 'approved by the person, not claimed braked');
+    release();
+  });
+
+  it('action_wait that times out while an approved act is held by a pause says it was approved', async () => {
+    const t = rig({ approval_expiry_s: 300, approval_wait_ms: 1000 });
+    const answer = t.act({ action: 'toggle' });
+    const id = await t.card();
+    await t.clock.tick(1000);
+    const first = await answer;
+    t.brakes.apply('pause');
+    t.approvals.approve(id);
+    for (let i = 0; i < 20 && t.holds.list().length === 0; i++) await flush();
+    const waiting = actionWait(t.deps, t.session, { receipt_id: first.receipt_id, timeout_ms: 500 }, undefined, new Promise(() => {}));
+    await t.clock.tick(500);
+    const r = await waiting;
+    assert.deepEqual([r.action, r.outcome, r.decision?.verdict], ['toggle', 'pending', 'approved']);
+    t.brakes.apply('resume');
+  });
+
   it('a departed agent: its card is withdrawn, never runs, and a held one is withdrawn too', async () => {
     const t = rig();
     const answer = t.act({ action: 'invoke' });

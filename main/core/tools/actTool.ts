@@ -78,7 +78,7 @@ export async function elementAct(deps: ActDeps, session: AgentSession, args: Ele
   const receiptId = `R${randomBytes(9).toString('base64url')}`;
   const r = base(receiptId, args);
   const stamp = (): string => deps.approvals.stamp();
-  const entry: ActFlow = { done: Promise.resolve(r), phase: 'checking' };
+  const entry: ActFlow = { done: Promise.resolve(r), current: r, phase: 'checking' };
   const flow = (async (): Promise<Receipt> => {
     let bound: ElementRef | undefined;
     let observationId: string | undefined;
@@ -251,11 +251,12 @@ async function askPerson(deps: ActDeps, item: PendingApproval): Promise<Approval
 export async function actionWait(deps: Pick<ActDeps, 'clock' | 'progressIntervalMs' | 'approvals'>, session: AgentSession, args: ActionWaitArgs, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<Receipt> {
   const flow = session.acts.get(args.receipt_id);
   if (flow === undefined || flow.pending === undefined) throw fail('snapshot_unknown', `no pending action with receipt_id ${args.receipt_id} for this agent (it was never issued, or its final receipt was already given)`);
-  const last = flow.pending;
   let early = false;
   const answer = await firstAnswer(deps, flow.done, braked, progress, args.timeout_ms ?? 45_000, (e) => {
     early = true;
-    return e.kind === 'timeout' ? last : brakedReceipt(last, flow.phase, e.info, deps.approvals.stamp());
+    // What the flow knows now (a person may have decided since the first answer), never more.
+    const now: Receipt = { ...flow.current, outcome: 'pending' };
+    return e.kind === 'timeout' ? now : brakedReceipt(now, flow.phase, e.info, deps.approvals.stamp());
   });
   if (!early) session.acts.delete(args.receipt_id);
   return answer;

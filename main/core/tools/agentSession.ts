@@ -12,6 +12,11 @@ export interface ActFlow {
   done: Promise<Receipt>;
   /** Set once element_act answered `pending`: the final receipt is then journaled on its own. */
   pending?: Receipt;
+  /**
+   * The receipt as the flow knows it now (target, window, the decision once made), for
+   * action_wait's interim answers: the `pending` copy is frozen at the first answer.
+   */
+  current: Receipt;
   phase: ActPhase;
 }
 

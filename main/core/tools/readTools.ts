@@ -46,6 +46,9 @@ function refFor(e: Element, window: WindowInfo, ancestors: string[]): ElementRef
   return ref;
 }
 
+/** Scope prefix of the observations element_find records to bind its targets: never a window_read answer. */
+const FIND_SCOPE = 'find:';
+
 /** Window scope for superseding: a newer observation of the same window replaces older ones for acting. */
 const windowScope = (w: WindowInfo): string => `${w.window}|${w.pid}|${w.process_start}`;
 
@@ -56,6 +59,8 @@ const windowScope = (w: WindowInfo): string => `${w.window}|${w.pid}|${w.process
 export async function windowRead(deps: ReadDeps, session: AgentSession, args: WindowReadArgs, signal: AbortSignal): Promise<WindowReadAnswer> {
   if (args.snapshot !== undefined) {
     const obs = session.observations.get(args.snapshot);
+    // A find's observation holds only its matches and none of a read's budgets: it is no snapshot to return.
+    if (obs?.scope.startsWith(FIND_SCOPE) === true) throw fail('snapshot_unknown', `observation ${args.snapshot} was never issued to this agent by window_read`);
     if (obs === undefined) {
       const status = session.observations.status(args.snapshot);
       throw fail(status === 'evicted' ? 'snapshot_evicted' : 'snapshot_unknown', status === 'evicted' ? `observation ${args.snapshot} fell out of the 64 retained; read again` : `observation ${args.snapshot} was never issued to this agent`);
@@ -110,7 +115,7 @@ export async function elementFind(deps: ReadDeps, session: AgentSession, args: E
   if (wantTargets && refs !== undefined && refs.length > 0) {
     const id = session.observations.allocate();
     const scopeKey = windowScope(found.window);
-    session.observations.record({ scope: `find:${JSON.stringify(args.selector)}`, window: found.window, format: 'flat', elements: found.matches, truncated: true, meta: {} }, id);
+    session.observations.record({ scope: `${FIND_SCOPE}${JSON.stringify(args.selector)}`, window: found.window, format: 'flat', elements: found.matches, truncated: true, meta: {} }, id);
     answer.matches.forEach((m, i) => {
       const ref = refs[i];
       if (ref !== undefined) m.target = session.targets.issue(id, scopeKey, ref);

@@ -15,12 +15,13 @@ export const TOOL_ARGS = {
   action_wait: ActionWaitArgs,
 } as const satisfies Record<ToolName, z.ZodType>;
 
-/** A tool's answer for the MCP layer. */
-export interface ToolResult {
-  isError: boolean;
-  text: string;
-  structured: unknown;
-}
+/**
+ * A tool's answer for the MCP layer: the text the agent reads (compact, or JSON with
+ * `output: "json"`) and, on success, the structured answer (the tool's TOOL_ANSWERS schema).
+ */
+export type ToolResult =
+  | { isError: false; text: string; structured: Record<string, unknown> }
+  | { isError: true; text: string; error: ErrorInfo };
 
 /** Longest string of an agent's arguments written to the journal. */
 const MAX_JOURNAL_STRING = 500;
@@ -91,7 +92,8 @@ export class ToolRunner {
     session.calls++;
     let answer: unknown;
     let error: ErrorInfo | undefined;
-    let output: 'text' | 'json' = 'text';
+    // Asked for JSON, a program gets its errors as JSON too, even when the other arguments are invalid.
+    let output: 'text' | 'json' = (rawArgs as { output?: unknown } | null | undefined)?.output === 'json' ? 'json' : 'text';
     const schema = Object.hasOwn(TOOL_ARGS, tool) ? TOOL_ARGS[tool as ToolName] : undefined;
     try {
       if (schema === undefined) throw new OverseerError(errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, { tools: Object.keys(TOOL_ARGS) }));
@@ -137,10 +139,10 @@ export class ToolRunner {
     } catch (e) {
       this.deps.log(`[tools] journal append failed: ${e instanceof Error ? e.message : String(e)}`);
       const info = errorInfo('internal', 'the call could not be journaled, so its answer is withheld', receipt !== undefined ? { receipt } : undefined);
-      return { isError: true, text: renderError(info), structured: { error: info } };
+      return { isError: true, text: renderError(info), error: info };
     }
-    if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), structured: { error } };
-    return { isError: false, text: output === 'json' ? JSON.stringify(answer) : this.render(tool as ToolName, answer), structured: answer };
+    if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), error };
+    return { isError: false, text: output === 'json' ? JSON.stringify(answer) : this.render(tool as ToolName, answer), structured: answer as Record<string, unknown> };
   }
 
   private execute(session: AgentSession, tool: ToolName, args: unknown, signal: AbortSignal, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<unknown> {

@@ -1,0 +1,46 @@
+import { z } from 'zod';
+import { Element, ErrorInfo, Rect, Role, WindowInfo } from '../../../protocol/index.js';
+
+/** A JSON Schema object as MCP carries it in inputSchema and outputSchema (`type: "object"` at the root). */
+export type ToolJsonSchema = { type: 'object'; properties?: Record<string, object>; required?: string[]; [k: string]: unknown };
+
+/**
+ * Names for the shared parts of the answers, so each tool's schema defines them once under `$defs`
+ * (the recursive Element is a `$ref` anyway) and a reader sees what `#/$defs/Element` means.
+ */
+const NAMED = z.registry<{ id: string }>();
+NAMED.add(Element, { id: 'Element' });
+NAMED.add(WindowInfo, { id: 'WindowInfo' });
+NAMED.add(Rect, { id: 'Rect' });
+NAMED.add(Role, { id: 'Role' });
+NAMED.add(ErrorInfo, { id: 'ErrorInfo' });
+
+/**
+ * A tool's JSON Schema from its protocol zod schema: `input` for arguments (what an agent may
+ * send, with the descriptions the agent reads), `output` for answers (objects reject unknown keys:
+ * what is sent is exactly what is declared; no descriptions). Kept lean because tools/list sends every schema on every listing: `$schema` and the
+ * safe-integer bounds zod adds to every integer are dropped (JSON numbers past 2^53 never occur
+ * here), as are `propertyNames: {type: string}` (JSON keys are strings anyway) and, in answers, the
+ * `type` beside an `enum` or `const`.
+ */
+export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): ToolJsonSchema {
+  const json = z.toJSONSchema(schema, {
+    io,
+    unrepresentable: 'any',
+    // Arguments keep their `.describe()` texts (the global registry), inline: they are what the
+    // model reads. Answers carry no descriptions and define shared parts once.
+    ...(io === 'output' ? { reused: 'ref' as const, metadata: NAMED } : {}),
+    override: ({ jsonSchema }) => {
+      const s = jsonSchema as Record<string, unknown>;
+      if (s['maximum'] === Number.MAX_SAFE_INTEGER) delete s['maximum'];
+      if (s['minimum'] === Number.MIN_SAFE_INTEGER) delete s['minimum'];
+      const names = s['propertyNames'] as Record<string, unknown> | undefined;
+      if (names !== undefined && Object.keys(names).length === 1 && names['type'] === 'string') delete s['propertyNames'];
+      // An enum or const already says its type; only validators read outputSchema, and they need no more.
+      if (io === 'output' && (s['enum'] !== undefined || s['const'] !== undefined)) delete s['type'];
+    },
+  }) as Record<string, unknown>;
+  delete json['$schema'];
+  if (json['type'] !== 'object') throw new Error(`a tool schema must be an object at its root, got ${String(json['type'])}`);
+  return json as ToolJsonSchema;
+}
