@@ -2,6 +2,7 @@ import { READ_LIMITS, applyLimit, type HelperReadParams, type HelperReadResult, 
 import type { Backend, TreeSource } from './backend.js';
 import { Deadline } from './deadline.js';
 import { shape } from './shape.js';
+import { openSource } from './source.js';
 import { walk, type WalkResult } from './walk.js';
 
 /** Applies every reader limit: defaults, ceilings, echoes. */
@@ -34,7 +35,7 @@ export async function readWindow(backend: Backend, p: HelperReadParams, signal: 
   const limits = readLimits(p);
   const deadline = new Deadline(limits.timeout_ms.value, signal);
   const window = await backend.resolveWindow(p.window, deadline);
-  const source = await backend.open(window, deadline);
+  const source = await openSource(backend, window, deadline);
   try {
     const result = await walk(source, { maxNodes: limits.max_nodes.value, maxDepth: limits.max_depth.value, maxChildren: limits.max_children_per_node.value }, deadline);
     await source.details(result.keys, deadline);
