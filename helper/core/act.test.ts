@@ -469,6 +469,32 @@ describe('element_act read-back verification', () => {
     await verified(b, { selector: { name: 'Copies' }, action: 'set_value', text: '3' });
   });
 
+  it('clears a field with "" and verifies the field is empty', async () => {
+    const b = settings();
+    const r = await verified(b, { selector: { name: 'Name' }, action: 'set_value', text: '' });
+    assert.equal(r.after?.value, '');
+  });
+
+  it('does not call a spin button that shows 0 cleared: "" is text, not the number 0', async () => {
+    const b = settings();
+    b.insert('form', 'copies', { role: 'spinner', name: 'Copies', value: '3', patterns: ['value', 'range_value'], state: { enabled: true } });
+    b.effect = (f, call) => f.set(call.key, { value: '0' });
+    const r = await run(b, { selector: { name: 'Copies' }, action: 'set_value', text: '' });
+    assert.equal(r.outcome, 'completed');
+    assert.equal(r.verification, 'mismatch');
+  });
+
+  it('refuses "" for a slider (only a range value) before anything is dispatched or approved', async () => {
+    const b = settings();
+    for (const check_only of [true, false]) {
+      const r = await run(b, { selector: { name: 'Volume' }, action: 'set_value', text: '', check_only });
+      assert.equal(r.outcome, 'refused');
+      assert.equal(r.refusal?.code, 'invalid_argument');
+      assert.equal(r.target?.value, '5');
+    }
+    nothingDispatched(b);
+  });
+
   it('verifies toggle, expand and collapse by the changed state', async () => {
     const b = settings();
     assert.equal((await verified(b, { selector: { name: 'Agree' }, action: 'toggle' })).after?.state.checked, true);

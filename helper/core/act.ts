@@ -3,6 +3,7 @@ import { DispatchError, supports, type Backend, type NativeNode, type TreeSource
 import { Deadline } from './deadline.js';
 import { documentOrder, scan, undecidedReason, type Scan } from './find.js';
 import { ancestorPath, bindingOf, digestOf, toElement } from './shape.js';
+import { setValueRoute } from './setValue.js';
 import { shownDifferences, shownStateOf } from './shown.js';
 import { backendSource, openSource } from './source.js';
 import { walk } from './walk.js';
@@ -130,10 +131,13 @@ function pick(s: Scan, selector: Selector): Resolved {
 /** Whether the element after the call shows the action's expected effect. */
 function verify(action: Action, before: NativeNode, after: NativeNode, text: string | undefined): boolean | undefined {
   switch (action) {
-    case 'set_value':
+    case 'set_value': {
       if (before.state?.password === true) return undefined; // toolkits read back the mask characters, not the text
-      if (before.patterns.includes('value') && !(before.patterns.includes('range_value') && Number.isFinite(Number(text)))) return after.value === text;
-      return after.value !== undefined && Number(after.value) === Number(text);
+      // Compared the way it was sent: the same rule chose the route the backend called.
+      const route = setValueRoute(before.patterns, text);
+      if (route.via === 'text') return after.value === route.text;
+      return after.value !== undefined && after.value.trim() !== '' && Number(after.value) === route.number;
+    }
     case 'toggle':
       return after.state?.checked !== undefined && after.state.checked !== before.state?.checked;
     case 'expand':
@@ -233,6 +237,15 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
     result = { ...base, window: r.window.info, target, element_ref: { ...bindingOf(r.window, source, node), shown: shownStateOf(node) }, ...(r.rebound ? { rebound: true } : {}) };
     if (node.state?.enabled === false) return { ...result, refusal: errorInfo('not_enabled', `the ${node.role} "${node.name ?? ''}" is disabled`) };
     if (!supports(node, p.action)) return { ...result, refusal: errorInfo('pattern_unsupported', `the ${node.role} "${node.name ?? ''}" does not support ${p.action}`, { supported: node.patterns, ...(node.actions ? { actions: node.actions } : {}) }) };
+    if (p.action === 'set_value') {
+      // Before a person is asked or anything is called: text this element cannot take is refused here.
+      try {
+        setValueRoute(node.patterns, p.text);
+      } catch (error) {
+        if (error instanceof OverseerError) return { ...result, refusal: error.info };
+        throw error;
+      }
+    }
     if (p.check_only === true) return { ...result, outcome: 'pending' };
     before = { ...node, state: { ...node.state } };
     comboKey = p.action === 'select' ? comboAncestor(source, node)?.key : undefined;

@@ -1,6 +1,7 @@
 import { fail, type Action, type ElementField, type ElementState, type Exclusions, type Pattern, type ProcessIdentity, type Rect, type Role, type Truncation, type WindowInfo } from '../../protocol/index.js';
 import { supports, type Backend, type DispatchResult, type NativeNode, type TreeSource, type WindowHandle } from './backend.js';
 import type { Deadline } from './deadline.js';
+import { setValueRoute } from './setValue.js';
 
 /** One element of the fake window as a test writes it; its key in the tree is its native identity. */
 export interface FakeElement {
@@ -186,6 +187,13 @@ export class FakeBackend implements Backend {
     this.readsSinceDispatch = 0;
     this.due = undefined;
     if (!supports(node, action)) return Promise.reject(fail('pattern_unsupported', `${node.key} does not support ${action}`));
+    if (action === 'set_value') {
+      try {
+        setValueRoute(node.patterns, text);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
     const answer = this.answer;
     if ('throws' in answer) return Promise.reject(answer.throws);
     if (answer.ok && answer.noop !== true) {
