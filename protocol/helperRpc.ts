@@ -99,6 +99,12 @@ export const HelperReadResult = z.object({
   truncated_by: z.array(Truncation),
   notes: z.array(z.string()),
   read_ms: z.number(),
+  /**
+   * With `identity`: the bound reference of each element answered, by key. The helper builds
+   * identity (uncut names, ancestor path, digest) in one place; the supervisor issues targets from
+   * these and never rebuilds them from the shaped elements, whose text may be cut.
+   */
+  refs: z.record(z.string(), ElementRef).optional(),
 });
 export type HelperReadResult = z.infer<typeof HelperReadResult>;
 

@@ -142,6 +142,13 @@ export const ReceiptEntry = z.object({
 });
 export type ReceiptEntry = z.infer<typeof ReceiptEntry>;
 
+/**
+ * Most recent receipts the UI holds: the supervisor keeps this many for the snapshot a UI gets on
+ * connect, and the renderer's store keeps the same number as receipts arrive, so a UI open for a
+ * day shows what a UI opened now shows. The journal on disk keeps every receipt.
+ */
+export const MAX_RECEIPTS = 500;
+
 /** Health of the accessibility helper. */
 export const HelperHealth = z.object({
   state: z.enum(['starting', 'ready', 'restarting', 'stopped', 'failed']),
@@ -161,7 +168,8 @@ export const UiSnapshot = z.object({
   tree_status: TreeStatus,
   pending: z.array(PendingApproval),
   held: z.array(HeldApproval),
-  receipts: z.array(ReceiptEntry),
+  /** The latest receipts, oldest first, at most MAX_RECEIPTS. */
+  receipts: z.array(ReceiptEntry).max(MAX_RECEIPTS),
   brake: BrakeState,
   helper: HelperHealth,
   settings: Settings,

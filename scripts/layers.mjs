@@ -145,6 +145,12 @@ export const LAYERS = [
     may: ['protocol', 'main/core', 'main/testing', 'e2e/desktop', 'e2e/ui', 'scripts/electronBinary.mjs'],
     packages: [NODE, 'playwright-core', '@modelcontextprotocol/sdk'],
   },
+  {
+    folder: 'e2e/integration',
+    why: 'Tests that join both sides in one process, to prove they agree: the helper service with the supervisor tools, the supervisor with the renderer store.',
+    may: ['protocol', 'helper/core', 'main/core', 'main/testing', 'renderer/api', 'renderer/store', 'e2e/integration'],
+    packages: [NODE],
+  },
   { folder: 'e2e/windows', why: 'The Wine lane: builds the Win32 fixture and runs the helper under Wine.', may: ['main/core/helperProcess.ts', 'main/core/paths.ts', 'e2e/windows'], packages: [NODE] },
   {
     folder: 'bench',

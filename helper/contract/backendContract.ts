@@ -238,6 +238,24 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         assert.equal(cleared.verification, 'verified');
       });
 
+      it('clears a text field with "", and refuses "" for a slider instead of setting it to 0', async (t) => {
+        await c.act({ automation_id: s.id('name_entry') }, 'set_value', 'to be cleared');
+        const cleared = await c.act({ automation_id: s.id('name_entry') }, 'set_value', '');
+        assert.equal(cleared.outcome, 'completed');
+        assert.equal(cleared.action_call_made, true);
+        assert.match(cleared.path ?? '', /EditableText|ValuePattern|WM_SETTEXT/);
+        assert.equal(cleared.verification, 'verified');
+        assert.equal(cleared.after?.value, '');
+        assert.equal((await c.one({ automation_id: s.id('name_entry') })).value, '');
+        if (lacking(t, 'range_value')) return;
+        const before = (await c.one({ automation_id: s.id('volume') })).value;
+        const slider = await c.act({ automation_id: s.id('volume') }, 'set_value', '');
+        assert.equal(slider.outcome, 'refused');
+        assert.equal(slider.refusal?.code, 'invalid_argument');
+        assert.equal(slider.action_call_made, false);
+        assert.equal((await c.one({ automation_id: s.id('volume') })).value, before);
+      });
+
       it('sets a password without the text ever leaving the helper', async () => {
         const r = await c.act({ automation_id: s.id('password') }, 'set_value', 's3cret-Пароль');
         assert.equal(r.outcome, 'completed');

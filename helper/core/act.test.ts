@@ -469,6 +469,32 @@ describe('element_act read-back verification', () => {
     await verified(b, { selector: { name: 'Copies' }, action: 'set_value', text: '3' });
   });
 
+  it('clears a field with "" and verifies the field is empty', async () => {
+    const b = settings();
+    const r = await verified(b, { selector: { name: 'Name' }, action: 'set_value', text: '' });
+    assert.equal(r.after?.value, '');
+  });
+
+  it('does not call a spin button that shows 0 cleared: "" is text, not the number 0', async () => {
+    const b = settings();
+    b.insert('form', 'copies', { role: 'spinner', name: 'Copies', value: '3', patterns: ['value', 'range_value'], state: { enabled: true } });
+    b.effect = (f, call) => f.set(call.key, { value: '0' });
+    const r = await run(b, { selector: { name: 'Copies' }, action: 'set_value', text: '' });
+    assert.equal(r.outcome, 'completed');
+    assert.equal(r.verification, 'mismatch');
+  });
+
+  it('refuses "" for a slider (only a range value) before anything is dispatched or approved', async () => {
+    const b = settings();
+    for (const check_only of [true, false]) {
+      const r = await run(b, { selector: { name: 'Volume' }, action: 'set_value', text: '', check_only });
+      assert.equal(r.outcome, 'refused');
+      assert.equal(r.refusal?.code, 'invalid_argument');
+      assert.equal(r.target?.value, '5');
+    }
+    nothingDispatched(b);
+  });
+
   it('verifies toggle, expand and collapse by the changed state', async () => {
     const b = settings();
     assert.equal((await verified(b, { selector: { name: 'Agree' }, action: 'toggle' })).after?.state.checked, true);
@@ -558,5 +584,44 @@ describe('element_act settle schedule', () => {
     assert.equal(r.verification, 'not_checked');
     assert.equal(r.verification_detail, 'the element is gone after the call');
     assert.equal(r.after, undefined);
+  });
+});
+
+describe('element_act tree lifecycle', () => {
+  /** Every read act opens is finished exactly once, and nothing is read from it afterwards. */
+  const eachReadFinishedOnce = (b: FakeBackend, label: string): void => {
+    assert.ok(b.opened > 0, label);
+    assert.equal(b.finished, b.opened, `${label}: ${b.opened} reads opened, ${b.finished} finished`);
+    assert.deepEqual(b.usedAfterFinish, [], `${label}: read after finish`);
+  };
+
+  it('finishes each read once, and reads nothing after, whether it dispatches, refuses or only checks', async () => {
+    const cases: { name: string; params: (b: FakeBackend) => Promise<HelperActParams>; change?: (b: FakeBackend) => void }[] = [
+      { name: 'invoke', params: () => Promise.resolve({ selector: { name: 'Save' }, action: 'invoke' }) },
+      { name: 'set_value', params: () => Promise.resolve({ selector: { name: 'Name' }, action: 'set_value', text: 'Bob' }) },
+      { name: 'select in a combo box', params: () => Promise.resolve({ selector: { name: 'Blue' }, action: 'select' }) },
+      { name: 'ambiguous', params: () => Promise.resolve({ selector: { name: 'OK' }, action: 'invoke' }) },
+      { name: 'not found', params: () => Promise.resolve({ selector: { name: 'Nope' }, action: 'invoke' }) },
+      { name: 'disabled', params: () => Promise.resolve({ selector: { name: 'Apply' }, action: 'invoke' }) },
+      { name: 'check only', params: () => Promise.resolve({ selector: { name: 'Save' }, action: 'invoke', check_only: true }) },
+      { name: 'stale reference', params: async (b) => ({ element: await refTo(b, { name: 'Save' }), action: 'invoke' }), change: (b) => b.set('save', { name: 'Delete' }) },
+      { name: 'rebound reference', params: async (b) => ({ element: await refTo(b, { name: 'Save' }), action: 'invoke', rebind: true }), change: (b) => b.replace('save', 'save2') },
+    ];
+    for (const c of cases) {
+      const b = settings();
+      const params = await c.params(b);
+      c.change?.(b);
+      await run(b, params);
+      eachReadFinishedOnce(b, c.name);
+    }
+  });
+
+  it('finishes its reads when the call fails or throws', async () => {
+    for (const answer of [{ ok: false }, { throws: new DispatchError('gone', 'unknown', 'unknown') }]) {
+      const b = settings();
+      b.answer = answer;
+      await run(b, { selector: { name: 'Save' }, action: 'invoke' });
+      eachReadFinishedOnce(b, JSON.stringify(answer));
+    }
   });
 });

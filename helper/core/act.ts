@@ -1,9 +1,11 @@
-import { OverseerError, errorInfo, type Action, type Element, type ElementRef, type ErrorInfo, type HelperActParams, type HelperActResult } from '../../protocol/index.js';
+import { OverseerError, errorInfo, type Action, type Element, type ElementField, type ElementRef, type Selector, type ErrorInfo, type HelperActParams, type HelperActResult } from '../../protocol/index.js';
 import { DispatchError, supports, type Backend, type NativeNode, type TreeSource, type WindowHandle } from './backend.js';
 import { Deadline } from './deadline.js';
-import { documentOrder, scan, undecidedReason } from './find.js';
+import { documentOrder, scan, undecidedReason, type Scan } from './find.js';
 import { ancestorPath, bindingOf, digestOf, toElement } from './shape.js';
+import { setValueRoute } from './setValue.js';
 import { shownDifferences, shownStateOf } from './shown.js';
+import { backendSource, openSource } from './source.js';
 import { walk } from './walk.js';
 
 /** Budget of one element_act in the helper (resolve, dispatch, read back). */
@@ -17,6 +19,7 @@ const SHAPE = { maxTextChars: 2000, identity: true };
 
 interface Resolved {
   window: WindowHandle;
+  /** Still open: act finishes it once, after its last read. */
   source: TreeSource;
   node: NativeNode;
   rebound: boolean;
@@ -40,12 +43,26 @@ function reachesRoot(source: TreeSource, key: string): boolean {
   return false;
 }
 
+/** Runs `use` on a source it owns until it throws; on a throw the source is finished before the error goes on. */
+async function finishOnThrow<T>(source: TreeSource, use: () => Promise<T>): Promise<T> {
+  try {
+    return await use();
+  } catch (error) {
+    source.finish();
+    throw error;
+  }
+}
+
 /** Finds the node a bound reference names, after re-checking process, window and digest. */
 async function resolveRef(backend: Backend, ref: ElementRef, rebind: boolean, deadline: Deadline): Promise<Resolved> {
   await backend.checkProcess(ref.process, deadline);
   const window = await backend.resolveWindow(ref.window, deadline);
   if (window.process.pid !== ref.process.pid || window.process.process_start !== ref.process.process_start) throw refuse('stale_window', `window ${ref.window} now belongs to another process`);
-  const source = await backend.open(window, deadline);
+  const source = await openSource(backend, window, deadline);
+  return finishOnThrow(source, () => resolveIn(backend, ref, rebind, window, source, deadline));
+}
+
+async function resolveIn(backend: Backend, ref: ElementRef, rebind: boolean, window: WindowHandle, source: TreeSource, deadline: Deadline): Promise<Resolved> {
   let node = source.node(ref.key) ?? (await source.fetch(ref.key, deadline));
   // A node read alone (fetch) may lack the ancestors its digest covers: walk before judging it changed.
   if ((node === undefined || !reachesRoot(source, node.key)) && source.node(window.rootKey) !== undefined) {
@@ -91,6 +108,11 @@ async function resolveSelector(backend: Backend, p: HelperActParams, deadline: D
   const selector = p.selector;
   if (selector === undefined) throw refuse('invalid_argument', 'no selector');
   const s = await scan(backend, p.window, selector, deadline);
+  return finishOnThrow(s.source, () => Promise.resolve(pick(s, selector)));
+}
+
+/** The one element a scan's matches name, or a refusal (not found, ambiguous, undecided). */
+function pick(s: Scan, selector: Selector): Resolved {
   const decided = s.complete && s.unreadable.length === 0;
   const candidates = (nodes: NativeNode[]): unknown[] => nodes.slice(0, 10).map((n) => toElement(s.source, n, SHAPE));
   if (selector.nth !== undefined) {
@@ -109,10 +131,13 @@ async function resolveSelector(backend: Backend, p: HelperActParams, deadline: D
 /** Whether the element after the call shows the action's expected effect. */
 function verify(action: Action, before: NativeNode, after: NativeNode, text: string | undefined): boolean | undefined {
   switch (action) {
-    case 'set_value':
+    case 'set_value': {
       if (before.state?.password === true) return undefined; // toolkits read back the mask characters, not the text
-      if (before.patterns.includes('value') && !(before.patterns.includes('range_value') && Number.isFinite(Number(text)))) return after.value === text;
-      return after.value !== undefined && Number(after.value) === Number(text);
+      // Compared the way it was sent: the same rule chose the route the backend called.
+      const route = setValueRoute(before.patterns, text);
+      if (route.via === 'text') return after.value === route.text;
+      return after.value !== undefined && after.value.trim() !== '' && Number(after.value) === route.number;
+    }
     case 'toggle':
       return after.state?.checked !== undefined && after.state.checked !== before.state?.checked;
     case 'expand':
@@ -139,41 +164,48 @@ function comboAncestor(source: TreeSource, node: NativeNode): NativeNode | undef
 }
 
 interface ReadBackResult {
-  after?: NativeNode;
-  source?: TreeSource;
+  /** The element as read back, shaped before its source was finished. */
+  after?: Element;
+  unread?: ElementField[];
   verified?: boolean | undefined;
 }
 
 /** Re-reads the element until the expected effect shows or the settle schedule ends. */
-async function readBack(backend: Backend, r: Resolved, action: Action, before: NativeNode, text: string | undefined, deadline: Deadline): Promise<ReadBackResult> {
-  const comboKey = action === 'select' ? comboAncestor(r.source, r.node)?.key : undefined;
+async function readBack(backend: Backend, window: WindowHandle, key: string, comboKey: string | undefined, action: Action, before: NativeNode, text: string | undefined, deadline: Deadline): Promise<ReadBackResult> {
   let last: ReadBackResult = {};
   let waited = 0;
   for (const at of SETTLE_MS) {
     if (at > waited) await new Promise((res) => setTimeout(res, at - waited));
     waited = at;
     if (deadline.expired()) break;
-    const source = await backend.open(r.window, deadline);
-    const after = source.node(r.node.key) ?? (await source.fetch(r.node.key, deadline));
-    const combo = comboKey === undefined ? undefined : (source.node(comboKey) ?? (await source.fetch(comboKey, deadline)));
-    if (combo !== undefined && after !== undefined) {
-      await source.details([combo.key], deadline);
+    const source = await openSource(backend, window, deadline);
+    try {
+      last = await readOnce(source, key, comboKey, action, before, text, deadline);
+    } finally {
       source.finish();
-      last = { after, source, verified: combo.value === after.name };
-      if (last.verified) break;
-      continue;
     }
-    if (after === undefined) {
-      source.finish();
-      last = {};
-      continue;
-    }
-    await source.details([after.key], deadline);
-    source.finish();
-    last = { after, source, verified: verify(action, before, after, text) };
-    if (last.verified !== false) break;
+    if (last.verified === true || (last.after !== undefined && last.verified === undefined)) break;
   }
   return last;
+}
+
+/** One read-back from an open source: the element shaped, and whether it shows the effect. */
+async function readOnce(source: TreeSource, key: string, comboKey: string | undefined, action: Action, before: NativeNode, text: string | undefined, deadline: Deadline): Promise<ReadBackResult> {
+  const after = source.node(key) ?? (await source.fetch(key, deadline));
+  if (after === undefined) return {};
+  const combo = comboKey === undefined ? undefined : (source.node(comboKey) ?? (await source.fetch(comboKey, deadline)));
+  if (combo !== undefined) await source.details([combo.key], deadline);
+  else await source.details([after.key], deadline);
+  const shaped = { after: toElement(source, after, SHAPE), unread: [...after.unread] };
+  return { ...shaped, verified: combo !== undefined ? combo.value === after.name : verify(action, before, after, text) };
+}
+
+/** Refused before the element is known: it may be a password field, so its text is not echoed. */
+function quietRefusal(base: HelperActResult, error: unknown): HelperActResult {
+  const { text: _text, ...quiet } = base;
+  if (error instanceof Refusal) return { ...quiet, refusal: error.info };
+  if (error instanceof OverseerError) return { ...quiet, refusal: error.info };
+  throw error;
 }
 
 /** element_act in the helper: resolve, re-check, dispatch through the semantic pattern, read back. */
@@ -184,45 +216,62 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
   let r: Resolved;
   try {
     r = p.element !== undefined ? await resolveRef(backend, p.element, p.rebind === true, deadline) : await resolveSelector(backend, p, deadline);
-    await r.source.details([r.node.key], deadline);
-    if (p.element !== undefined) checkShown(p.element, r.node);
   } catch (error) {
-    // Refused before the element is known: it may be a password field, so its text is not echoed.
-    const { text: _text, ...quiet } = base;
-    if (error instanceof Refusal) return { ...quiet, refusal: error.info };
-    if (error instanceof OverseerError) return { ...quiet, refusal: error.info };
-    throw error;
+    return quietRefusal(base, error);
   }
   const { node, source } = r;
-  const password = node.state?.password === true;
-  if (password && p.text !== undefined) base.text = MASK;
-  const target: Element = toElement(source, node, SHAPE);
-  const result: HelperActResult = { ...base, window: r.window.info, target, element_ref: { ...bindingOf(r.window, r.source, r.node), shown: shownStateOf(node) }, ...(r.rebound ? { rebound: true } : {}) };
-  if (node.state?.enabled === false) return { ...result, refusal: errorInfo('not_enabled', `the ${node.role} "${node.name ?? ''}" is disabled`) };
-  if (!supports(node, p.action)) return { ...result, refusal: errorInfo('pattern_unsupported', `the ${node.role} "${node.name ?? ''}" does not support ${p.action}`, { supported: node.patterns, ...(node.actions ? { actions: node.actions } : {}) }) };
-  if (p.check_only === true) return { ...result, outcome: 'pending' };
-  const before = { ...node, state: { ...node.state } };
+  let result: HelperActResult;
+  let before: NativeNode;
+  let comboKey: string | undefined;
+  // The resolving read ends once the call is made; read-back opens fresh reads.
   try {
-    const d = await backend.dispatch(source, node, p.action, p.text, deadline);
-
-    result.path = d.path;
-    result.action_call_made = d.noop !== true;
-    if (!d.ok) return { ...result, outcome: 'failed', error: errorInfo('internal', `${d.path} answered false: the application did not perform it`) };
-    if (d.detail !== undefined) result.verification_detail = d.detail;
-  } catch (error) {
-    if (error instanceof OverseerError) return { ...result, refusal: error.info };
-    if (error instanceof DispatchError) return { ...result, outcome: error.outcome, action_call_made: error.callMade, error: errorInfo(error.outcome === 'unknown' ? 'timeout' : 'internal', error.message) };
-    throw error;
+    try {
+      await source.details([node.key], deadline);
+      if (p.element !== undefined) checkShown(p.element, node);
+    } catch (error) {
+      return quietRefusal(base, error);
+    }
+    const password = node.state?.password === true;
+    if (password && p.text !== undefined) base.text = MASK;
+    const target: Element = toElement(source, node, SHAPE);
+    result = { ...base, window: r.window.info, target, element_ref: { ...bindingOf(r.window, source, node), shown: shownStateOf(node) }, ...(r.rebound ? { rebound: true } : {}) };
+    if (node.state?.enabled === false) return { ...result, refusal: errorInfo('not_enabled', `the ${node.role} "${node.name ?? ''}" is disabled`) };
+    if (!supports(node, p.action)) return { ...result, refusal: errorInfo('pattern_unsupported', `the ${node.role} "${node.name ?? ''}" does not support ${p.action}`, { supported: node.patterns, ...(node.actions ? { actions: node.actions } : {}) }) };
+    if (p.action === 'set_value') {
+      // Before a person is asked or anything is called: text this element cannot take is refused here.
+      try {
+        setValueRoute(node.patterns, p.text);
+      } catch (error) {
+        if (error instanceof OverseerError) return { ...result, refusal: error.info };
+        throw error;
+      }
+    }
+    if (p.check_only === true) return { ...result, outcome: 'pending' };
+    before = { ...node, state: { ...node.state } };
+    comboKey = p.action === 'select' ? comboAncestor(source, node)?.key : undefined;
+    try {
+      const d = await backend.dispatch(backendSource(source), node, p.action, p.text, deadline);
+      result.path = d.path;
+      result.action_call_made = d.noop !== true;
+      if (!d.ok) return { ...result, outcome: 'failed', error: errorInfo('internal', `${d.path} answered false: the application did not perform it`) };
+      if (d.detail !== undefined) result.verification_detail = d.detail;
+    } catch (error) {
+      if (error instanceof OverseerError) return { ...result, refusal: error.info };
+      if (error instanceof DispatchError) return { ...result, outcome: error.outcome, action_call_made: error.callMade, error: errorInfo(error.outcome === 'unknown' ? 'timeout' : 'internal', error.message) };
+      throw error;
+    }
+  } finally {
+    source.finish();
   }
   result.outcome = 'completed';
   try {
-    const back = await readBack(backend, r, p.action, before, p.text, deadline.slice(READ_BACK_MS));
-    if (back.after !== undefined && back.source !== undefined) {
-      result.after = toElement(back.source, back.after, SHAPE);
-      const unread = [...back.after.unread];
+    const back = await readBack(backend, r.window, node.key, comboKey, p.action, before, p.text, deadline.slice(READ_BACK_MS));
+    if (back.after !== undefined) {
+      result.after = back.after;
+      const unread = back.unread ?? [];
       result.after_read = unread.length > 0 ? { status: 'partial', unread } : { status: 'full' };
       if (back.verified !== undefined) result.verification = back.verified ? 'verified' : 'mismatch';
-      else if (password && p.action === 'set_value') result.verification_detail = 'a password field cannot be read back; the text was not compared';
+      else if (before.state?.password === true && p.action === 'set_value') result.verification_detail = 'a password field cannot be read back; the text was not compared';
     } else {
       result.after_read = { status: 'unavailable' };
       result.verification_detail = 'the element is gone after the call';

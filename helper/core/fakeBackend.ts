@@ -1,6 +1,7 @@
 import { fail, type Action, type ElementField, type ElementState, type Exclusions, type Pattern, type ProcessIdentity, type Rect, type Role, type Truncation, type WindowInfo } from '../../protocol/index.js';
 import { supports, type Backend, type DispatchResult, type NativeNode, type TreeSource, type WindowHandle } from './backend.js';
 import type { Deadline } from './deadline.js';
+import { setValueRoute } from './setValue.js';
 
 /** One element of the fake window as a test writes it; its key in the tree is its native identity. */
 export interface FakeElement {
@@ -85,6 +86,11 @@ export class FakeBackend implements Backend {
   readonly calls: DispatchCall[] = [];
   /** Trees opened since the last dispatch: the read-backs. */
   readsSinceDispatch = 0;
+  /** Trees opened and finished so far: every read the core opens, it finishes once. */
+  opened = 0;
+  finished = 0;
+  /** Reads of a tree after its finish() (and second finishes), by method: the core must never make one. */
+  readonly usedAfterFinish: string[] = [];
   private due: { read: number; apply: () => void } | undefined;
 
   constructor(
@@ -165,6 +171,7 @@ export class FakeBackend implements Backend {
       this.due.apply();
       this.due = undefined;
     }
+    this.opened++;
     return Promise.resolve(new FakeTreeSource(this, window));
   }
 
@@ -180,6 +187,13 @@ export class FakeBackend implements Backend {
     this.readsSinceDispatch = 0;
     this.due = undefined;
     if (!supports(node, action)) return Promise.reject(fail('pattern_unsupported', `${node.key} does not support ${action}`));
+    if (action === 'set_value') {
+      try {
+        setValueRoute(node.patterns, text);
+      } catch (error) {
+        return Promise.reject(error instanceof Error ? error : new Error(String(error)));
+      }
+    }
     const answer = this.answer;
     if ('throws' in answer) return Promise.reject(answer.throws);
     if (answer.ok && answer.noop !== true) {
@@ -196,6 +210,7 @@ class FakeTreeSource implements TreeSource {
   readonly truncated: Set<Truncation>;
   readonly notes: string[] = [];
   private readonly nodes = new Map<string, NativeNode>();
+  private done = false;
 
   constructor(
     private readonly backend: FakeBackend,
@@ -237,11 +252,18 @@ class FakeTreeSource implements TreeSource {
     return node;
   }
 
+  /** Records a read after finish() instead of throwing, so a test sees every misuse. */
+  private use(what: string): void {
+    if (this.done) this.backend.usedAfterFinish.push(what);
+  }
+
   node(key: string): NativeNode | undefined {
+    this.use('node');
     return this.nodes.get(key);
   }
 
   expand(keys: readonly string[], _deadline: Deadline, limit: number): Promise<void> {
+    this.use('expand');
     for (const key of keys) {
       const node = this.nodes.get(key);
       if (node === undefined) continue;
@@ -253,18 +275,25 @@ class FakeTreeSource implements TreeSource {
 
   /** Snapshots already hold every detail. */
   details(): Promise<void> {
+    this.use('details');
     return Promise.resolve();
   }
 
   /** Reads one element by key with its parent's key, as AT-SPI's Parent property gives it (its ancestors stay unread). */
   fetch(key: string): Promise<NativeNode | undefined> {
+    this.use('fetch');
     if (!this.backend.fetchable) return Promise.resolve(undefined);
     return Promise.resolve(this.nodes.get(key) ?? this.read(key, this.backend.parentOf(key), false));
   }
 
   isDetailed(key: string): boolean {
+    this.use('isDetailed');
     return this.nodes.has(key);
   }
 
-  finish(): void {}
+  finish(): void {
+    this.use('finish');
+    this.done = true;
+    this.backend.finished++;
+  }
 }

@@ -1,7 +1,8 @@
-import { FIND_LIMIT, FIND_TIMEOUT, READ_LIMITS, applyLimit, type Element, type HelperFindParams, type Selector, type Truncation } from '../../protocol/index.js';
+import { FIND_LIMIT, FIND_TIMEOUT, READ_LIMITS, applyLimit, type Element, type LimitEcho, type HelperFindParams, type Selector, type Truncation } from '../../protocol/index.js';
 import type { Backend, NativeNode, TreeSource, WindowHandle } from './backend.js';
 import { Deadline } from './deadline.js';
 import { matchNode } from './selectors.js';
+import { openSource } from './source.js';
 import { bindingOf, toElement } from './shape.js';
 import { walk } from './walk.js';
 
@@ -11,6 +12,7 @@ export const FIND_SCAN_NODES = 50_000;
 /** One scan of a window for a selector. */
 export interface Scan {
   window: WindowHandle;
+  /** Still open: the caller owns it and finishes it once, after its last read. */
   source: TreeSource;
   /** Matching nodes in document order. */
   matches: NativeNode[];
@@ -34,10 +36,19 @@ export function documentOrder(source: TreeSource, keys: ReadonlySet<string>): st
   return out;
 }
 
-/** Scans the whole window (up to FIND_SCAN_NODES) and tests every element against the selector. */
+/** Scans the whole window (up to FIND_SCAN_NODES) and tests every element against the selector; the caller finishes the scan's source. */
 export async function scan(backend: Backend, windowId: string | undefined, selector: Selector, deadline: Deadline): Promise<Scan> {
   const window = await backend.resolveWindow(windowId, deadline);
-  const source = await backend.open(window, deadline);
+  const source = await openSource(backend, window, deadline);
+  try {
+    return await scanSource(window, source, selector, deadline);
+  } catch (error) {
+    source.finish();
+    throw error;
+  }
+}
+
+async function scanSource(window: WindowHandle, source: TreeSource, selector: Selector, deadline: Deadline): Promise<Scan> {
   const walked = await walk(source, { maxNodes: FIND_SCAN_NODES, maxDepth: READ_LIMITS.max_depth.ceiling, maxChildren: FIND_SCAN_NODES }, deadline);
   const ordered = documentOrder(source, new Set(walked.keys)).map((k) => source.node(k)).filter((n): n is NativeNode => n !== undefined);
   const structural: Selector = { ...selector };
@@ -81,11 +92,21 @@ export async function findElements(backend: Backend, p: HelperFindParams, signal
     const deadline = new Deadline(wait.value === 0 ? READ_LIMITS.timeout_ms.default : Math.max(overall.remaining(), 250), signal);
     s = await scan(backend, p.window, p.selector, deadline);
     lastWalk = Date.now() - t0;
-    s.source.finish();
     if (s.matches.length > 0 || wait.value === 0 || overall.expired()) break;
     await sleep(Math.min(100, overall.remaining()));
     if (overall.expired()) break;
+    // Looking again: this look is not the answer.
+    s.source.finish();
   }
+  try {
+    return await answerOf(p, s, limit, wait, started, lastWalk, signal);
+  } finally {
+    s.source.finish();
+  }
+}
+
+/** The element_find answer from the last scan, read while its source is still open. */
+async function answerOf(p: HelperFindParams, s: Scan, limit: LimitEcho, wait: LimitEcho, started: number, lastWalk: number, signal: AbortSignal) {
   let picked = s.matches;
   const notes = [...s.notes];
   if (p.selector.nth !== undefined) {

@@ -1,7 +1,8 @@
-import { READ_LIMITS, applyLimit, type HelperReadParams, type HelperReadResult, type LimitEcho, type ReadLimitName } from '../../protocol/index.js';
-import type { Backend, TreeSource } from './backend.js';
+import { ElementRef, READ_LIMITS, applyLimit, type Element, type HelperReadParams, type HelperReadResult, type LimitEcho, type ReadLimitName } from '../../protocol/index.js';
+import type { Backend, TreeSource, WindowHandle } from './backend.js';
 import { Deadline } from './deadline.js';
-import { shape } from './shape.js';
+import { bindingOf, shape } from './shape.js';
+import { openSource } from './source.js';
 import { walk, type WalkResult } from './walk.js';
 
 /** Applies every reader limit: defaults, ceilings, echoes. */
@@ -28,13 +29,34 @@ export function markUndetailed(source: TreeSource, keys: readonly string[], resu
   }
 }
 
+/**
+ * The bound reference of every element answered (tree or flat), by key, built by bindingOf as
+ * element_find and element_act build it. One a target could not carry (a name past ElementRef's
+ * bounds) is left out: that element gets no target rather than breaking the whole read.
+ */
+function refsOf(window: WindowHandle, source: TreeSource, elements: readonly Element[]): Record<string, ElementRef> {
+  const refs: Record<string, ElementRef> = {};
+  const visit = (els: readonly Element[]): void => {
+    for (const e of els) {
+      const node = source.node(e.key);
+      if (node !== undefined) {
+        const ref = bindingOf(window, source, node);
+        if (ElementRef.safeParse(ref).success) refs[e.key] = ref;
+      }
+      if (e.children !== undefined) visit(e.children);
+    }
+  };
+  visit(elements);
+  return refs;
+}
+
 /** window_read: one window as a bounded tree or flat list; every cut named. */
 export async function readWindow(backend: Backend, p: HelperReadParams, signal: AbortSignal): Promise<HelperReadResult> {
   const started = performance.now();
   const limits = readLimits(p);
   const deadline = new Deadline(limits.timeout_ms.value, signal);
   const window = await backend.resolveWindow(p.window, deadline);
-  const source = await backend.open(window, deadline);
+  const source = await openSource(backend, window, deadline);
   try {
     const result = await walk(source, { maxNodes: limits.max_nodes.value, maxDepth: limits.max_depth.value, maxChildren: limits.max_children_per_node.value }, deadline);
     await source.details(result.keys, deadline);
@@ -52,6 +74,7 @@ export async function readWindow(backend: Backend, p: HelperReadParams, signal: 
       truncated_by: [...truncated],
       notes: [...new Set([...result.notes, ...shaped.notes])],
       read_ms: Math.round(performance.now() - started),
+      ...(p.identity === true ? { refs: refsOf(window, source, shaped.elements) } : {}),
     };
   } finally {
     source.finish();

@@ -6,6 +6,7 @@ import { Deadline } from './deadline.js';
 import { findElements } from './find.js';
 import { readWindow } from './read.js';
 import { ancestorPath, digestOf, toElement } from './shape.js';
+import { openSource } from './source.js';
 
 /** Version of the helper, reported by hello. */
 export const HELPER_VERSION = '0.1.0';
@@ -83,7 +84,7 @@ export class HelperService {
         const ref = p.element;
         await this.backend.checkProcess(ref.process, deadline);
         const window = await this.backend.resolveWindow(ref.window, deadline);
-        const source = await this.backend.open(window, deadline);
+        const source = await openSource(this.backend, window, deadline);
         try {
           const node = source.node(ref.key);
           if (node === undefined) throw fail('stale_element', 'the element observed is gone', { key: ref.key });

@@ -37,8 +37,10 @@ export function spawnHelper(env: Record<string, string | undefined> = process.en
   const child = spawn(command.file, [...command.args], { cwd: command.cwd, env: { ...env, ...command.env }, stdio: ['pipe', 'pipe', 'pipe'] });
   // The latest stderr only: a helper that runs for weeks must not grow the supervisor's memory.
   let err = '';
-  child.stderr.on('data', (b: Buffer) => {
-    err += b.toString('utf8');
+  // Decoded as a stream, so a character split across chunks stays whole.
+  child.stderr.setEncoding('utf8');
+  child.stderr.on('data', (text: string) => {
+    err += text;
     if (err.length > MAX_STDERR_KEPT) err = err.slice(-MAX_STDERR_KEPT);
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));

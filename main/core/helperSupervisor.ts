@@ -123,7 +123,7 @@ export class HelperSupervisor {
     const helper = spawn(this.options.env);
     this.helper = helper;
     this.startedAt = this.clock.now();
-    helper.child.stderr?.on('data', (b: Buffer) => {
+    helper.child.stderr?.on('data', (b: string | Buffer) => {
       for (const line of b.toString('utf8').split('\n')) if (line.trim() !== '') this.options.log(line);
     });
     void helper.exited.then((code) => this.onExit(helper, code));

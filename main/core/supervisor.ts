@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { errorInfo, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
+import { MAX_RECEIPTS, errorInfo, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
 import type { HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock } from './clock.js';
 import { HelperSupervisor } from './helperSupervisor.js';
@@ -18,8 +18,6 @@ import { UiHub } from './uiHub.js';
 
 /** Version reported to agents and the UI. */
 export const OVERSEER_VERSION = '0.1.0';
-/** Receipts the UI is sent on connect (the journal on disk holds all of them; the UI keeps the same number). */
-export const MAX_RECEIPTS = 500;
 /** Longest the emergency stop waits for answers in flight to be journaled and written before it drops connections. */
 const EMERGENCY_ANSWER_MS = 3000;
 

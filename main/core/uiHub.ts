@@ -1,4 +1,4 @@
-import { OverseerError, UI_COMMANDS, type UI_EVENTS, UiFrame, errorInfo, invalidArgument, type ErrorInfo, type UiCommand, type UiEvent } from '../../protocol/index.js';
+import { OverseerError, UI_COMMANDS, type UI_EVENTS, UiFrame, errorInfo, invalidArgument, type ErrorInfo, type UiCommand, type UiEvent, type UiSnapshot } from '../../protocol/index.js';
 import type { z } from 'zod';
 
 /** A connected UI (a WebSocket in browser mode, the renderer over IPC in the desktop app). */
@@ -30,11 +30,26 @@ export class UiHub {
   async attach(client: UiClient, options: { shows?: boolean } = {}): Promise<() => void> {
     this.clients.add(client);
     if (options.shows !== false) this.viewers.add(client);
-    client.send({ type: 'event', event: 'snapshot', data: await this.handlers.snapshot({}) });
-    return () => {
-      this.clients.delete(client);
-      this.viewers.delete(client);
-    };
+    const detach = (): void => this.detach(client);
+    let data: UiSnapshot;
+    try {
+      data = await this.handlers.snapshot({});
+    } catch (error) {
+      detach();
+      throw error;
+    }
+    // It went away while the snapshot was read (detach() from its transport's close): send it nothing.
+    if (this.clients.has(client)) client.send({ type: 'event', event: 'snapshot', data });
+    return detach;
+  }
+
+  /**
+   * Removes a client at once, attached or still attaching: its transport calls this when it closes,
+   * so a UI that leaves before attach() resolves is never sent to and never counted.
+   */
+  detach(client: UiClient): void {
+    this.clients.delete(client);
+    this.viewers.delete(client);
   }
 
   /** Broadcasts an event (validated against the table in development runs by the receiver). */

@@ -70,13 +70,22 @@ export class FakeHelper implements HelperCaller {
       truncated_by: cut ? ['max_nodes'] : [],
       notes: cut ? [`stopped at ${max} elements`] : [],
       read_ms: 1,
+      // The helper builds every element's identity (docs/tools.md#target-handles); main only looks it up.
+      ...(p.identity === true ? { refs: Object.fromEntries(kept.map((e) => [e.key, this.refOf(e.key)])) } : {}),
     };
+  }
+
+  /** The bound reference of a table element, as the helper would record it. */
+  private refOf(key: string): ElementRef {
+    const e = [...this.elements.values()].find((x) => x.element.key === key);
+    if (e === undefined) throw new Error(`no fake element ${key}`);
+    return { key, window: FAKE_WINDOW.window, process: { pid: FAKE_WINDOW.pid, process_start: FAKE_WINDOW.process_start }, digest: `d:${key}`, role: e.element.role, ancestors: ['window:Fixture'], shown: e.shown };
   }
 
   /** element_find over the table by automation_id or name (exact). */
   private find(p: HelperParams<'element_find'>): HelperResult<'element_find'> {
     const matches = [...this.elements.values()].filter((e) => (p.selector.automation_id === undefined || e.element.automation_id === p.selector.automation_id) && (p.selector.name === undefined || e.element.name === p.selector.name));
-    const refs = matches.map((e): ElementRef => ({ key: e.element.key, window: FAKE_WINDOW.window, process: { pid: FAKE_WINDOW.pid, process_start: FAKE_WINDOW.process_start }, digest: `d:${e.element.key}`, role: e.element.role, ancestors: ['window:Fixture'], shown: e.shown }));
+    const refs = matches.map((e) => this.refOf(e.element.key));
     return { window: FAKE_WINDOW, matches: matches.map((e) => ({ ...structuredClone(e.element), digest: `d:${e.element.key}` })), match_count: matches.length, searched_whole_window: true, limit: { value: p.limit ?? 20, ceiling: 200 }, truncated_by: [], notes: [], ...(p.refs === true ? { refs } : {}) };
   }
 

@@ -1,5 +1,5 @@
 import type { StateCreator } from 'zustand';
-import type { AgentInfo, BrakeState, Element, HelperHealth, PolicyRule, ReceiptEntry, Settings, TreeStatus, UiSnapshot, WindowInfo } from '../../protocol/index.js';
+import { MAX_RECEIPTS, type AgentInfo, type BrakeState, type Element, type HelperHealth, type PolicyRule, type ReceiptEntry, type Settings, type TreeStatus, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
 import type { ConnectionStatus } from '../api/api.js';
 import { ancestorsOf, flattenTree, searchTree, type TreeNode } from './tree.js';
 import type { AppState } from './store.js';
@@ -153,8 +153,6 @@ export interface ReceiptsSlice {
   selectReceipt(seq: number | undefined): void;
 }
 
-/** Most receipts kept in memory (the journal on disk holds all of them). */
-export const MAX_RECEIPTS = 5000;
 
 export const receiptsSlice: StateCreator<AppState, [], [], ReceiptsSlice> = (set, get) => ({
   receipts: [],

@@ -1,6 +1,7 @@
 import { fail, OverseerError, type Action } from '../../../protocol/index.js';
 import { DispatchError, type DispatchResult } from '../../core/backend.js';
 import type { Deadline } from '../../core/deadline.js';
+import { setValueRoute } from '../../core/setValue.js';
 import type { AtspiTreeSource } from './treeSource.js';
 import { EXPAND_NAMES, I, INVOKE_NAMES, TOGGLE_NAMES, findAction, type AtspiNode } from './atspiNode.js';
 import { DBusReplyError, DBusTimeoutError, type A11yBus } from './dbus.js';
@@ -51,16 +52,12 @@ async function dispatchOnce(bus: A11yBus, source: AtspiTreeSource, node: AtspiNo
       return doAction(bus, node, names, deadline);
     }
     case 'set_value': {
-      const value = text ?? '';
-      const numeric = value.trim() !== '' && Number.isFinite(Number(value));
-      // A spin button has both: a number goes through Value so the adjustment itself changes.
-      if (node.patterns.includes('value') && !(numeric && node.patterns.includes('range_value'))) {
-        const [ok] = await bus.call(node.bus, node.path, I.editableText, 'SetTextContents', deadline.remaining(), 's', [value]);
+      const route = setValueRoute(node.patterns, text);
+      if (route.via === 'text') {
+        const [ok] = await bus.call(node.bus, node.path, I.editableText, 'SetTextContents', deadline.remaining(), 's', [route.text]);
         return { path: 'atspi:EditableText.SetTextContents', ok: ok === true };
       }
-      const number = Number(value);
-      if (value.trim() === '' || !Number.isFinite(number)) throw fail('invalid_argument', `"${value.slice(0, 40)}" is not a number; this ${node.role} takes a numeric value`, { supported: node.patterns });
-      await bus.setProperty(node.bus, node.path, I.value, 'CurrentValue', 'd', number, deadline.remaining());
+      await bus.setProperty(node.bus, node.path, I.value, 'CurrentValue', 'd', route.number, deadline.remaining());
       return { path: 'atspi:Value.CurrentValue', ok: true };
     }
     case 'select': {

@@ -33,21 +33,14 @@ export function uiSocket(supervisor: Supervisor, ui: UiAuth | undefined, log: (l
         if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame), (error) => error && log(`[ui] send failed: ${error.message}`));
       },
     };
-    let detach: (() => void) | undefined;
-    let closed = false;
     ws.on('error', (error) => {
       log(`[ui] a UI socket failed and was closed: ${error.message}`);
       ws.terminate();
     });
-    ws.on('close', () => {
-      closed = true;
-      detach?.();
-    });
+    // Detached by identity, so a socket that closes while attach() still reads the snapshot leaves at once.
+    ws.on('close', () => supervisor.ui.detach(client));
     supervisor.ui.attach(client).then(
-      (d) => {
-        detach = d;
-        if (closed) d();
-      },
+      () => {},
       (error: unknown) => {
         log(`[ui] attaching a UI failed: ${error instanceof Error ? error.message : String(error)}`);
         ws.terminate();

@@ -1,4 +1,4 @@
-import { FIND_TIMEOUT, READ_LIMITS, fail, type Element, type ElementFindAnswer, type ElementFindArgs, type ElementRef, type WindowInfo, type WindowListAnswer, type WindowListArgs, type WindowReadAnswer, type WindowReadArgs } from '../../../protocol/index.js';
+import { FIND_TIMEOUT, READ_LIMITS, fail, type Element, type ElementFindAnswer, type ElementFindArgs, type WindowInfo, type WindowListAnswer, type WindowListArgs, type WindowReadAnswer, type WindowReadArgs } from '../../../protocol/index.js';
 import type { HelperCaller } from '../helperSupervisor.js';
 import { observationScope } from '../session/canonical.js';
 import type { AgentSession } from './agentSession.js';
@@ -14,36 +14,12 @@ export async function windowList(deps: ReadDeps, args: WindowListArgs, signal: A
   return deps.helper.call('window_list', args.limit === undefined ? {} : { limit: args.limit }, { signal, timeoutMs: 10_000 });
 }
 
-/** Visits a tree (or flat list) with each element's ancestor path (`role:name`, root first). */
-function withAncestors(elements: readonly Element[], format: 'tree' | 'flat', visit: (e: Element, ancestors: string[]) => void): void {
-  if (format === 'flat') {
-    const byKey = new Map(elements.map((e) => [e.key, e]));
-    const path = (e: Element): string[] => {
-      const out: string[] = [];
-      for (let p = e.parent === undefined ? undefined : byKey.get(e.parent); p !== undefined; p = p.parent === undefined ? undefined : byKey.get(p.parent)) out.unshift(`${p.role}:${p.name ?? ''}`);
-      return out;
-    };
-    for (const e of elements) visit(e, path(e));
-    return;
+/** Visits every element of a tree or flat list. */
+function eachElement(elements: readonly Element[], visit: (e: Element) => void): void {
+  for (const e of elements) {
+    visit(e);
+    if (e.children !== undefined) eachElement(e.children, visit);
   }
-  const walk = (els: readonly Element[], ancestors: string[]): void => {
-    for (const e of els) {
-      visit(e, ancestors);
-      if (e.children !== undefined) walk(e.children, [...ancestors, `${e.role}:${e.name ?? ''}`]);
-    }
-  };
-  walk(elements, []);
-}
-
-/** The binding of a target from an element as read (identity, digest, recorded semantics). */
-function refFor(e: Element, window: WindowInfo, ancestors: string[]): ElementRef | undefined {
-  if (e.digest === undefined) return undefined;
-  const ref: ElementRef = { key: e.key, window: window.window, process: { pid: window.pid, process_start: window.process_start }, digest: e.digest, role: e.role, ancestors, window_title: window.title };
-  if (e.name !== undefined) ref.name = e.name;
-  if (e.automation_id !== undefined) ref.automation_id = e.automation_id;
-  if (e.class !== undefined) ref.class = e.class;
-  if (window.rect !== undefined) ref.window_rect = window.rect;
-  return ref;
 }
 
 /** Scope prefix of the observations element_find records to bind its targets: never a window_read answer. */
@@ -87,8 +63,9 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   const id = session.observations.allocate();
   const scopeKey = windowScope(read.window);
   if (wantTargets) {
-    withAncestors(read.elements, format, (e, ancestors) => {
-      const ref = refFor(e, read.window, ancestors);
+    // Identity comes from the helper as it built it (uncut names, whole ancestor path), never rebuilt here.
+    eachElement(read.elements, (e) => {
+      const ref = read.refs?.[e.key];
       if (ref !== undefined) e.target = session.targets.issue(id, scopeKey, ref);
       delete e.digest;
     });

@@ -1,5 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { OverseerError } from '../../../../protocol/index.js';
 import { callFor } from './uiaActions.js';
 
 describe('UIA action dispatch choice', () => {
@@ -15,5 +16,11 @@ describe('UIA action dispatch choice', () => {
     assert.equal((callFor('set_value', ['value', 'range_value'], '42') as { pattern: string }).pattern, 'range_value');
     assert.equal((callFor('set_value', ['value', 'range_value'], 'forty') as { pattern: string }).pattern, 'value');
     assert.equal((callFor('set_value', ['range_value'], '7.5') as { pattern: string }).pattern, 'range_value');
+  });
+
+  it('clears with "" through ValuePattern, and refuses "" for a range value alone instead of setting 0', () => {
+    assert.equal((callFor('set_value', ['value'], '') as { pattern: string }).pattern, 'value');
+    assert.equal((callFor('set_value', ['value', 'range_value'], '') as { pattern: string }).pattern, 'value');
+    assert.throws(() => callFor('set_value', ['range_value'], ''), (error: unknown) => error instanceof OverseerError && error.code === 'invalid_argument');
   });
 });

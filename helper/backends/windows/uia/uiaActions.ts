@@ -1,5 +1,6 @@
 import { fail, type Action, type Pattern } from '../../../../protocol/index.js';
 import { DispatchError, type DispatchResult } from '../../../core/backend.js';
+import { setValueRoute } from '../../../core/setValue.js';
 import { ComError, dispatchFailure, readFailure } from '../com/hresult.js';
 import { allocBstr, freeBstr, using, type ComPtr } from '../com/com.js';
 import { PATTERN_IIDS, guid as guidBytes } from '../com/guid.js';
@@ -19,11 +20,9 @@ export function callFor(action: Action, patterns: readonly Pattern[], text: stri
   switch (action) {
     case 'invoke':
       return { pattern: 'invoke', interfaceName: 'InvokePattern', method: 'Invoke', slot: slot(IUIAUTOMATION_INVOKE_PATTERN, 'Invoke') };
-    case 'set_value': {
-      const numeric = text !== undefined && text.trim() !== '' && Number.isFinite(Number(text));
-      if (patterns.includes('range_value') && (numeric || !patterns.includes('value'))) return { pattern: 'range_value', interfaceName: 'RangeValuePattern', method: 'SetValue', slot: slot(IUIAUTOMATION_RANGE_VALUE_PATTERN, 'SetValue') };
+    case 'set_value':
+      if (setValueRoute(patterns, text).via === 'number') return { pattern: 'range_value', interfaceName: 'RangeValuePattern', method: 'SetValue', slot: slot(IUIAUTOMATION_RANGE_VALUE_PATTERN, 'SetValue') };
       return { pattern: 'value', interfaceName: 'ValuePattern', method: 'SetValue', slot: slot(IUIAUTOMATION_VALUE_PATTERN, 'SetValue') };
-    }
     case 'toggle':
       return { pattern: 'toggle', interfaceName: 'TogglePattern', method: 'Toggle', slot: slot(IUIAUTOMATION_TOGGLE_PATTERN, 'Toggle') };
     case 'expand':
@@ -71,18 +70,16 @@ export function dispatchUia(element: ComPtr, action: Action, patterns: readonly 
   }
   if (pattern === undefined) throw fail('pattern_unsupported', `the element does not provide ${call.interfaceName} any more`, { supported: patterns });
   return using([pattern], () => {
-    if (call.pattern === 'value') {
-      const bstr = allocBstr(text ?? '');
+    const route = action === 'set_value' ? setValueRoute(patterns, text) : undefined;
+    if (route?.via === 'text') {
+      const bstr = allocBstr(route.text);
       try {
         runMethod(pattern, path, call.slot, ['void *'], [bstr]);
       } finally {
         freeBstr(bstr);
       }
-    } else if (call.pattern === 'range_value') {
-      const n = Number(text);
-      if (text === undefined || !Number.isFinite(n)) throw fail('invalid_argument', `"${String(text).slice(0, 100)}" is not a number for a range value`);
-      runMethod(pattern, path, call.slot, ['double'], [n]);
-    } else runMethod(pattern, path, call.slot, [], []);
+    } else if (route?.via === 'number') runMethod(pattern, path, call.slot, ['double'], [route.number]);
+    else runMethod(pattern, path, call.slot, [], []);
     return { path, ok: true };
   });
 }

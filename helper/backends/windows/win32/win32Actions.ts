@@ -1,6 +1,7 @@
 import { fail, type Action } from '../../../../protocol/index.js';
 import { DispatchError, type DispatchResult } from '../../../core/backend.js';
 import type { Deadline } from '../../../core/deadline.js';
+import { setValueRoute } from '../../../core/setValue.js';
 import type { Win32Node } from './win32Reader.js';
 import { windowPid } from './win32Reader.js';
 import { BM, CB, CBN_SELCHANGE, LB, LBN_SELCHANGE, SMTO, WM, type User32 } from './win32Api.js';
@@ -36,7 +37,10 @@ export function dispatchWin32(u: User32, node: Win32Node, action: Action, text: 
     return { path: 'win32:BM_CLICK', ok: true };
   }
   if (action === 'set_value' && node.kind === 'edit') {
-    const ok = dispatchSend(u, node.hwnd, WM.SETTEXT, 0, text ?? '', 'win32:WM_SETTEXT', deadline);
+    // An edit control has text only: the shared rule routes every string, "" included, to it.
+    const route = setValueRoute(node.patterns, text);
+    if (route.via !== 'text') throw fail('pattern_unsupported', 'a Win32 edit control takes text, not a range value', { supported: node.patterns });
+    const ok = dispatchSend(u, node.hwnd, WM.SETTEXT, 0, route.text, 'win32:WM_SETTEXT', deadline);
     return { path: 'win32:WM_SETTEXT', ok: ok !== 0 };
   }
   if (action === 'select' && node.kind === 'item' && node.item !== undefined) {

@@ -1,0 +1,45 @@
+import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, it } from 'node:test';
+import { MAX_RECEIPTS, UiSnapshot, type ReceiptEntry, type UiFrame } from '../../protocol/index.js';
+import type { AnyUiEvent } from '../../renderer/api/api.js';
+import { createAppStore } from '../../renderer/store/store.js';
+import { fakeHelperProcess } from '../../main/testing/fakeHelperProcess.js';
+import { Supervisor } from '../../main/core/supervisor.js';
+import type { UiClient } from '../../main/core/uiHub.js';
+
+const entry = (seq: number): ReceiptEntry => ({ seq, at: new Date(seq).toISOString(), session: 's1', agent: 'claude', tool: 'element_act', outcome: 'completed', duration_ms: 1, summary: `receipt ${seq}` });
+
+/** A UI as the renderer builds it: every event frame applied to its own store. */
+function storeClient(): { client: UiClient; seqs: () => number[] } {
+  const store = createAppStore();
+  const client: UiClient = { send: (f: UiFrame) => f.type === 'event' && store.getState().applyEvent({ event: f.event, data: f.data } as AnyUiEvent) };
+  return { client, seqs: () => store.getState().receipts.map((r) => r.seq) };
+}
+
+describe('receipts the UI holds', () => {
+  it('a UI open through many receipts shows the same latest receipts as a UI that connects now', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'overseer-receipts-'));
+    const s = await Supervisor.start({ dataDir, helperEnv: {}, log: () => {}, connection: { mcp_url: 'http://127.0.0.1:1/mcp', stdio_command: [] }, spawnHelper: () => fakeHelperProcess() });
+    try {
+      const early = storeClient();
+      await s.ui.attach(early.client, { shows: false });
+      const total = MAX_RECEIPTS + 25;
+      for (let seq = 1; seq <= total; seq++) s.addReceipt(entry(seq));
+      const answer = await s.ui.invoke('snapshot', {});
+      assert.ok(answer.ok);
+      const snapshot = UiSnapshot.parse(answer.result).receipts;
+      const late = storeClient();
+      await s.ui.attach(late.client, { shows: false });
+      const latest = Array.from({ length: MAX_RECEIPTS }, (_, i) => total - MAX_RECEIPTS + 1 + i);
+      assert.deepEqual(snapshot.map((r) => r.seq), latest, 'the snapshot carries the latest MAX_RECEIPTS');
+      assert.deepEqual(late.seqs(), latest);
+      assert.deepEqual(early.seqs(), latest, 'the store keeps exactly what the snapshot would give');
+    } finally {
+      await s.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,26 @@
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { describe, it } from 'node:test';
+import { spawnHelper } from './helperProcess.js';
+import { REPO_ROOT } from './paths.js';
+
+/** What the child writes: numbered lines, far past the 64 KiB kept. */
+const LINES = 20_000;
+const line = (i: number): string => `line ${String(i).padStart(6, '0')}\n`;
+const WRITTEN = Array.from({ length: LINES }, (_, i) => line(i)).join('');
+const CHILD = `const line = (i) => 'line ' + String(i).padStart(6, '0') + '\\n'; let s = ''; for (let i = 0; i < ${LINES}; i++) s += line(i); process.stderr.write(s, () => process.exit(0));`;
+
+describe('helper process stderr', () => {
+  it('keeps only the last 64 KiB of what the helper writes on stderr', async () => {
+    assert.ok(WRITTEN.length > 3 * 64 * 1024);
+    const helper = spawnHelper(process.env, { file: process.execPath, args: ['-e', CHILD], cwd: REPO_ROOT });
+    try {
+      await once(helper.child, 'close');
+      const kept = helper.stderr();
+      assert.equal(kept.length, 64 * 1024, 'bounded, and full up to the bound');
+      assert.equal(kept, WRITTEN.slice(-64 * 1024), 'the latest output, in order');
+    } finally {
+      helper.child.kill();
+    }
+  });
+});
