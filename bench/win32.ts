@@ -2,7 +2,7 @@
 // (JSON-RPC, budgets, shaping, schema checks), against the plainest loop over the same Win32
 // calls in the same Windows build of Node. Prints figures and the ratio; asserts nothing.
 import { performance } from 'node:perf_hooks';
-import { startTestDesktop } from '../e2e/desktop/testDesktop.js';
+import { startTestDesktop } from '../desktop/testDesktop.js';
 import { prepareWine, wineUnavailable } from '../e2e/windows/lanes.js';
 import { spawnHelper } from '../main/core/helperProcess.js';
 

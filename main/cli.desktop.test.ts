@@ -4,11 +4,11 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startTestDesktop, type TestDesktop } from '../e2e/desktop/testDesktop.js';
+import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
 import { REPO_ROOT } from './core/paths.js';
 import { httpClient, removeDataDir, serve, tool } from './testing/serveHarness.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const overseer = (args: string[], env: Record<string, string | undefined> = process.env) => spawnSync(process.execPath, ['bin/overseer.mjs', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
 
 describe('overseer commands', () => {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
+import { startTestDesktop, type TestDesktop } from '../../desktop/testDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import { FixtureDriver } from '../../main/testing/fixtureDriver.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
@@ -11,7 +11,7 @@ import { screenshot } from './browser.js';
 import { armed, cardFor } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 /**
  * The UI tells the truth about what it knows: the tree follows the application, a page that is

@@ -3,14 +3,14 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
+import { startTestDesktop, type TestDesktop } from '../../desktop/testDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
 import { armed } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 /**
  * The supervisor UI against the real supervisor and helper on the test desktop, with a real MCP

@@ -1,10 +1,10 @@
-import { startTestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startTestDesktop } from '../../desktop/testDesktop.js';
 import { spawnHelper } from '../../main/core/helperProcess.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import type { ContractSetup } from './contractSetup.js';
 
 /** The GTK3 fixture application. */
-export const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+export const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const FREEZE_S = 6;
 const ROWS = 3000;
 

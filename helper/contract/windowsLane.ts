@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startTestDesktop, type TestDesktop } from '../../desktop/testDesktop.js';
 import { prepareWindows, prepareWine, type WindowsLane } from '../../e2e/windows/lanes.js';
 import { spawnHelper } from '../../main/core/helperProcess.js';
 import type { ContractFeature, ContractSetup } from './contractSetup.js';

@@ -1,10 +1,10 @@
 import { fileURLToPath } from 'node:url';
-import { startTestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startTestDesktop } from '../../desktop/testDesktop.js';
 
 /** `serve --demo`: a private virtual desktop with the fixture and sample applications. */
 export async function startDemoDesktop(log: (line: string) => void): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
   const desktop = await startTestDesktop();
-  const fixture = fileURLToPath(new URL('../../e2e/fixtures/fixtureApp.py', import.meta.url));
+  const fixture = fileURLToPath(new URL('../../desktop/apps/fixtureApp.py', import.meta.url));
   await desktop.launch('/usr/bin/python3', [fixture, '--rows', '200'], { waitForWindow: 'Overseer Fixture' });
   for (const [cmd, title] of [['mousepad', /Mousepad/], ['gnome-calculator', 'Calculator']] as const) {
     await desktop.launch(cmd, [], { waitForWindow: title }).catch((error: unknown) => log(`[demo] ${cmd} did not start: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`));

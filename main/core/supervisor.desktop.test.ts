@@ -8,13 +8,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Element, PendingApproval, Receipt, UiSnapshot, WindowReadAnswer } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startTestDesktop, type TestDesktop } from '../../desktop/testDesktop.js';
 import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal, verifyJournal } from './journal/index.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 describe('overseer serve: MCP, approvals, brakes and the journal on the real desktop', () => {
   let desktop: TestDesktop;

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TIMEOUT_GRACE_MS, type HelperHealth, type PendingApproval, type Receipt, type UiSnapshot, type WindowReadAnswer } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startTestDesktop, type TestDesktop } from '../../desktop/testDesktop.js';
 import { REPO_ROOT } from './paths.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 /** True while a process exists (and is not a zombie). */
 function alive(pid: number): boolean {

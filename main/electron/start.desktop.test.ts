@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { startTestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startTestDesktop } from '../../desktop/testDesktop.js';
 import { REPO_ROOT } from '../core/paths.js';
 
 describe('npm start', () => {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Element } from '../../../protocol/index.js';
 import { FIXTURE } from '../../contract/atspiLane.js';
-import { startTestDesktop, type TestDesktop } from '../../../e2e/desktop/testDesktop.js';
+import { startTestDesktop, type TestDesktop } from '../../../desktop/testDesktop.js';
 import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
 import { A11yBus } from './dbus.js';
 import { I } from './atspiNode.js';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Selector } from '../../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../../e2e/desktop/testDesktop.js';
+import { startTestDesktop, type TestDesktop } from '../../../desktop/testDesktop.js';
 import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
 
 /** The AT-SPI backend against real Debian applications: GTK3 (widget factory, mousepad) and GTK4 (calculator). */

@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Element, Selector } from '../../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../../e2e/desktop/testDesktop.js';
+import { startTestDesktop, type TestDesktop } from '../../../desktop/testDesktop.js';
 import { prepareWindows, prepareWine, wineUnavailable, type WindowsLane } from '../../../e2e/windows/lanes.js';
 import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
 

@@ -2,7 +2,7 @@
 // at-spi-bus-launcher (a11y bus) with every XDG dir in a private temp folder.
 //
 //   const desktop = await startTestDesktop();
-//   const app = await desktop.launch("/usr/bin/python3", ["e2e/fixtures/fixtureApp.py"], { waitForWindow: "Overseer Fixture" });
+//   const app = await desktop.launch("/usr/bin/python3", ["desktop/apps/fixtureApp.py"], { waitForWindow: "Overseer Fixture" });
 //   ...
 //   await desktop.stop();
 //
