@@ -23,7 +23,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startTestDesktop, type LaunchedApp, type TestDesktop } from '../desktop/testDesktop.js';
+import { startPrivateDesktop, type LaunchedApp, type PrivateDesktop } from '../desktop/privateDesktop.js';
 import { spawnHelper, type HelperProcess } from '../main/core/helperProcess.js';
 import { REPO_ROOT } from '../main/core/paths.js';
 import type { Element, HelperResult, WindowInfo } from '../protocol/index.js';
@@ -356,13 +356,13 @@ async function main(): Promise<void> {
   const mark = (name: string, since: number): void => {
     phases[name] = round(performance.now() - since, 0);
   };
-  let desktop: TestDesktop | undefined;
+  let desktop: PrivateDesktop | undefined;
   const launched: LaunchedApp[] = [];
   const results: AppResult[] = [];
   let crashed = false;
   try {
     let t = performance.now();
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     mark('desktop_start_ms', t);
     log(`test desktop ${desktop.display} up`);
     const env = desktop.env;

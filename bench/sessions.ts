@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestDesktop } from '../desktop/testDesktop.js';
+import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../main/core/paths.js';
 import { startHttpServer } from '../main/core/server/httpServer.js';
 import { Supervisor } from '../main/core/supervisor.js';
@@ -28,7 +28,7 @@ const heapMb = async (): Promise<number> => {
   return process.memoryUsage().heapUsed / 1024 / 1024;
 };
 
-const desktop = await startTestDesktop();
+const desktop = await startPrivateDesktop();
 const dataDir = await mkdtemp(join(tmpdir(), 'overseer-bench-sessions-'));
 const out: Record<string, unknown> = { created_at: new Date().toISOString(), clients: CLIENTS, bursts: BURSTS };
 try {

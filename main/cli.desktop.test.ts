@@ -4,7 +4,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../desktop/privateDesktop.js';
 import { REPO_ROOT } from './core/paths.js';
 import { httpClient, removeDataDir, serve, tool } from './testing/serveHarness.js';
 
@@ -12,9 +12,9 @@ const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const overseer = (args: string[], env: Record<string, string | undefined> = process.env) => spawnSync(process.execPath, ['bin/overseer.mjs', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
 
 describe('overseer commands', () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   before(async () => {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '20'], { waitForWindow: 'Overseer Fixture' });
   });
   after(async () => {

@@ -1,4 +1,4 @@
-// Private test desktop from the command line.
+// The private desktop from the command line (npm run desktop).
 //
 //   npx tsx scripts/desktop.ts run [--width W] [--height H] -- <cmd> [args...]
 //       start a desktop, run <cmd> in it (stdio inherited), stop the desktop,
@@ -16,7 +16,7 @@ import { rm } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
 import { MARKER_VAR, collectOwned, readStat, terminateOwned, type RecordedProcess } from "../desktop/procs.js";
-import { DESKTOP_DIR_PREFIX, startTestDesktop, type PidsFile } from "../desktop/testDesktop.js";
+import { DESKTOP_DIR_PREFIX, startPrivateDesktop, type PidsFile } from "../desktop/privateDesktop.js";
 
 const USAGE = `usage:
   npx tsx scripts/desktop.ts run [--width W] [--height H] -- <cmd> [args...]
@@ -64,7 +64,7 @@ async function cmdRun(args: string[]): Promise<number> {
   const [command, ...commandArgs] = parsed.rest;
   if (command === undefined) throw new UsageError("run: missing command after --");
 
-  const desktop = await startTestDesktop(sizeOptions(parsed));
+  const desktop = await startPrivateDesktop(sizeOptions(parsed));
   let code: number;
   try {
     const child = spawn(command, commandArgs, { env: desktop.env, stdio: "inherit" });
@@ -98,7 +98,7 @@ async function cmdRun(args: string[]): Promise<number> {
 async function cmdStart(args: string[]): Promise<number> {
   const parsed = parseSize(args);
   if (parsed.rest.length > 0) throw new UsageError(`start: unexpected argument ${parsed.rest[0] ?? ""}`);
-  const desktop = await startTestDesktop({ ...sizeOptions(parsed), detached: true });
+  const desktop = await startPrivateDesktop({ ...sizeOptions(parsed), detached: true });
   const lines: string[] = [];
   for (const [key, value] of Object.entries(desktop.env)) {
     if (key === MARKER_VAR) continue; // internal: marks processes the desktop itself started
@@ -137,7 +137,7 @@ async function cmdStop(args: string[]): Promise<number> {
   }
   const dir = realpathSync(dirArg);
   if (!path.basename(dir).startsWith(DESKTOP_DIR_PREFIX)) {
-    throw new UsageError(`stop: ${dir} is not a test desktop folder (${DESKTOP_DIR_PREFIX}*)`);
+    throw new UsageError(`stop: ${dir} is not a private desktop folder (${DESKTOP_DIR_PREFIX}*)`);
   }
   let file: PidsFile;
   try {

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
@@ -30,7 +30,7 @@ for (const lane of UI_LANES) {
 
 function uiSpecs(lane: UiLane): void {
 describe(`the supervisor UI (${lane.name} lane)`, () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let ui: UiSession;
   let agent: Client;
   let page: Page;
@@ -41,7 +41,7 @@ describe(`the supervisor UI (${lane.name} lane)`, () => {
   const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
 
   before(async () => {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '40'], { waitForWindow: 'Overseer Fixture' });
     ui = await lane.start(desktop.env);
     page = ui.page;

@@ -1,4 +1,4 @@
-import { startTestDesktop } from '../../desktop/testDesktop.js';
+import { startPrivateDesktop } from '../../desktop/privateDesktop.js';
 import { spawnHelper } from '../../main/core/helperProcess.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import type { ContractSetup } from './contractSetup.js';
@@ -10,7 +10,7 @@ const ROWS = 3000;
 
 /** A contract setup for the AT-SPI backend: a private desktop, two fixture instances, the helper. */
 export async function atspiSetup(helperEnv: Record<string, string> = {}): Promise<ContractSetup> {
-  const desktop = await startTestDesktop();
+  const desktop = await startPrivateDesktop();
   try {
     const app = await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', String(ROWS), '--freeze-seconds', String(FREEZE_S)], { waitForWindow: 'Overseer Fixture' });
     const other = await desktop.launch('/usr/bin/python3', [FIXTURE, '--title', 'Second Fixture', '--rows', '50'], { waitForWindow: 'Second Fixture' });

@@ -1,9 +1,9 @@
 import { fileURLToPath } from 'node:url';
-import { startTestDesktop } from '../../desktop/testDesktop.js';
+import { startPrivateDesktop } from '../../desktop/privateDesktop.js';
 
 /** `serve --demo`: a private virtual desktop with the fixture and sample applications. */
 export async function startDemoDesktop(log: (line: string) => void): Promise<{ env: Record<string, string>; stop: () => Promise<void> }> {
-  const desktop = await startTestDesktop();
+  const desktop = await startPrivateDesktop();
   const fixture = fileURLToPath(new URL('../../desktop/apps/fixtureApp.py', import.meta.url));
   await desktop.launch('/usr/bin/python3', [fixture, '--rows', '200'], { waitForWindow: 'Overseer Fixture' });
   for (const [cmd, title] of [['mousepad', /Mousepad/], ['gnome-calculator', 'Calculator']] as const) {

@@ -1,7 +1,7 @@
-// A private, isolated Linux test desktop: Xvfb + its own session D-Bus +
+// A private, isolated Linux desktop (serve --demo, the tests, the benches): Xvfb + its own session D-Bus +
 // at-spi-bus-launcher (a11y bus) with every XDG dir in a private temp folder.
 //
-//   const desktop = await startTestDesktop();
+//   const desktop = await startPrivateDesktop();
 //   const app = await desktop.launch("/usr/bin/python3", ["desktop/apps/fixtureApp.py"], { waitForWindow: "Overseer Fixture" });
 //   ...
 //   await desktop.stop();
@@ -13,7 +13,7 @@
 // This file assembles the desktop; the parts live next to it:
 //   displays.ts         free X display + Xvfb
 //   busServices.ts      session bus, a11y bus, AT-SPI registry
-//   runningDesktop.ts   the TestDesktop handle (launch, waitForWindow, stop)
+//   runningDesktop.ts   the PrivateDesktop handle (launch, waitForWindow, stop)
 //   a11yWindows.ts      finding a window on the a11y bus
 //   processTracker.ts   which processes are ours, in <dir>/pids.json
 //   emergencyCleanup.ts exit/signal hooks for crashed runs
@@ -31,14 +31,14 @@ import { startXvfb } from "./displays.js";
 import { registerEmergencyCleanup, unregisterEmergencyCleanup } from "./emergencyCleanup.js";
 import { MARKER_VAR, collectOwned, terminateOwned } from "./procs.js";
 import { createProcessTracker } from "./processTracker.js";
-import { makeDesktop, type TestDesktop } from "./runningDesktop.js";
+import { makeDesktop, type PrivateDesktop } from "./runningDesktop.js";
 
 // Re-exported: callers import the whole public API from this file.
 export type { PidsFile } from "./processTracker.js";
-export type { LaunchedApp, TestDesktop } from "./runningDesktop.js";
+export type { LaunchedApp, PrivateDesktop } from "./runningDesktop.js";
 
-/** Options of startTestDesktop; the screen defaults to 1920x1080. */
-export interface StartTestDesktopOptions {
+/** Options of startPrivateDesktop; the screen defaults to 1920x1080. */
+export interface PrivateDesktopOptions {
   width?: number;
   height?: number;
   /**
@@ -66,12 +66,12 @@ const REMOVED_VARS = [
 ];
 
 /** Start a private desktop (Xvfb, session bus, a11y bus, registry); resolves once windows can be found on it. */
-export async function startTestDesktop(options: StartTestDesktopOptions = {}): Promise<TestDesktop> {
+export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): Promise<PrivateDesktop> {
   const width = options.width ?? 1920;
   const height = options.height ?? 1080;
   const detached = options.detached === true;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 64 || height < 64) {
-    throw new Error(`startTestDesktop: bad screen size ${width}x${height}`);
+    throw new Error(`startPrivateDesktop: bad screen size ${width}x${height}`);
   }
 
   const base = os.tmpdir().length <= 40 ? os.tmpdir() : "/tmp"; // unix socket paths are limited to 107 bytes
