@@ -7,7 +7,7 @@ import { PAIR_LINK_TTL_MS, PAIR_PATH, UiAuth } from '../core/server/uiAuth.js';
 import { REPO_ROOT } from '../core/paths.js';
 import { Supervisor } from '../core/supervisor.js';
 import { defaultDataDir, isLoopback, parseFlags, socketPath } from '../cliArgs.js';
-import { startDemoDesktop } from './demo.js';
+import { startDemoDesktop } from '../../desktop/demoDesktop.js';
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
