@@ -19,6 +19,9 @@
 //   emergencyCleanup.ts exit/signal hooks for crashed runs
 //   spawnLogged.ts      spawning with output in <dir>/logs
 //   dbus.ts             small D-Bus call helpers
+//   windowManager.ts    openbox, placing windows side by side (the demo starts it)
+//   demoDesktop.ts      the demo of `serve --demo`: window manager and sample apps (apps/)
+//   systemPackages.ts   the Debian packages all this needs, and which are missing
 
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -32,6 +35,7 @@ import { registerEmergencyCleanup, unregisterEmergencyCleanup } from "./emergenc
 import { MARKER_VAR, collectOwned, terminateOwned } from "./procs.js";
 import { createProcessTracker } from "./processTracker.js";
 import { makeDesktop, type PrivateDesktop } from "./runningDesktop.js";
+import { missingPackagesHint } from "./systemPackages.js";
 
 // Re-exported: callers import the whole public API from this file.
 export type { PidsFile } from "./processTracker.js";
@@ -119,7 +123,10 @@ export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): 
     await terminateOwned(own, { graceMs: 500, last: xvfbPid > 0 ? [xvfbPid] : [] });
     unregisterEmergencyCleanup(hookEntry);
     await rm(dir, { recursive: true, force: true });
-    throw error instanceof Error ? error : new Error(String(error));
+    const failure = error instanceof Error ? error : new Error(String(error));
+    // A program that is not there (spawn ... ENOENT) is a package that is not installed: say which.
+    const hint = failure.message.includes("ENOENT") ? missingPackagesHint(false) : undefined;
+    throw hint === undefined ? failure : new Error(`${failure.message}\n${hint}`, { cause: failure });
   };
 
   try {
