@@ -5,7 +5,7 @@ import tseslint from 'typescript-eslint';
 import { layersPlugin } from './scripts/layerRule.mjs';
 
 export default tseslint.config(
-  { ignores: ['node_modules/**', 'dist/**', '.cache/**', 'release/**', '.artifacts/**', '**/*.tmp.ts', 'e2e/fixtures/**/*.py'] },
+  { ignores: ['node_modules/**', 'dist/**', '.cache/**', 'release/**', '.artifacts/**', '**/*.tmp.ts'] },
   js.configs.recommended,
   ...tseslint.configs.recommendedTypeChecked,
   {

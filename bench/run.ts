@@ -23,7 +23,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { startTestDesktop, type LaunchedApp, type TestDesktop } from '../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type LaunchedApp, type PrivateDesktop } from '../desktop/privateDesktop.js';
 import { spawnHelper, type HelperProcess } from '../main/core/helperProcess.js';
 import { REPO_ROOT } from '../main/core/paths.js';
 import type { Element, HelperResult, WindowInfo } from '../protocol/index.js';
@@ -59,12 +59,12 @@ interface AppSpec {
 }
 
 const APPS: AppSpec[] = [
-  { label: 'fixture (--rows 3000)', command: PYTHON, args: ['e2e/fixtures/fixtureApp.py', '--rows', '3000'], waitForWindow: 'Overseer Fixture', frameName: 'Overseer Fixture', large: true, big: false },
+  { label: 'fixture (--rows 3000)', command: PYTHON, args: ['desktop/apps/fixtureApp.py', '--rows', '3000'], waitForWindow: 'Overseer Fixture', frameName: 'Overseer Fixture', large: true, big: false },
   // Its header-bar frame has no accessible name.
   { label: 'gtk3-widget-factory', command: 'gtk3-widget-factory', args: [], waitForWindow: /.*/, frameName: null, large: false, big: false },
   { label: 'mousepad', command: 'mousepad', args: [], waitForWindow: 'Untitled 1 - Mousepad', frameName: 'Untitled 1 - Mousepad', large: false, big: false },
   { label: 'gnome-calculator (GTK4)', command: 'gnome-calculator', args: [], waitForWindow: 'Calculator', frameName: 'Calculator', large: false, big: false },
-  { label: 'big fixture (--big 10000)', command: PYTHON, args: ['e2e/fixtures/fixtureApp.py', '--big', '10000'], waitForWindow: 'Overseer Big', frameName: 'Overseer Big', large: true, big: true },
+  { label: 'big fixture (--big 10000)', command: PYTHON, args: ['desktop/apps/fixtureApp.py', '--big', '10000'], waitForWindow: 'Overseer Big', frameName: 'Overseer Big', large: true, big: true },
 ];
 
 interface HelperFigures {
@@ -356,13 +356,13 @@ async function main(): Promise<void> {
   const mark = (name: string, since: number): void => {
     phases[name] = round(performance.now() - since, 0);
   };
-  let desktop: TestDesktop | undefined;
+  let desktop: PrivateDesktop | undefined;
   const launched: LaunchedApp[] = [];
   const results: AppResult[] = [];
   let crashed = false;
   try {
     let t = performance.now();
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     mark('desktop_start_ms', t);
     log(`test desktop ${desktop.display} up`);
     const env = desktop.env;

@@ -6,7 +6,7 @@
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { startTestDesktop } from '../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../main/core/paths.js';
 import { startHttpServer } from '../main/core/server/httpServer.js';
 import { Supervisor } from '../main/core/supervisor.js';
@@ -28,11 +28,11 @@ const heapMb = async (): Promise<number> => {
   return process.memoryUsage().heapUsed / 1024 / 1024;
 };
 
-const desktop = await startTestDesktop();
+const desktop = await startPrivateDesktop();
 const dataDir = await mkdtemp(join(tmpdir(), 'overseer-bench-sessions-'));
 const out: Record<string, unknown> = { created_at: new Date().toISOString(), clients: CLIENTS, bursts: BURSTS };
 try {
-  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}e2e/fixtures/fixtureApp.py`, '--rows', '200'], { waitForWindow: 'Overseer Fixture' });
+  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '200'], { waitForWindow: 'Overseer Fixture' });
   const supervisor = await Supervisor.start({ dataDir, helperEnv: desktop.env, log: () => {}, connection: { mcp_url: '', stdio_command: [] } });
   const http = await startHttpServer(supervisor, { host: '127.0.0.1', port: 0, token: TOKEN, log: () => {} });
   const served = { mcpUrl: `http://127.0.0.1:${http.port}/mcp`, token: TOKEN };

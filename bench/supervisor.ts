@@ -2,7 +2,7 @@
 // delta after one field changes, and compact text against JSON for the same tree.
 import { mkdir, writeFile } from 'node:fs/promises';
 import type { WindowReadAnswer } from '../protocol/index.js';
-import { startTestDesktop } from '../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { spawnHelper } from '../main/core/helperProcess.js';
@@ -14,10 +14,10 @@ const ROUNDS = 40;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const tokens = (s: string): number => Math.ceil(s.length / 4);
 
-const desktop = await startTestDesktop();
+const desktop = await startPrivateDesktop();
 const out: Record<string, unknown> = { created_at: new Date().toISOString() };
 try {
-  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}e2e/fixtures/fixtureApp.py`, '--rows', '200'], { waitForWindow: 'Overseer Fixture' });
+  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '200'], { waitForWindow: 'Overseer Fixture' });
   const served = await serve(desktop.env);
   const helper = spawnHelper(desktop.env);
   const agent = await httpClient(served, 'bench-agent');

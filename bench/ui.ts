@@ -1,6 +1,6 @@
 // npm run bench (third part): how fast a person sees what an agent asks, and how fast a big tree renders.
 import { mkdir, writeFile } from 'node:fs/promises';
-import { startTestDesktop } from '../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { launchBrowser, openUi, pageCookie } from '../e2e/ui/browser.js';
 import { REPO_ROOT } from '../main/core/paths.js';
 import type { PendingApproval } from '../protocol/index.js';
@@ -9,10 +9,10 @@ import { UiClient, httpClient, removeDataDir, serve } from '../main/testing/serv
 const ROUNDS = 20;
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;
 const out: Record<string, unknown> = { created_at: new Date().toISOString() };
-const desktop = await startTestDesktop();
+const desktop = await startPrivateDesktop();
 try {
-  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}e2e/fixtures/fixtureApp.py`, '--rows', '20'], { waitForWindow: 'Overseer Fixture' });
-  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}e2e/fixtures/fixtureApp.py`, '--big', '5000'], { waitForWindow: 'Overseer Big' });
+  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '20'], { waitForWindow: 'Overseer Fixture' });
+  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--big', '5000'], { waitForWindow: 'Overseer Big' });
   const s = await serve(desktop.env);
   const browser = await launchBrowser();
   const agent = await httpClient(s, 'bench-agent');

@@ -2,7 +2,7 @@
 // (JSON-RPC, budgets, shaping, schema checks), against the plainest loop over the same Win32
 // calls in the same Windows build of Node. Prints figures and the ratio; asserts nothing.
 import { performance } from 'node:perf_hooks';
-import { startTestDesktop } from '../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { prepareWine, wineUnavailable } from '../e2e/windows/lanes.js';
 import { spawnHelper } from '../main/core/helperProcess.js';
 
@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     process.stdout.write(`win32 reader bench skipped: ${why}\n`);
     return;
   }
-  const desktop = await startTestDesktop();
+  const desktop = await startPrivateDesktop();
   const lane = prepareWine(desktop.env);
   try {
     lane.launch(lane.fixtureExe, ['--title', 'Overseer Win32 Bench', '--buttons', String(BUTTONS)]);

@@ -1,4 +1,5 @@
 import { doctor } from './commands/doctor.js';
+import { installDeps } from './commands/installDeps.js';
 import { journalCommand } from './commands/journalCmd.js';
 import { mcpBridge } from './commands/mcpBridge.js';
 import { serve } from './commands/serve.js';
@@ -8,9 +9,10 @@ const USAGE = `usage: overseer <command>
   mcp [--data-dir DIR]                                                       the stdio MCP server an agent launches
   journal verify|export [--data-dir DIR]                                     check or print the receipts journal
   doctor                                                                     why a tree is empty
+  install-deps [--test] [--dry-run]                                          install the demo's (--test: the tests') Debian/Ubuntu packages
 `;
 
-/** `overseer serve | mcp | journal | doctor`. */
+/** `overseer serve | mcp | journal | doctor | install-deps`. */
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -23,6 +25,9 @@ async function main(argv: readonly string[]): Promise<void> {
       return;
     case 'doctor':
       process.exitCode = await doctor();
+      return;
+    case 'install-deps':
+      process.exitCode = installDeps(rest);
       return;
     default:
       process.stderr.write(USAGE);

@@ -8,24 +8,24 @@ import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { startTestDesktop, type TestDesktop } from '../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../desktop/privateDesktop.js';
 import { REPO_ROOT } from './core/paths.js';
 import { toolJson } from './testing/serveHarness.js';
 
 const run = promisify(execFile);
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 /**
  * The product as a user installs it: `npm pack` of this repository, `npm install -g` of the tarball
  * into a fresh prefix, then the installed `overseer` command run from another folder.
  */
 describe('the packed product (npm pack, npm install -g)', () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let tmp: string;
   let bin: string;
   before(async () => {
     assert.ok(existsSync(join(REPO_ROOT, 'dist', 'renderer', 'index.html')), 'the UI is built (npm ci runs npm run build)');
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '10'], { waitForWindow: 'Overseer Fixture' });
     tmp = await mkdtemp(join(tmpdir(), 'overseer-pack-'));
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', tmp, '--json'], { cwd: REPO_ROOT, maxBuffer: 16 << 20 });

@@ -1,6 +1,7 @@
 // Bundles what the desktop app runs without tsx: the Electron main process, its sandboxed preload,
 // the helper and the CLI. Each bundle is self-contained (dependencies inlined) so it runs from
 // app.asar or app.asar.unpacked alike; only Electron itself and native modules stay outside.
+import { cpSync } from 'node:fs';
 import { build } from 'esbuild';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -18,3 +19,6 @@ await Promise.all([
   // A sandboxed preload is a CommonJS script that may require only `electron` (and a few built-ins).
   build({ ...node, format: 'cjs', platform: 'browser', minify: true, entryPoints: { 'electron/preload': 'preload/preload.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } }),
 ]);
+// The demo's sample app is a Python file, run as a file: it sits next to the CLI bundle, where
+// desktop/demoDesktop.ts looks for it (`./apps/` beside the running module).
+cpSync(new URL('desktop/apps/', `file://${root}`), new URL('dist/cli/apps/', `file://${root}`), { recursive: true });

@@ -2,7 +2,7 @@
 // application, starts the helper, lists windows, reads the fixture, finds and invokes a button.
 import { spawnHelper } from '../main/core/helperProcess.js';
 import { REPO_ROOT } from '../main/core/paths.js';
-import { startTestDesktop } from '../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import type { Element } from '../protocol/index.js';
 
 const line = (e: Element, depth: number): string => `${'  '.repeat(depth)}${e.role}${e.name ? ` "${e.name}"` : ''}${e.value !== undefined ? ` = ${JSON.stringify(e.value)}` : ''}${e.redacted ? ' (redacted)' : ''}${e.automation_id ? ` #${e.automation_id}` : ''}`;
@@ -13,9 +13,9 @@ const print = (els: Element[], depth = 0): void => {
   }
 };
 
-const desktop = await startTestDesktop();
+const desktop = await startPrivateDesktop();
 try {
-  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}e2e/fixtures/fixtureApp.py`, '--rows', '20'], { waitForWindow: 'Overseer Fixture' });
+  await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '20'], { waitForWindow: 'Overseer Fixture' });
   const helper = spawnHelper(desktop.env);
   const hello = await helper.call('hello', {});
   console.log(`helper: backend ${hello.backend} ${hello.version}, pid ${hello.pid}`);

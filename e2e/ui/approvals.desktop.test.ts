@@ -3,7 +3,7 @@ import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import { FixtureDriver } from '../../main/testing/fixtureDriver.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
@@ -11,7 +11,7 @@ import { screenshot } from './browser.js';
 import { approvalId, armed, cardFor, settleQueue } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const AGENT = 'approvals-test-agent';
 
 /**
@@ -33,7 +33,7 @@ for (const lane of UI_LANES) {
 
 function approvalSpecs(lane: UiLane): void {
   describe(`approvals in the supervisor UI (${lane.name} lane)`, () => {
-    let desktop: TestDesktop;
+    let desktop: PrivateDesktop;
     let ui: UiSession;
     let agent: Client;
     let page: Page;
@@ -48,7 +48,7 @@ function approvalSpecs(lane: UiLane): void {
     const stillWaiting = async (answer: Promise<unknown>): Promise<boolean> => (await Promise.race([answer.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 300))]));
 
     before(async () => {
-      desktop = await startTestDesktop();
+      desktop = await startPrivateDesktop();
       await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '20'], { waitForWindow: 'Overseer Fixture' });
       ui = await lane.start(desktop.env);
       page = ui.page;

@@ -3,7 +3,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import { FixtureDriver } from '../../main/testing/fixtureDriver.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
@@ -11,7 +11,7 @@ import { screenshot } from './browser.js';
 import { armed, cardFor } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 /**
  * The UI tells the truth about what it knows: the tree follows the application, a page that is
@@ -31,7 +31,7 @@ for (const lane of UI_LANES) {
 
 function liveStateSpecs(lane: UiLane): void {
   describe(`the supervisor UI's live state (${lane.name} lane)`, () => {
-    let desktop: TestDesktop;
+    let desktop: PrivateDesktop;
     let ui: UiSession;
     let agent: Client;
     let page: Page;
@@ -43,7 +43,7 @@ function liveStateSpecs(lane: UiLane): void {
     const row = (automationId: string) => page.getByTestId('tree-row').filter({ hasText: `#${automationId}` });
 
     before(async () => {
-      desktop = await startTestDesktop();
+      desktop = await startPrivateDesktop();
       await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '10'], { waitForWindow: 'Overseer Fixture' });
       ui = await lane.start(desktop.env);
       page = ui.page;

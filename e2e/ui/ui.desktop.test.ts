@@ -8,14 +8,14 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
 import { armed } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 /**
  * The supervisor UI against the real supervisor and helper on the test desktop, with a real MCP
@@ -35,7 +35,7 @@ for (const lane of UI_LANES) {
 
 function uiSpecs(lane: UiLane): void {
 describe(`the supervisor UI (${lane.name} lane)`, () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let ui: UiSession;
   let agent: Client;
   let page: Page;
@@ -46,7 +46,7 @@ describe(`the supervisor UI (${lane.name} lane)`, () => {
   const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
 
   before(async () => {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '40'], { waitForWindow: 'Overseer Fixture' });
     ui = await lane.start(desktop.env);
     page = ui.page;

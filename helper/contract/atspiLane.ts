@@ -1,16 +1,16 @@
-import { startTestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop } from '../../desktop/privateDesktop.js';
 import { spawnHelper } from '../../main/core/helperProcess.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import type { ContractSetup } from './contractSetup.js';
 
 /** The GTK3 fixture application. */
-export const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+export const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const FREEZE_S = 6;
 const ROWS = 3000;
 
 /** A contract setup for the AT-SPI backend: a private desktop, two fixture instances, the helper. */
 export async function atspiSetup(helperEnv: Record<string, string> = {}): Promise<ContractSetup> {
-  const desktop = await startTestDesktop();
+  const desktop = await startPrivateDesktop();
   try {
     const app = await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', String(ROWS), '--freeze-seconds', String(FREEZE_S)], { waitForWindow: 'Overseer Fixture' });
     const other = await desktop.launch('/usr/bin/python3', [FIXTURE, '--title', 'Second Fixture', '--rows', '50'], { waitForWindow: 'Second Fixture' });

@@ -1,6 +1,6 @@
 import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
-import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { prepareWindows, prepareWine, type WindowsLane } from '../../e2e/windows/lanes.js';
 import { spawnHelper } from '../../main/core/helperProcess.js';
 import type { ContractFeature, ContractSetup } from './contractSetup.js';
@@ -43,11 +43,11 @@ async function windowOf(helper: ReturnType<typeof spawnHelper>, title: string): 
 
 /** A contract setup for the Windows backends: under Wine here (auto → the Win32 tier), natively on Windows (UIA, or win32). */
 export async function windowsSetup(): Promise<ContractSetup> {
-  let desktop: TestDesktop | undefined;
+  let desktop: PrivateDesktop | undefined;
   let lane: WindowsLane;
   if (process.platform === 'win32') lane = prepareWindows();
   else {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     lane = prepareWine(desktop.env);
   }
   const launched: ChildProcess[] = [];

@@ -1,11 +1,13 @@
+import { missingPackages, missingPackagesHint } from '../../desktop/systemPackages.js';
 import { spawnHelper } from '../core/helperProcess.js';
 import { OverseerError } from '../../protocol/index.js';
 
-/** One finding of the doctor. */
+/** One finding of the doctor; a note is worth knowing but is not a problem of this desktop. */
 interface Finding {
   ok: boolean;
   what: string;
   fix?: string;
+  note?: true;
 }
 
 /**
@@ -17,6 +19,12 @@ export async function doctor(): Promise<number> {
   const env = process.env;
   findings.push(env['DISPLAY'] || env['WAYLAND_DISPLAY'] ? { ok: true, what: `display: ${env['DISPLAY'] ?? env['WAYLAND_DISPLAY'] ?? ''}` } : { ok: false, what: 'no DISPLAY or WAYLAND_DISPLAY', fix: 'run inside a desktop session, or use `overseer serve --demo` for a private one' });
   findings.push(env['DBUS_SESSION_BUS_ADDRESS'] ? { ok: true, what: 'session bus address is set' } : { ok: false, what: 'DBUS_SESSION_BUS_ADDRESS is not set', fix: 'start from a desktop session (dbus-launch or your login session)' });
+  if (process.platform === 'linux') {
+    // Without the AT-SPI bus there is no tree at all; the demo's packages matter only for `serve --demo`.
+    if (missingPackages(['at-spi2-core'])?.length === 1) findings.push({ ok: false, what: 'at-spi2-core (the accessibility bus) is not installed', fix: 'npx overseer install-deps' });
+    const demo = missingPackagesHint(false);
+    if (demo !== undefined) findings.push({ ok: true, note: true, what: `serve --demo cannot run here: ${demo}` });
+  }
   const helper = spawnHelper(env);
   try {
     const list = await helper.call('window_list', {}, { timeoutMs: 10_000 });
@@ -39,7 +47,7 @@ export async function doctor(): Promise<number> {
   } finally {
     await helper.close();
   }
-  for (const f of findings) process.stdout.write(`${f.ok ? 'ok  ' : 'FAIL'} ${f.what}${f.fix !== undefined ? `\n     fix: ${f.fix}` : ''}\n`);
+  for (const f of findings) process.stdout.write(`${f.note === true ? 'note' : f.ok ? 'ok  ' : 'FAIL'} ${f.what}${f.fix !== undefined ? `\n     fix: ${f.fix}` : ''}\n`);
   const bad = findings.filter((f) => !f.ok).length;
   process.stdout.write(`${bad === 0 ? 'all checks passed' : `${bad} problem${bad === 1 ? '' : 's'} found`}\n`);
   return bad === 0 ? 0 : 1;

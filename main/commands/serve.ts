@@ -1,3 +1,5 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { startBridgeSocket } from '../core/server/bridgeSocket.js';
 import { startHttpServer } from '../core/server/httpServer.js';
@@ -7,7 +9,7 @@ import { PAIR_LINK_TTL_MS, PAIR_PATH, UiAuth } from '../core/server/uiAuth.js';
 import { REPO_ROOT } from '../core/paths.js';
 import { Supervisor } from '../core/supervisor.js';
 import { defaultDataDir, isLoopback, parseFlags, socketPath } from '../cliArgs.js';
-import { startDemoDesktop } from './demo.js';
+import { startDemoDesktop } from '../../desktop/demoDesktop.js';
 
 const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
@@ -22,8 +24,33 @@ export async function serve(argv: readonly string[]): Promise<void> {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new Error(`--port ${String(flags.get('port'))} is not a port number`);
   const token = String(flags.get('token') ?? process.env['OVERSEER_TOKEN'] ?? newToken());
   if (token.length < MIN_TOKEN_LENGTH) throw new Error('the token must be at least 16 characters');
-  const dataDir = resolve(String(flags.get('data-dir') ?? defaultDataDir()));
-  const demo = flags.get('demo') === true ? await startDemoDesktop(log) : undefined;
+  const demoMode = flags.get('demo') === true;
+  // Ctrl-C or SIGTERM while starting: remembered, and honoured as soon as there is something to stop.
+  let stopRequested = false;
+  let stopNow: (() => void) | undefined;
+  const onSignal = (): void => {
+    if (stopNow !== undefined) return stopNow();
+    if (!stopRequested) log('[serve] stopping once started');
+    stopRequested = true;
+  };
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) process.on(sig, onSignal);
+  // Under `npx`/`npm exec`, npm passes signals to the `sh -c` it started, not to us: Debian's dash
+  // dies of SIGTERM and leaves us orphaned (a terminal's Ctrl-C reaches us directly). The shell
+  // gone means npm is stopping: stop as if signalled.
+  if (process.env['npm_command'] === 'exec') {
+    const parent = process.ppid;
+    setInterval(() => {
+      if (process.ppid !== parent) onSignal();
+    }, 250).unref();
+  }
+  const demo = demoMode ? await startDemoDesktop(log) : undefined;
+  // The demo keeps nothing of the person's: its journal, token and settings live in a folder of its own.
+  const tempData = demoMode && !flags.has('data-dir') ? await mkdtemp(join(tmpdir().length <= 60 ? tmpdir() : '/tmp', 'overseer-demo-')) : undefined;
+  const dataDir = tempData ?? resolve(String(flags.get('data-dir') ?? defaultDataDir()));
+  if (tempData !== undefined) log(`[demo] data dir ${tempData} (journal, token, settings), removed when the demo stops; --data-dir DIR keeps one`);
+  const removeTempData = async (): Promise<void> => {
+    if (tempData !== undefined) await rm(tempData, { recursive: true, force: true });
+  };
   const helperEnv = demo?.env ?? process.env;
   // Absolute paths: the client may launch it from any folder, and never through npx (which could fetch a package of that name).
   const stdioCommand = [process.execPath, join(REPO_ROOT, 'bin', 'overseer.mjs'), 'mcp', '--data-dir', dataDir];
@@ -47,20 +74,27 @@ export async function serve(argv: readonly string[]): Promise<void> {
     process.stdout.write(`Overseer UI: ${link().url}\nMCP: ${base}/mcp\n`);
     const s = supervisor;
     let stopping = false;
-    const stop = async (): Promise<void> => {
+    stopNow = () => {
       if (stopping) return;
       stopping = true;
-      bridge.close();
-      await http.close();
-      await s.stop();
-      await demo?.stop();
-      process.exit(0);
+      void (async () => {
+        bridge.close();
+        await http.close();
+        await s.stop();
+        await demo?.stop();
+        await removeTempData();
+        log(demo === undefined ? '[serve] stopped' : `[demo] stopped: desktop, helper${tempData !== undefined ? ' and data dir' : ''} removed`);
+        process.exit(0);
+      })().catch((error: unknown) => {
+        log(`[serve] stopping failed: ${error instanceof Error ? error.message : String(error)}`);
+        process.exit(1);
+      });
     };
-    process.on('SIGINT', () => void stop());
-    process.on('SIGTERM', () => void stop());
+    if (stopRequested) stopNow();
   } catch (error) {
     await supervisor?.stop().catch(() => {});
     await demo?.stop();
+    await removeTempData();
     throw error;
   }
 }

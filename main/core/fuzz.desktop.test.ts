@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type WebSocket from 'ws';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UI_COMMANDS, type PendingApproval, type Receipt, type UiSnapshot } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from './paths.js';
 import { socketPath } from '../cliArgs.js';
 import { BAD_UTF8, deepText, jsonValue, pick, prng, truncate } from '../testing/fuzzCases.js';
@@ -13,7 +13,7 @@ import { rawHttp, rawMcpSession, rawSocket, rawWs } from '../testing/rawClients.
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../testing/serveHarness.js';
 import { verifyJournal } from './journal/index.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const SEED = Number(process.env['OVERSEER_FUZZ_SEED'] ?? 20261201);
 
 /** Sends raw bytes on a TCP connection to the HTTP port (request lines no HTTP client would send). */
@@ -42,7 +42,7 @@ function rawTcp(port: number, bytes: Buffer | string, ms = 1000): Promise<string
  * the legitimate agent, the journal's chain, the helper), and the card can still be approved.
  */
 describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let s: Served;
   let agent: Client;
   let ui: UiClient;
@@ -54,7 +54,7 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
   const rand = prng(SEED);
 
   before(async () => {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '10'], { waitForWindow: 'Overseer Fixture' });
     s = await serve(desktop.env);
     agent = await httpClient(s, 'legit-agent');

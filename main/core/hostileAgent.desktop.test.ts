@@ -9,14 +9,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { AgentInfo, PendingApproval, Receipt, UiSnapshot } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { mcpMessage, rawHttp, rawMcpSession, rawWs } from '../testing/rawClients.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
@@ -26,7 +26,7 @@ const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/j
  * keeps the decision.
  */
 describe('as a hostile agent: nothing but the person decides', () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let s: Served;
   let agent: Client;
   let ui: UiClient;
@@ -56,7 +56,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
   };
 
   before(async () => {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '20'], { waitForWindow: 'Overseer Fixture' });
     // A token file someone left world-readable: the live token must never be written into it as it is.
     const dataDir = await mkdtemp(join(tmpdir(), 'overseer-hostile-'));

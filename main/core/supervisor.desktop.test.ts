@@ -8,16 +8,16 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Element, PendingApproval, Receipt, UiSnapshot, WindowReadAnswer } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal, verifyJournal } from './journal/index.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 describe('overseer serve: MCP, approvals, brakes and the journal on the real desktop', () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let s: Served;
   let agent: Client;
   let ui: UiClient;
@@ -34,7 +34,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
   };
 
   before(async () => {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '30'], { waitForWindow: 'Overseer Fixture' });
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '700', '--title', 'Long Fixture'], { waitForWindow: 'Long Fixture' });
     s = await serve({ ...desktop.env, OVERSEER_PROGRESS_INTERVAL_MS: '200' });

@@ -5,12 +5,12 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { TIMEOUT_GRACE_MS, type HelperHealth, type PendingApproval, type Receipt, type UiSnapshot, type WindowReadAnswer } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from './paths.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
 
-const FIXTURE = `${REPO_ROOT}e2e/fixtures/fixtureApp.py`;
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 /** True while a process exists (and is not a zombie). */
 function alive(pid: number): boolean {
@@ -28,14 +28,14 @@ function alive(pid: number): boolean {
 const FREEZE_S = 5;
 
 describe('overseer serve: faults', () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let s: Served;
   let agent: Client;
   let ui: UiClient;
   let win: string;
 
   before(async () => {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '30', '--freeze-seconds', String(FREEZE_S)], { waitForWindow: 'Overseer Fixture' });
     s = await serve(desktop.env);
     agent = await httpClient(s);

@@ -7,7 +7,7 @@ import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { PendingApproval, Receipt, UiSnapshot, WindowListAnswer } from '../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../core/paths.js';
 import { httpClient, removeDataDir, tool, toolJson } from '../testing/serveHarness.js';
 import { startDesktopCore, type DesktopCore } from './desktopCore.js';
@@ -17,7 +17,7 @@ import { desktopLayout } from './desktopLayout.js';
 // starts it (its own Node with ELECTRON_RUN_AS_NODE), and an agent launched with exactly the
 // stdio snippet the Settings view shows for the installed app.
 describe('the desktop app core with its bundled helper and CLI', () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let dataDir: string;
   let core: DesktopCore;
   let agent: Client;
@@ -26,8 +26,8 @@ describe('the desktop app core with its bundled helper and CLI', () => {
 
   before(async () => {
     for (const bundle of [layout.helper.args[0] as string, layout.cli, layout.preload, join(layout.rendererRoot, 'index.html')]) assert.ok(existsSync(bundle), `${bundle} is built by npm run build (npm ci runs it)`);
-    desktop = await startTestDesktop();
-    await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}e2e/fixtures/fixtureApp.py`, '--rows', '10'], { waitForWindow: 'Overseer Fixture' });
+    desktop = await startPrivateDesktop();
+    await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '10'], { waitForWindow: 'Overseer Fixture' });
     dataDir = await mkdtemp(join(tmpdir(), 'overseer-desktop-'));
     core = await startDesktopCore({ layout, dataDir, port: 0, execPath: process.execPath, env: desktop.env, log: (l) => log.push(l) });
   });

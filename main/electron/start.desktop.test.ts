@@ -4,12 +4,12 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { startTestDesktop } from '../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../core/paths.js';
 
 describe('npm start', () => {
   it('without the Electron binary says so in one line and serves the UI in browser mode', async () => {
-    const desktop = await startTestDesktop();
+    const desktop = await startPrivateDesktop();
     const dir = await mkdtemp(join(tmpdir(), 'overseer-start-'));
     const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--data-dir', dir, '--token', 'start-token-0123456789'], { cwd: REPO_ROOT, env: desktop.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
     let out = '';

@@ -1,5 +1,5 @@
 import type { MessageBus } from 'dbus-next';
-import { asRefs, connectBus, dbusCall, variantValue } from '../../e2e/desktop/dbus.js';
+import { asRefs, connectBus, dbusCall, variantValue } from '../../desktop/dbus.js';
 
 const CALL_MS = 3000;
 

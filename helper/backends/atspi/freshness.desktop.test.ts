@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Element } from '../../../protocol/index.js';
 import { FIXTURE } from '../../contract/atspiLane.js';
-import { startTestDesktop, type TestDesktop } from '../../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
 import { A11yBus } from './dbus.js';
 import { I } from './atspiNode.js';
@@ -11,13 +11,13 @@ import { refOf } from './refs.js';
 const comparable = (els: Element[]): unknown[] => els.map((e) => [e.key, e.role, e.name, e.automation_id, e.value, e.state, e.rect, e.depth, e.parent]);
 
 describe('atspi cache: fresh and faithful', () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let bulk: HelperProcess;
   let walk: HelperProcess;
   let window: string;
 
   before(async () => {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '200'], { waitForWindow: 'Overseer Fixture' });
     bulk = spawnHelper(desktop.env);
     walk = spawnHelper({ ...desktop.env, OVERSEER_ATSPI_NO_BULK: '1' });

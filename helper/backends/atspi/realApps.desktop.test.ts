@@ -1,19 +1,19 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Selector } from '../../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
 
 /** The AT-SPI backend against real Debian applications: GTK3 (widget factory, mousepad) and GTK4 (calculator). */
 describe('atspi backend on real applications', () => {
-  let desktop: TestDesktop;
+  let desktop: PrivateDesktop;
   let helper: HelperProcess;
   const windows = new Map<string, string>();
   const act = (window: string, selector: Selector, action: 'invoke' | 'toggle' | 'select' | 'set_value', text?: string) =>
     helper.call('element_act', { window, selector, action, ...(text !== undefined ? { text } : {}) });
 
   before(async () => {
-    desktop = await startTestDesktop();
+    desktop = await startPrivateDesktop();
     await desktop.launch('gnome-calculator', [], { waitForWindow: 'Calculator' });
     await desktop.launch('mousepad', [], { waitForWindow: /Mousepad/ });
     await desktop.launch('gtk3-widget-factory', [], { waitForWindow: /.*/ });

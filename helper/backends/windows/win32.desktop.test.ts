@@ -3,7 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { Element, Selector } from '../../../protocol/index.js';
-import { startTestDesktop, type TestDesktop } from '../../../e2e/desktop/testDesktop.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { prepareWindows, prepareWine, wineUnavailable, type WindowsLane } from '../../../e2e/windows/lanes.js';
 import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
 
@@ -16,7 +16,7 @@ const why = native ? undefined : wineUnavailable();
  * objects, list box selection with its notification, and notepad. Under Wine here; on Windows in CI.
  */
 describe(native ? 'the Windows backends on Windows' : 'the Windows backends under Wine', { skip: why }, () => {
-  let desktop: TestDesktop | undefined;
+  let desktop: PrivateDesktop | undefined;
   let lane: WindowsLane;
   let helper: HelperProcess;
   let win: string;
@@ -44,7 +44,7 @@ describe(native ? 'the Windows backends on Windows' : 'the Windows backends unde
   before(async () => {
     if (native) lane = prepareWindows();
     else {
-      desktop = await startTestDesktop();
+      desktop = await startPrivateDesktop();
       lane = prepareWine(desktop.env);
     }
     log = join(desktop?.dir ?? lane.appDir, 'windows-helper.log');

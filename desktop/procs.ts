@@ -1,4 +1,4 @@
-// Process bookkeeping for the private test desktop (Linux /proc only).
+// Process bookkeeping for the private desktop (Linux /proc only).
 //
 // Everything here is synchronous on purpose: the same code runs inside a
 // process 'exit' handler, where nothing asynchronous can happen any more.

@@ -1,8 +1,8 @@
-// A private, isolated Linux test desktop: Xvfb + its own session D-Bus +
+// A private, isolated Linux desktop (serve --demo, the tests, the benches): Xvfb + its own session D-Bus +
 // at-spi-bus-launcher (a11y bus) with every XDG dir in a private temp folder.
 //
-//   const desktop = await startTestDesktop();
-//   const app = await desktop.launch("/usr/bin/python3", ["e2e/fixtures/fixtureApp.py"], { waitForWindow: "Overseer Fixture" });
+//   const desktop = await startPrivateDesktop();
+//   const app = await desktop.launch("/usr/bin/python3", ["desktop/apps/fixtureApp.py"], { waitForWindow: "Overseer Fixture" });
 //   ...
 //   await desktop.stop();
 //
@@ -13,12 +13,15 @@
 // This file assembles the desktop; the parts live next to it:
 //   displays.ts         free X display + Xvfb
 //   busServices.ts      session bus, a11y bus, AT-SPI registry
-//   runningDesktop.ts   the TestDesktop handle (launch, waitForWindow, stop)
+//   runningDesktop.ts   the PrivateDesktop handle (launch, waitForWindow, stop)
 //   a11yWindows.ts      finding a window on the a11y bus
 //   processTracker.ts   which processes are ours, in <dir>/pids.json
 //   emergencyCleanup.ts exit/signal hooks for crashed runs
 //   spawnLogged.ts      spawning with output in <dir>/logs
 //   dbus.ts             small D-Bus call helpers
+//   windowManager.ts    openbox, placing windows side by side (the demo starts it)
+//   demoDesktop.ts      the demo of `serve --demo`: window manager and sample apps (apps/)
+//   systemPackages.ts   the Debian packages all this needs, and which are missing
 
 import { mkdirSync, mkdtempSync } from "node:fs";
 import { rm } from "node:fs/promises";
@@ -31,14 +34,15 @@ import { startXvfb } from "./displays.js";
 import { registerEmergencyCleanup, unregisterEmergencyCleanup } from "./emergencyCleanup.js";
 import { MARKER_VAR, collectOwned, terminateOwned } from "./procs.js";
 import { createProcessTracker } from "./processTracker.js";
-import { makeDesktop, type TestDesktop } from "./runningDesktop.js";
+import { makeDesktop, type PrivateDesktop } from "./runningDesktop.js";
+import { missingPackagesHint } from "./systemPackages.js";
 
 // Re-exported: callers import the whole public API from this file.
 export type { PidsFile } from "./processTracker.js";
-export type { LaunchedApp, TestDesktop } from "./runningDesktop.js";
+export type { LaunchedApp, PrivateDesktop } from "./runningDesktop.js";
 
-/** Options of startTestDesktop; the screen defaults to 1920x1080. */
-export interface StartTestDesktopOptions {
+/** Options of startPrivateDesktop; the screen defaults to 1920x1080. */
+export interface PrivateDesktopOptions {
   width?: number;
   height?: number;
   /**
@@ -66,12 +70,12 @@ const REMOVED_VARS = [
 ];
 
 /** Start a private desktop (Xvfb, session bus, a11y bus, registry); resolves once windows can be found on it. */
-export async function startTestDesktop(options: StartTestDesktopOptions = {}): Promise<TestDesktop> {
+export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): Promise<PrivateDesktop> {
   const width = options.width ?? 1920;
   const height = options.height ?? 1080;
   const detached = options.detached === true;
   if (!Number.isInteger(width) || !Number.isInteger(height) || width < 64 || height < 64) {
-    throw new Error(`startTestDesktop: bad screen size ${width}x${height}`);
+    throw new Error(`startPrivateDesktop: bad screen size ${width}x${height}`);
   }
 
   const base = os.tmpdir().length <= 40 ? os.tmpdir() : "/tmp"; // unix socket paths are limited to 107 bytes
@@ -119,7 +123,10 @@ export async function startTestDesktop(options: StartTestDesktopOptions = {}): P
     await terminateOwned(own, { graceMs: 500, last: xvfbPid > 0 ? [xvfbPid] : [] });
     unregisterEmergencyCleanup(hookEntry);
     await rm(dir, { recursive: true, force: true });
-    throw error instanceof Error ? error : new Error(String(error));
+    const failure = error instanceof Error ? error : new Error(String(error));
+    // A program that is not there (spawn ... ENOENT) is a package that is not installed: say which.
+    const hint = failure.message.includes("ENOENT") ? missingPackagesHint(false) : undefined;
+    throw hint === undefined ? failure : new Error(`${failure.message}\n${hint}`, { cause: failure });
   };
 
   try {

@@ -117,7 +117,7 @@ export function createWindowWaiter(a11yConn: MessageBus, display: string, isStop
   return async (title, timeoutMs, acceptPid, giveUp) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (isStopping()) throw new Error("waitForWindow: the test desktop is stopping");
+      if (isStopping()) throw new Error("waitForWindow: the desktop is stopping");
       const reason = giveUp();
       if (reason !== null) throw new Error(reason);
       let found: FoundWindow | null = null;

@@ -1,4 +1,4 @@
-// Small D-Bus helpers for the test desktop. They use dbus-next's low-level
+// Small D-Bus helpers for the private desktop. They use dbus-next's low-level
 // Message API: no introspection round trips, and every call has a deadline,
 // so a frozen or vanished peer can never wedge the desktop's own code.
 

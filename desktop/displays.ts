@@ -1,7 +1,7 @@
 // Picking a free X display number and starting the desktop's Xvfb on it.
 //
 // Numbers are tried from a random start in DISPLAY_MIN..DISPLAY_MAX, so that
-// test desktops started in parallel (and real X servers on :0, :1...) rarely
+// private desktops started in parallel (and real X servers on :0, :1...) rarely
 // collide. A number that looks free can still be taken between our check and
 // Xvfb's bind: Xvfb then exits and the next number is tried.
 
@@ -84,5 +84,5 @@ export async function startXvfb(options: XvfbOptions): Promise<{ display: string
     signal(xvfb.pid, "SIGKILL");
     await xvfb.exited;
   }
-  throw new Error(`startTestDesktop: could not start Xvfb (${lastError})`);
+  throw new Error(`startPrivateDesktop: could not start Xvfb (${lastError})`);
 }

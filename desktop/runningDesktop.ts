@@ -1,5 +1,5 @@
-// A started test desktop as tests use it: launch apps into it, wait for
-// their windows, stop it. startTestDesktop (testDesktop.ts) assembles the
+// A started private desktop as its users (demo, tests, benches) use it: launch apps into it, wait for
+// their windows, stop it. startPrivateDesktop (privateDesktop.ts) assembles the
 // parts and hands them to makeDesktop.
 
 import { rm } from "node:fs/promises";
@@ -11,8 +11,8 @@ import { unregisterEmergencyCleanup, type CleanupEntry } from "./emergencyCleanu
 import { readStat, signal, terminateOwned, type Ownership, type RecordedProcess } from "./procs.js";
 import { logTail, spawnLogged } from "./spawnLogged.js";
 
-/** A running private desktop, as startTestDesktop returns it. */
-export interface TestDesktop {
+/** A running private desktop, as startPrivateDesktop returns it. */
+export interface PrivateDesktop {
   /** X display of the private Xvfb, e.g. ":57". */
   display: string;
   /** Private folder: XDG dirs, session bus socket, logs/, pids.json. Removed by stop(). */
@@ -50,7 +50,7 @@ export interface TestDesktop {
   stop(): Promise<void>;
 }
 
-/** An app started by TestDesktop.launch. */
+/** An app started by PrivateDesktop.launch. */
 export interface LaunchedApp {
   pid: number;
   /** SIGTERM to the app's process group, SIGKILL after 3 s, then sweep its session. Idempotent. */
@@ -74,8 +74,8 @@ export interface DesktopParts {
   track: (pid: number, role: string) => void;
 }
 
-/** Wrap the started parts into the TestDesktop handle; from here on its stop() owns the cleanup. */
-export function makeDesktop(parts: DesktopParts): TestDesktop {
+/** Wrap the started parts into the PrivateDesktop handle; from here on its stop() owns the cleanup. */
+export function makeDesktop(parts: DesktopParts): PrivateDesktop {
   const { dir, display, env, a11yBusAddress, a11yConn, own, xvfbPid, logs, detached, hookEntry, track } = parts;
   const apps = new Set<LaunchedApp>();
   let stopping: Promise<void> | null = null;
@@ -91,7 +91,7 @@ export function makeDesktop(parts: DesktopParts): TestDesktop {
     args: string[] = [],
     options: { env?: Record<string, string>; waitForWindow?: string | RegExp; timeoutMs?: number } = {},
   ): Promise<LaunchedApp> => {
-    if (stopping !== null) throw new Error("launch: the test desktop is stopping");
+    if (stopping !== null) throw new Error("launch: the desktop is stopping");
     appSeq += 1;
     const label = `app${appSeq}-${path.basename(command).replace(/[^A-Za-z0-9._-]/g, "_")}`;
     const spawned = await spawnLogged(command, args, { ...env, ...(options.env ?? {}) }, path.join(logs, label), detached);

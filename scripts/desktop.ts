@@ -1,12 +1,12 @@
-// Private test desktop from the command line.
+// The private desktop from the command line (npm run desktop).
 //
-//   npx tsx e2e/desktop/cli.ts run [--width W] [--height H] -- <cmd> [args...]
+//   npx tsx scripts/desktop.ts run [--width W] [--height H] -- <cmd> [args...]
 //       start a desktop, run <cmd> in it (stdio inherited), stop the desktop,
 //       exit with <cmd>'s exit code (128+N if it died of signal N).
-//   npx tsx e2e/desktop/cli.ts start [--width W] [--height H]
+//   npx tsx scripts/desktop.ts start [--width W] [--height H]
 //       start a detached desktop; print `export VAR=...` lines for the shell
-//       (`eval "$(npx tsx e2e/desktop/cli.ts start)"`) and the stop command.
-//   npx tsx e2e/desktop/cli.ts stop <dir>
+//       (`eval "$(npx tsx scripts/desktop.ts start)"`) and the stop command.
+//   npx tsx scripts/desktop.ts stop <dir>
 //       stop the desktop recorded in <dir>/pids.json (pids whose /proc start
 //       time still matches, and the members of their sessions) and remove <dir>.
 
@@ -15,13 +15,13 @@ import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import { constants as osConstants } from "node:os";
 import path from "node:path";
-import { MARKER_VAR, collectOwned, readStat, terminateOwned, type RecordedProcess } from "./procs.js";
-import { DESKTOP_DIR_PREFIX, startTestDesktop, type PidsFile } from "./testDesktop.js";
+import { MARKER_VAR, collectOwned, readStat, terminateOwned, type RecordedProcess } from "../desktop/procs.js";
+import { DESKTOP_DIR_PREFIX, startPrivateDesktop, type PidsFile } from "../desktop/privateDesktop.js";
 
 const USAGE = `usage:
-  npx tsx e2e/desktop/cli.ts run [--width W] [--height H] -- <cmd> [args...]
-  npx tsx e2e/desktop/cli.ts start [--width W] [--height H]
-  npx tsx e2e/desktop/cli.ts stop <dir>`;
+  npx tsx scripts/desktop.ts run [--width W] [--height H] -- <cmd> [args...]
+  npx tsx scripts/desktop.ts start [--width W] [--height H]
+  npx tsx scripts/desktop.ts stop <dir>`;
 
 class UsageError extends Error {}
 
@@ -64,7 +64,7 @@ async function cmdRun(args: string[]): Promise<number> {
   const [command, ...commandArgs] = parsed.rest;
   if (command === undefined) throw new UsageError("run: missing command after --");
 
-  const desktop = await startTestDesktop(sizeOptions(parsed));
+  const desktop = await startPrivateDesktop(sizeOptions(parsed));
   let code: number;
   try {
     const child = spawn(command, commandArgs, { env: desktop.env, stdio: "inherit" });
@@ -98,7 +98,7 @@ async function cmdRun(args: string[]): Promise<number> {
 async function cmdStart(args: string[]): Promise<number> {
   const parsed = parseSize(args);
   if (parsed.rest.length > 0) throw new UsageError(`start: unexpected argument ${parsed.rest[0] ?? ""}`);
-  const desktop = await startTestDesktop({ ...sizeOptions(parsed), detached: true });
+  const desktop = await startPrivateDesktop({ ...sizeOptions(parsed), detached: true });
   const lines: string[] = [];
   for (const [key, value] of Object.entries(desktop.env)) {
     if (key === MARKER_VAR) continue; // internal: marks processes the desktop itself started
@@ -108,7 +108,7 @@ async function cmdStart(args: string[]): Promise<number> {
     if (!(key in desktop.env)) lines.push(`unset ${key}`);
   }
   lines.push(`# a11y bus: ${desktop.a11yBusAddress}`);
-  lines.push(`# stop with: npx tsx e2e/desktop/cli.ts stop ${shellQuote(desktop.dir)}`);
+  lines.push(`# stop with: npx tsx scripts/desktop.ts stop ${shellQuote(desktop.dir)}`);
   process.stdout.write(`${lines.join("\n")}\n`);
   return 0;
 }
@@ -137,7 +137,7 @@ async function cmdStop(args: string[]): Promise<number> {
   }
   const dir = realpathSync(dirArg);
   if (!path.basename(dir).startsWith(DESKTOP_DIR_PREFIX)) {
-    throw new UsageError(`stop: ${dir} is not a test desktop folder (${DESKTOP_DIR_PREFIX}*)`);
+    throw new UsageError(`stop: ${dir} is not a private desktop folder (${DESKTOP_DIR_PREFIX}*)`);
   }
   let file: PidsFile;
   try {
