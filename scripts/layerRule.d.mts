@@ -11,3 +11,4 @@ export interface Layer {
 export declare function layerOf(file: string): Layer | undefined;
 export declare function checkImport(file: string, spec: string): string | undefined;
 export declare const layersPlugin: unknown;
+export declare function layerTable(): string;

@@ -84,3 +84,13 @@ const rule = {
 
 /** The ESLint plugin that carries the rule. */
 export const layersPlugin = { rules: { layers: rule } };
+
+/** The layer table as markdown, for docs/architecture.md (a test keeps the two equal). */
+export function layerTable() {
+  const code = (list) => list.map((x) => (x === 'node:*' ? 'Node' : `\`${x}\``)).join(', ');
+  const rows = LAYERS.map((l) => {
+    const tests = [code(l.testsMay ?? []), l.testPackages?.length ? `(packages: ${code(l.testPackages)})` : ''].filter(Boolean).join(' ');
+    return `| \`${l.folder}\` | ${code(l.may)} | ${code(l.packages ?? [])} | ${tests} |`;
+  });
+  return ['| folder | may import (project) | packages | tests may also import |', '|---|---|---|---|', ...rows].join('\n');
+}

@@ -1,7 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { checkImport, layerOf } from './layerRule.mjs';
+import { checkImport, layerOf, layerTable } from './layerRule.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -39,5 +41,12 @@ describe('import layers', () => {
   it('refuses an import that leaves the repository, and a file in no layer', () => {
     assert.match(checkImport('main/core/supervisor.ts', '../../../shared/SPEC.md') ?? '', /leaves the repository/);
     assert.match(checkImport('elsewhere/x.ts', './y.js') ?? '', /is in no layer/);
+  });
+});
+
+describe('the layer table in docs/architecture.md', () => {
+  it('is the table scripts/layers.mjs enforces', () => {
+    const doc = readFileSync(join(root, 'docs', 'architecture.md'), 'utf8');
+    assert.ok(doc.includes(layerTable()), 'regenerate it: node -e "import(\'./scripts/layerRule.mjs\').then(m => console.log(m.layerTable()))"');
   });
 });
