@@ -20,6 +20,8 @@ export const Exclusions = z.strictObject({
   pids: z.array(z.number().int().nonnegative()).max(1000).optional(),
   /** Application names, matched exactly after case folding, or as /regex/ when wrapped in slashes. */
   apps: z.array(z.string().min(1).max(200)).max(1000).optional(),
+  /** Window titles, matched the same way: windows that show the supervisor's own UI (a browser tab, the desktop app). */
+  titles: z.array(z.string().min(1).max(200)).max(100).optional(),
 });
 export type Exclusions = z.infer<typeof Exclusions>;
 

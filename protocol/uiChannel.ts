@@ -4,6 +4,19 @@ import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
 import { Action, Decision, Receipt } from './tools.js';
 
+/** The UI's page title: `Overseer`, or `(N) Overseer` while N approvals wait. */
+export function uiTitle(pending: number): string {
+  return `${pending > 0 ? `(${pending}) ` : ''}Overseer`;
+}
+
+/**
+ * Window titles the helper never reads or acts on (docs/security.md#the-supervisors-own-windows): a
+ * browser window whose active tab is the UI (`(2) Overseer - Chromium`, `Overseer — Mozilla
+ * Firefox`) and the desktop app's window. An agent cannot change the UI's title, so it cannot
+ * lift this; a person's own window that happens to be titled so is excluded too (the safe side).
+ */
+export const UI_WINDOW_TITLES = ['/^(\\(\\d+\\) )?Overseer( [-–—|·] .*)?$/'];
+
 /** Brake states (docs/supervision.md#brakes): running; paused (nothing new dispatched); stopped (pending answered braked); emergency (needs re-arm). */
 export const BrakeState = z.enum(['running', 'paused', 'stopped', 'emergency']);
 export type BrakeState = z.infer<typeof BrakeState>;

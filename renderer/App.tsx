@@ -1,4 +1,5 @@
 import { useEffect } from 'react';
+import { uiTitle } from '../protocol/index.js';
 import { AgentsPanel, HelperHealthPanel } from './features/agents/AgentsPanel.js';
 import { ApprovalQueue } from './features/approvals/ApprovalQueue.js';
 import { BrakeBar } from './features/brake/BrakeBar.js';
@@ -25,7 +26,7 @@ export function App() {
   const live = useApp(selectLive);
 
   useEffect(() => {
-    document.title = `${pendingCount > 0 ? `(${pendingCount}) ` : ''}Overseer`;
+    document.title = uiTitle(pendingCount);
   }, [pendingCount]);
 
   return (

@@ -7,14 +7,22 @@ import { fold } from './text.js';
  */
 export function isExcluded(exclusions: Exclusions, pid: number, appName: string): boolean {
   if (pid === process.pid || (exclusions.pids ?? []).includes(pid)) return true;
-  return (exclusions.apps ?? []).some((pattern) => {
-    if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
-      try {
-        return new RegExp(pattern.slice(1, -1), 'iu').test(appName);
-      } catch {
-        return false;
-      }
+  return (exclusions.apps ?? []).some((pattern) => matches(pattern, appName));
+}
+
+/** True when a window's title says it shows the supervisor's own UI (or another excluded title). */
+export function isExcludedTitle(exclusions: Exclusions, title: string): boolean {
+  return (exclusions.titles ?? []).some((pattern) => matches(pattern, title));
+}
+
+/** An exact, case-folded match, or a `/regex/` (case-insensitive, Unicode). */
+function matches(pattern: string, text: string): boolean {
+  if (pattern.length > 2 && pattern.startsWith('/') && pattern.endsWith('/')) {
+    try {
+      return new RegExp(pattern.slice(1, -1), 'iu').test(text);
+    } catch {
+      return false;
     }
-    return fold(pattern) === fold(appName);
-  });
+  }
+  return fold(pattern) === fold(text);
 }

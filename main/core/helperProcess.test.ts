@@ -24,3 +24,17 @@ describe('helper process stderr', () => {
     }
   });
 });
+
+describe('helper process stderr decoding', () => {
+  it('keeps a character whole when the helper writes it in two pieces', async () => {
+    // "ж" is two bytes in UTF-8 (d0 b6): they arrive in two chunks, 50 ms apart.
+    const child = `process.stderr.write(Buffer.from([0xd0])); setTimeout(() => process.stderr.write(Buffer.from([0xb6, 0x0a]), () => process.exit(0)), 50);`;
+    const helper = spawnHelper(process.env, { file: process.execPath, args: ['-e', child], cwd: REPO_ROOT });
+    try {
+      await once(helper.child, 'close');
+      assert.equal(helper.stderr(), 'ж\n');
+    } finally {
+      helper.child.kill();
+    }
+  });
+});

@@ -284,6 +284,34 @@ describe('as a hostile agent: nothing but the person decides', () => {
     assert.ok(journaled.length >= 3, 'each malformed call is journaled');
   });
 
+  it('6. a window showing the supervisor\'s own UI is neither listed, read nor acted on, even by a guessed id', async () => {
+    const disguise = '(1) Overseer - Chromium';
+    const app = await desktop.launch('/usr/bin/python3', [FIXTURE, '--title', disguise, '--rows', '5'], { waitForWindow: disguise });
+    try {
+      const listed = await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list');
+      assert.ok(!listed.windows.some((w) => w.title === disguise), 'the UI window is not listed');
+      // Guess ids as a hostile agent would: the listed fixture's frame path under every bus name.
+      const [, suffix = ''] = /^:[0-9.]+([~/].*)$/.exec(win) ?? [];
+      const since = ui.mark();
+      const answers = [];
+      for (let n = 1; n <= 80; n += 1) {
+        const guess = `:1.${n}${suffix}`;
+        if (guess === win) continue;
+        const read = await toolJson<{ window?: { title: string }; error?: { code: string } }>(agent, 'window_read', { window: guess, max_nodes: 5 });
+        assert.notEqual(read.window?.title, disguise, `window_read ${guess} read the UI window`);
+        if (read.error?.code === 'excluded_target') {
+          const acted = await toolJson<Receipt>(agent, 'element_act', { window: guess, selector: { automation_id: 'counter' }, action: 'invoke' });
+          answers.push(acted.refusal?.code ?? acted.error?.code);
+        }
+      }
+      assert.deepEqual(answers, ['excluded_target'], 'the guess that hit the UI window is refused, the act too');
+      const cards = ui.events.slice(since).filter((e) => e.event === 'pending').flatMap((e) => e.data as PendingApproval[]);
+      assert.ok(!cards.some((p) => p.window.title === disguise), 'no card was ever made for the UI window');
+    } finally {
+      await app.stop();
+    }
+  });
+
   it('8. the token file that existed with mode 0644 now holds the live token with mode 0600', async () => {
     const st = await stat(join(s.dataDir, 'token'));
     assert.equal(st.mode & 0o777, 0o600);

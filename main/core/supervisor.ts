@@ -1,5 +1,5 @@
 import { mkdir } from 'node:fs/promises';
-import { MAX_RECEIPTS, errorInfo, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
+import { MAX_RECEIPTS, UI_WINDOW_TITLES, errorInfo, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
 import type { HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock } from './clock.js';
 import { HelperSupervisor } from './helperSupervisor.js';
@@ -134,10 +134,10 @@ export class Supervisor {
   }
 
   /** The helper never reads or acts on the supervisor, agent hosts, or configured exclusions. */
-  exclusions(): { pids: number[]; apps: string[] } {
+  exclusions(): { pids: number[]; apps: string[]; titles: string[] } {
     const pids = new Set([process.pid, ...(this.settings.settings.exclusions.pids ?? [])]);
     for (const session of this.agents.list()) for (const p of session.hostPids) pids.add(p);
-    return { pids: [...pids], apps: [...(this.settings.settings.exclusions.apps ?? [])] };
+    return { pids: [...pids], apps: [...(this.settings.settings.exclusions.apps ?? [])], titles: [...UI_WINDOW_TITLES, ...(this.settings.settings.exclusions.titles ?? [])] };
   }
 
   /** Whether a new agent may connect now: never during an emergency stop, and never past the bound. */

@@ -1,7 +1,7 @@
 import { fail, OverseerError, type Action, type Exclusions, type ProcessIdentity, type Truncation, type WindowInfo } from '../../../protocol/index.js';
 import type { Backend, DispatchResult, NativeNode, TreeSource, WindowHandle } from '../../core/backend.js';
 import { type Deadline } from '../../core/deadline.js';
-import { isExcluded } from '../../core/exclusions.js';
+import { isExcluded, isExcludedTitle } from '../../core/exclusions.js';
 import { AppCache } from './appCache.js';
 import { Problems, str } from './readSupport.js';
 import { AtspiTreeSource } from './treeSource.js';
@@ -163,7 +163,7 @@ export class AtspiBackend implements Backend {
         try {
           const app = await this.appInfo(bus, slice);
           if (this.isExcluded(app)) return;
-          windows.push(...(await this.appWindows(app, slice)));
+          windows.push(...(await this.appWindows(app, slice)).filter((w) => !isExcludedTitle(this.exclusions, w.title)));
         } catch (error) {
           if (error instanceof OverseerError && error.code === 'stale_process') return;
           const cut: Truncation = error instanceof DBusTimeoutError ? 'timeout' : 'provider_error';
@@ -231,7 +231,9 @@ export class AtspiBackend implements Backend {
     const frame = nodes.get(id);
     if (frame === undefined || frame.parent !== keyOf(app.bus, ROOT_PATH)) throw fail('stale_window', `window ${id} is gone`, { window: id });
     await cache.details(nodes, [id], deadline, new Problems());
-    return { info: this.windowInfo(app, frame), rootKey: id, process: { pid: app.pid, process_start: app.start } };
+    const info = this.windowInfo(app, frame);
+    if (isExcludedTitle(this.exclusions, info.title)) throw fail('excluded_target', `window ${id} shows the supervisor's own UI ("${info.title}")`, { window: id, pid: app.pid });
+    return { info, rootKey: id, process: { pid: app.pid, process_start: app.start } };
   }
 
   async open(window: WindowHandle, deadline: Deadline): Promise<TreeSource> {

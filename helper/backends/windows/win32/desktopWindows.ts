@@ -1,7 +1,7 @@
 import { fail, OverseerError, type Exclusions, type ProcessIdentity, type Truncation, type WindowInfo } from '../../../../protocol/index.js';
 import type { WindowHandle } from '../../../core/backend.js';
 import type { Deadline } from '../../../core/deadline.js';
-import { isExcluded } from '../../../core/exclusions.js';
+import { isExcluded, isExcludedTitle } from '../../../core/exclusions.js';
 import type { User32 } from './win32Api.js';
 import { describeWindow, isTopLevel, processInfo, topLevelWindows, windowKey, windowPid } from './win32Reader.js';
 
@@ -39,7 +39,8 @@ export class DesktopWindows {
         continue;
       }
       if (isExcluded(this.exclusions, pid, info.app)) continue;
-      windows.push(describeWindow(this.u, hwnd, pid, info));
+      const described = describeWindow(this.u, hwnd, pid, info);
+      if (!isExcludedTitle(this.exclusions, described.title)) windows.push(described);
     }
     windows.sort((a, b) => Number(b.foreground) - Number(a.foreground));
     return { windows, truncated: [...truncated], notes };
@@ -63,7 +64,9 @@ export class DesktopWindows {
       throw error;
     }
     if (isExcluded(this.exclusions, pid, process.app)) throw fail('excluded_target', `window ${id} belongs to an excluded application (${process.app}, pid ${pid})`, { window: id, pid });
-    return { info: describeWindow(this.u, hwnd, pid, process), rootKey: windowKey(hwnd), process: { pid, process_start: process.start } };
+    const info = describeWindow(this.u, hwnd, pid, process);
+    if (isExcludedTitle(this.exclusions, info.title)) throw fail('excluded_target', `window ${id} shows the supervisor's own UI ("${info.title}")`, { window: id, pid });
+    return { info, rootKey: windowKey(hwnd), process: { pid, process_start: process.start } };
   }
 
   checkProcess(identity: ProcessIdentity): void {
