@@ -10,7 +10,15 @@ import { type Observation, ObservationStore } from '../main/core/session/observa
 
 const N = 2000;
 const RUNS = 50;
-const WIN: WindowInfo = { window: '721042', title: 'Orders — Editor', app: 'editor', pid: 4242, process_start: '133500000000000000', foreground: true, rect: rect(0, 0, 1920, 1080) };
+const WIN: WindowInfo = {
+  window: '721042',
+  title: 'Orders — Editor',
+  app: 'editor',
+  pid: 4242,
+  process_start: '133500000000000000',
+  foreground: true,
+  rect: rect(0, 0, 1920, 1080),
+};
 
 /** A realistic element: what a targeted flat read carries per row (digest and target included). */
 function element(i: number): Element {
@@ -33,10 +41,17 @@ function element(i: number): Element {
 }
 
 /** The answer around the elements or the delta (docs/tools.md#window_read fields). */
-const answer = (body: Record<string, unknown>): string => JSON.stringify({
-  window: WIN, observation: 'O1a', ...body, node_count: N,
-  limits: { max_nodes: { value: 5000, ceiling: 5000 } }, read_ms: 180, truncated_by: [], notes: [],
-});
+const answer = (body: Record<string, unknown>): string =>
+  JSON.stringify({
+    window: WIN,
+    observation: 'O1a',
+    ...body,
+    node_count: N,
+    limits: { max_nodes: { value: 5000, ceiling: 5000 } },
+    read_ms: 180,
+    truncated_by: [],
+    notes: [],
+  });
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] as number;
 const spread = (xs: number[]): string => `median ${median(xs).toFixed(2)} ms (min ${Math.min(...xs).toFixed(2)}, max ${Math.max(...xs).toFixed(2)})`;

@@ -59,12 +59,28 @@ interface AppSpec {
 }
 
 const APPS: AppSpec[] = [
-  { label: 'fixture (--rows 3000)', command: PYTHON, args: ['desktop/apps/fixtureApp.py', '--rows', '3000'], waitForWindow: 'Overseer Fixture', frameName: 'Overseer Fixture', large: true, big: false },
+  {
+    label: 'fixture (--rows 3000)',
+    command: PYTHON,
+    args: ['desktop/apps/fixtureApp.py', '--rows', '3000'],
+    waitForWindow: 'Overseer Fixture',
+    frameName: 'Overseer Fixture',
+    large: true,
+    big: false,
+  },
   // Its header-bar frame has no accessible name.
   { label: 'gtk3-widget-factory', command: 'gtk3-widget-factory', args: [], waitForWindow: /.*/, frameName: null, large: false, big: false },
   { label: 'mousepad', command: 'mousepad', args: [], waitForWindow: 'Untitled 1 - Mousepad', frameName: 'Untitled 1 - Mousepad', large: false, big: false },
   { label: 'gnome-calculator (GTK4)', command: 'gnome-calculator', args: [], waitForWindow: 'Calculator', frameName: 'Calculator', large: false, big: false },
-  { label: 'big fixture (--big 10000)', command: PYTHON, args: ['desktop/apps/fixtureApp.py', '--big', '10000'], waitForWindow: 'Overseer Big', frameName: 'Overseer Big', large: true, big: true },
+  {
+    label: 'big fixture (--big 10000)',
+    command: PYTHON,
+    args: ['desktop/apps/fixtureApp.py', '--big', '10000'],
+    waitForWindow: 'Overseer Big',
+    frameName: 'Overseer Big',
+    large: true,
+    big: true,
+  },
 ];
 
 interface HelperFigures {
@@ -211,7 +227,15 @@ async function measureHelper(env: Record<string, string>, window: string): Promi
 
 /** A fresh python process running the pyatspi walk `repeat` times. */
 function measurePeer(env: Record<string, string>, spec: AppSpec, pid: number): Promise<PeerFigures> {
-  const args = [PEER_SCRIPT, '--max-nodes', String(MAX_NODES), '--max-children', '5000', '--repeat', String(spec.large ? PEER_REPEAT_LARGE : PEER_REPEAT_SMALL)];
+  const args = [
+    PEER_SCRIPT,
+    '--max-nodes',
+    String(MAX_NODES),
+    '--max-children',
+    '5000',
+    '--repeat',
+    String(spec.large ? PEER_REPEAT_LARGE : PEER_REPEAT_SMALL),
+  ];
   if (spec.frameName !== null) args.push('--title', spec.frameName, '--pid', String(pid));
   else args.push('--pid', String(pid));
   return new Promise<PeerFigures>((resolve, reject) => {
@@ -250,7 +274,10 @@ function measurePeer(env: Record<string, string>, spec: AppSpec, pid: number): P
  * Cold-cache reads in a warm helper process: helper A reads the last app (untimed), then each
  * other app once (timed); helper B reads the first app, then the last one.
  */
-async function measureWarmProcessCold(env: Record<string, string>, targets: ReadonlyArray<{ label: string; window: string }>): Promise<Map<string, WarmProcessCold>> {
+async function measureWarmProcessCold(
+  env: Record<string, string>,
+  targets: ReadonlyArray<{ label: string; window: string }>,
+): Promise<Map<string, WarmProcessCold>> {
   const out = new Map<string, WarmProcessCold>();
   const first = targets[0];
   const last = targets[targets.length - 1];
@@ -291,7 +318,16 @@ const fmt = (n: number | null | undefined, digits = 1): string => (n === null ||
 const ratioText = (r: number | undefined): string => (r === undefined || !Number.isFinite(r) ? '–' : `${r.toFixed(1)}×`);
 
 function table(results: readonly AppResult[]): string {
-  const header = ['app', 'nodes helper/peer', 'cold ms helper (read_ms) / peer', 'cold ratio', 'repeated ms helper (read_ms) / peer', 'rep. ratio', 'truncated_by (cold; repeated)', 'cold, warm helper proc. ms (ratio)'];
+  const header = [
+    'app',
+    'nodes helper/peer',
+    'cold ms helper (read_ms) / peer',
+    'cold ratio',
+    'repeated ms helper (read_ms) / peer',
+    'rep. ratio',
+    'truncated_by (cold; repeated)',
+    'cold, warm helper proc. ms (ratio)',
+  ];
   const rows = results.map((r): string[] => {
     if (r.status === 'failed' || r.helper === undefined) return [r.label, 'FAILED', r.error?.split('\n')[0]?.slice(0, 120) ?? '', '', '', '', '', ''];
     const h = r.helper;
@@ -341,7 +377,10 @@ function summarize(results: readonly AppResult[]): Summary {
     big: {
       target: `10,000-node window read with max_nodes ${MAX_NODES} < ${TARGET_BIG_MS} ms`,
       pass: big !== undefined && big.cold_ms < TARGET_BIG_MS && big.repeated_ms_median < TARGET_BIG_MS,
-      details: big === undefined ? 'big window not measured' : `cold ${fmt(big.cold_ms)} ms, repeated ${fmt(big.repeated_ms_median)} ms (median), ${big.node_count} nodes`,
+      details:
+        big === undefined
+          ? 'big window not measured'
+          : `cold ${fmt(big.cold_ms)} ms, repeated ${fmt(big.repeated_ms_median)} ms (median), ${big.node_count} nodes`,
     },
     failed_apps: results.filter((r) => r.status === 'failed').map((r) => r.label),
   };
@@ -397,7 +436,12 @@ async function main(): Promise<void> {
       for (const [spec, pid] of pids) {
         const w = pickWindow(listed, spec, pid);
         if (w === undefined) {
-          results.push({ label: spec.label, status: 'failed', pid, error: `launched, but window_list did not list its window (listed: ${listed.map((x) => `${x.title}/${x.pid}`).join(', ')})` });
+          results.push({
+            label: spec.label,
+            status: 'failed',
+            pid,
+            error: `launched, but window_list did not list its window (listed: ${listed.map((x) => `${x.title}/${x.pid}`).join(', ')})`,
+          });
           continue;
         }
         windows.set(spec, w);
@@ -419,14 +463,17 @@ async function main(): Promise<void> {
         t = performance.now();
         result.helper = await measureHelper(env, window.window);
         mark(`helper ${spec.label}`, t);
-        log(`helper ${spec.label}: cold ${fmt(result.helper.cold_ms)} ms, repeated ${fmt(result.helper.repeated_ms_median)} ms, ${result.helper.node_count} nodes`);
+        log(
+          `helper ${spec.label}: cold ${fmt(result.helper.cold_ms)} ms, repeated ${fmt(result.helper.repeated_ms_median)} ms, ${result.helper.node_count} nodes`,
+        );
         t = performance.now();
         result.peer = await measurePeer(env, spec, window.pid);
         mark(`peer ${spec.label}`, t);
         log(`pyatspi ${spec.label}: cold ${fmt(result.peer.cold_ms)} ms, repeated ${fmt(result.peer.repeated_ms_median)} ms, ${result.peer.node_count} nodes`);
         result.ratio_cold = round(result.peer.cold_ms / result.helper.cold_ms, 2);
         if (result.peer.repeated_ms_median !== null) result.ratio_repeated = round(result.peer.repeated_ms_median / result.helper.repeated_ms_median, 2);
-        if (spec.big) result.big = { cold_under_1s: result.helper.cold_ms < TARGET_BIG_MS, repeated_under_1s: result.helper.repeated_ms_median < TARGET_BIG_MS };
+        if (spec.big)
+          result.big = { cold_under_1s: result.helper.cold_ms < TARGET_BIG_MS, repeated_under_1s: result.helper.repeated_ms_median < TARGET_BIG_MS };
       } catch (error) {
         result.status = 'failed';
         result.error = errorText(error);
@@ -470,10 +517,16 @@ async function main(): Promise<void> {
   const out: string[] = [];
   out.push('');
   out.push(`Overseer helper vs pyatspi walk (same fields), max_nodes ${MAX_NODES}, max_children_per_node 5000, max_tokens 200000`);
-  out.push(`helper: fresh process per app; cold = first window_read, repeated = median of ${HELPER_REPEATS}; ms measured by the client around the call (helper's read_ms in parentheses)`);
-  out.push(`pyatspi: fresh python per app; cold = first walk, repeated = median of the rest (${PEER_REPEAT_SMALL - 1}, or ${PEER_REPEAT_LARGE - 1} on the large windows); breadth-first, default cache settings`);
+  out.push(
+    `helper: fresh process per app; cold = first window_read, repeated = median of ${HELPER_REPEATS}; ms measured by the client around the call (helper's read_ms in parentheses)`,
+  );
+  out.push(
+    `pyatspi: fresh python per app; cold = first walk, repeated = median of the rest (${PEER_REPEAT_SMALL - 1}, or ${PEER_REPEAT_LARGE - 1} on the large windows); breadth-first, default cache settings`,
+  );
   out.push('apps warmed up by one throwaway helper read before anything is timed; ratio = pyatspi ms / helper ms');
-  out.push('last column (informational): first read of the app by a helper process that already read another app (cold cache, warm process), ratio vs pyatspi cold');
+  out.push(
+    'last column (informational): first read of the app by a helper process that already read another app (cold cache, warm process), ratio vs pyatspi cold',
+  );
   out.push('max_tokens cuts the answer after the walk and the detail pass: the helper still read up to max_nodes nodes; node_count is what the answer holds');
   out.push('');
   out.push(table(results));
@@ -482,7 +535,13 @@ async function main(): Promise<void> {
     if (r.status !== 'ok' || r.helper === undefined) continue;
     const extra: string[] = [];
     if (r.peer !== undefined) {
-      const errs = r.peer.iterations.map((i) => Object.entries(i.errors).map(([k, v]) => `${k}:${v}`).join(' ')).filter((s) => s !== '');
+      const errs = r.peer.iterations
+        .map((i) =>
+          Object.entries(i.errors)
+            .map(([k, v]) => `${k}:${v}`)
+            .join(' '),
+        )
+        .filter((s) => s !== '');
       if (errs.length > 0) extra.push(`pyatspi read errors: ${[...new Set(errs)].join(' | ')}`);
       const peerNodes = new Set(r.peer.iterations.map((i) => i.nodes));
       if (peerNodes.size > 1) extra.push(`pyatspi node counts varied: ${[...peerNodes].join(',')}`);
@@ -490,7 +549,9 @@ async function main(): Promise<void> {
     if (r.helper.notes.length > 0) extra.push(`helper notes: ${r.helper.notes.join(' | ')}`);
     if (r.big !== undefined) {
       const w = r.warm_process_cold;
-      extra.push(`big window < ${TARGET_BIG_MS} ms: cold ${r.big.cold_under_1s ? 'yes' : 'NO'}, repeated ${r.big.repeated_under_1s ? 'yes' : 'NO'}${w === undefined ? '' : `, cold in a warm helper process ${w.ms < TARGET_BIG_MS ? 'yes' : 'NO'} (${fmt(w.ms)} ms)`}`);
+      extra.push(
+        `big window < ${TARGET_BIG_MS} ms: cold ${r.big.cold_under_1s ? 'yes' : 'NO'}, repeated ${r.big.repeated_under_1s ? 'yes' : 'NO'}${w === undefined ? '' : `, cold in a warm helper process ${w.ms < TARGET_BIG_MS ? 'yes' : 'NO'} (${fmt(w.ms)} ms)`}`,
+      );
     }
     if (extra.length > 0) out.push(`${r.label}: ${extra.join('; ')}`);
   }
@@ -502,7 +563,9 @@ async function main(): Promise<void> {
       `${summary.big.target}: ${pf(summary.big.pass)} (${summary.big.details})` +
       (summary.failed_apps.length > 0 ? `; FAILED apps: ${summary.failed_apps.join(', ')}` : ''),
   );
-  out.push(`wall time ${fmt(wallMs / 1000)} s; ${machine}${Math.max(loadAtStart[0] ?? 0, loadAtEnd[0] ?? 0) > os.cpus().length ? ' (busy machine: figures are noisy)' : ''}`);
+  out.push(
+    `wall time ${fmt(wallMs / 1000)} s; ${machine}${Math.max(loadAtStart[0] ?? 0, loadAtEnd[0] ?? 0) > os.cpus().length ? ' (busy machine: figures are noisy)' : ''}`,
+  );
   process.stdout.write(`${out.join('\n')}\n`);
 
   try {

@@ -69,8 +69,19 @@ try {
     const first = after[0] ?? NaN;
     const total = last / before;
     const growth = last / first;
-    out['memory'] = { heap_before_mb: before, heap_after_each_burst_mb: after, growth_over_all: total, growth_after_first_burst: growth, most_agents: most, ms_per_client: ms / (BURSTS * CLIENTS), rss_mb: process.memoryUsage().rss / 1024 / 1024, pass: growth <= 1.05 && most <= 64 };
-    console.log(`${BURSTS} × ${CLIENTS} clients that left without DELETE (${(ms / (BURSTS * CLIENTS)).toFixed(1)} ms each): agents at most ${most} (bound 64); supervisor heap after GC ${before.toFixed(1)} MB before, ${after.map((m) => m.toFixed(1)).join(' → ')} MB once each burst idled out: ${total.toFixed(2)}× overall, ${growth.toFixed(2)}× from the first burst to the last (goal ≤ 1.05×: ${growth <= 1.05 ? 'PASS' : 'MISS'})`);
+    out['memory'] = {
+      heap_before_mb: before,
+      heap_after_each_burst_mb: after,
+      growth_over_all: total,
+      growth_after_first_burst: growth,
+      most_agents: most,
+      ms_per_client: ms / (BURSTS * CLIENTS),
+      rss_mb: process.memoryUsage().rss / 1024 / 1024,
+      pass: growth <= 1.05 && most <= 64,
+    };
+    console.log(
+      `${BURSTS} × ${CLIENTS} clients that left without DELETE (${(ms / (BURSTS * CLIENTS)).toFixed(1)} ms each): agents at most ${most} (bound 64); supervisor heap after GC ${before.toFixed(1)} MB before, ${after.map((m) => m.toFixed(1)).join(' → ')} MB once each burst idled out: ${total.toFixed(2)}× overall, ${growth.toFixed(2)}× from the first burst to the last (goal ≤ 1.05×: ${growth <= 1.05 ? 'PASS' : 'MISS'})`,
+    );
   } finally {
     await http.close();
     await supervisor.stop();

@@ -26,7 +26,15 @@ try {
     const win = (await helper.call('window_list', {})).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
     const params = { window: win, max_nodes: 400 };
     const stdio = new Client({ name: 'bench-stdio-agent', version: '1.0.0' });
-    await stdio.connect(new StdioClientTransport({ command: process.execPath, args: ['bin/overseer.mjs', 'mcp', '--data-dir', served.dataDir], cwd: REPO_ROOT, env: { ...process.env } as Record<string, string>, stderr: 'pipe' }));
+    await stdio.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/overseer.mjs', 'mcp', '--data-dir', served.dataDir],
+        cwd: REPO_ROOT,
+        env: { ...process.env } as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
     const direct: number[] = [];
     const viaText: number[] = [];
     const viaJson: number[] = [];
@@ -52,10 +60,16 @@ try {
     const allowed = Math.max(d * 0.15, 3);
     const overhead: Record<string, unknown> = { direct_p50_ms: d, allowed_ms: allowed };
     await stdio.close();
-    for (const [label, xs] of [['HTTP, text (default)', viaText], ['HTTP, json', viaJson], ['stdio bridge, text', viaStdio]] as const) {
+    for (const [label, xs] of [
+      ['HTTP, text (default)', viaText],
+      ['HTTP, json', viaJson],
+      ['stdio bridge, text', viaStdio],
+    ] as const) {
       const m = median(xs);
       overhead[label] = { mcp_p50_ms: m, overhead_ms: m - d, pass: m - d <= allowed };
-      console.log(`read p50 (${label}): helper direct ${d.toFixed(1)} ms, through the supervisor over MCP ${m.toFixed(1)} ms: overhead ${(m - d).toFixed(1)} ms (goal ≤ ${allowed.toFixed(1)} ms: ${m - d <= allowed ? 'PASS' : 'MISS'})`);
+      console.log(
+        `read p50 (${label}): helper direct ${d.toFixed(1)} ms, through the supervisor over MCP ${m.toFixed(1)} ms: overhead ${(m - d).toFixed(1)} ms (goal ≤ ${allowed.toFixed(1)} ms: ${m - d <= allowed ? 'PASS' : 'MISS'})`,
+      );
     }
     out['overhead'] = overhead;
 
@@ -64,13 +78,30 @@ try {
     const delta = await toolJson<WindowReadAnswer>(agent, 'window_read', { ...params, since: full.observation });
     const fullBytes = JSON.stringify(full).length;
     const deltaBytes = JSON.stringify(delta).length;
-    out['delta'] = { mode: delta.mode, changed: delta.delta?.changed.length, full_chars: fullBytes, delta_chars: deltaBytes, ratio: deltaBytes / fullBytes, pass: delta.mode === 'delta' && deltaBytes / fullBytes <= 0.1 };
-    console.log(`delta after one field changed (the fixture also updates its status label): ${deltaBytes} chars vs full ${fullBytes} = ${((100 * deltaBytes) / fullBytes).toFixed(1)}% (goal ≤ 10%: ${deltaBytes / fullBytes <= 0.1 ? 'PASS' : 'MISS'})`);
+    out['delta'] = {
+      mode: delta.mode,
+      changed: delta.delta?.changed.length,
+      full_chars: fullBytes,
+      delta_chars: deltaBytes,
+      ratio: deltaBytes / fullBytes,
+      pass: delta.mode === 'delta' && deltaBytes / fullBytes <= 0.1,
+    };
+    console.log(
+      `delta after one field changed (the fixture also updates its status label): ${deltaBytes} chars vs full ${fullBytes} = ${((100 * deltaBytes) / fullBytes).toFixed(1)}% (goal ≤ 10%: ${deltaBytes / fullBytes <= 0.1 ? 'PASS' : 'MISS'})`,
+    );
 
     const text = (await tool(agent, 'window_read', params)).text;
     const json = JSON.stringify(await toolJson<WindowReadAnswer>(agent, 'window_read', params));
-    out['text_vs_json'] = { text_tokens: tokens(text), json_tokens: tokens(json), ratio: tokens(text) / tokens(json), pass: tokens(text) / tokens(json) <= 0.4, nodes: full.node_count };
-    console.log(`compact text vs JSON for the same ${full.node_count}-element tree: ${tokens(text)} vs ${tokens(json)} tokens (≈4 chars a token) = ${((100 * tokens(text)) / tokens(json)).toFixed(1)}% (goal ≤ 40%: ${tokens(text) / tokens(json) <= 0.4 ? 'PASS' : 'MISS'})`);
+    out['text_vs_json'] = {
+      text_tokens: tokens(text),
+      json_tokens: tokens(json),
+      ratio: tokens(text) / tokens(json),
+      pass: tokens(text) / tokens(json) <= 0.4,
+      nodes: full.node_count,
+    };
+    console.log(
+      `compact text vs JSON for the same ${full.node_count}-element tree: ${tokens(text)} vs ${tokens(json)} tokens (≈4 chars a token) = ${((100 * tokens(text)) / tokens(json)).toFixed(1)}% (goal ≤ 40%: ${tokens(text) / tokens(json) <= 0.4 ? 'PASS' : 'MISS'})`,
+    );
   } finally {
     driver.close();
     await agent.close();

@@ -12,8 +12,23 @@ const row = (label: string, n: number): string => `${label.padEnd(34)} ${String(
 const tools = toolList();
 console.log(row('tools/list (five tools)', bytes({ tools })));
 console.log(row('  without outputSchema', bytes({ tools: tools.map(({ outputSchema: _o, ...t }) => t) })));
-console.log(row('  inputSchemas', tools.reduce((n, t) => n + bytes(t.inputSchema), 0)));
-console.log(row('  outputSchemas', tools.reduce((n, t) => n + bytes(t.outputSchema ?? {}), 0)));
-console.log(row('  descriptions', tools.reduce((n, t) => n + bytes(t.description ?? ''), 0)));
+console.log(
+  row(
+    '  inputSchemas',
+    tools.reduce((n, t) => n + bytes(t.inputSchema), 0),
+  ),
+);
+console.log(
+  row(
+    '  outputSchemas',
+    tools.reduce((n, t) => n + bytes(t.outputSchema ?? {}), 0),
+  ),
+);
+console.log(
+  row(
+    '  descriptions',
+    tools.reduce((n, t) => n + bytes(t.description ?? ''), 0),
+  ),
+);
 for (const t of tools) console.log(row(`  ${t.name} outputSchema`, bytes(t.outputSchema ?? {})));
 console.log(row('tools/list (progressive, idle)', bytes({ tools: [activateTool()] })));

@@ -5,9 +5,9 @@
 // top level is read: it is all a window title needs, and it keeps a pass
 // cheap enough to repeat every 100 ms.
 
-import { setTimeout as sleep } from "node:timers/promises";
-import { type MessageBus } from "dbus-next";
-import { asRefs, dbusCall, variantValue, type ObjectRef } from "./dbus.js";
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type MessageBus } from 'dbus-next';
+import { asRefs, dbusCall, variantValue, type ObjectRef } from './dbus.js';
 
 /** How long waitForWindow and launch({ waitForWindow }) wait unless told otherwise. */
 export const DEFAULT_WINDOW_TIMEOUT_MS = 15_000;
@@ -38,7 +38,7 @@ export type WindowWaiter = (
 ) => Promise<FoundWindow>;
 
 function matchesTitle(title: string | RegExp, name: string): boolean {
-  if (typeof title === "string") return name === title;
+  if (typeof title === 'string') return name === title;
   // A /g or /y RegExp remembers where its last match ended: start afresh.
   title.lastIndex = 0;
   return title.test(name);
@@ -46,7 +46,7 @@ function matchesTitle(title: string | RegExp, name: string): boolean {
 
 /** A window title for error messages: strings quoted, RegExps as /source/flags. */
 export function describeTitle(title: string | RegExp): string {
-  return typeof title === "string" ? JSON.stringify(title) : String(title);
+  return typeof title === 'string' ? JSON.stringify(title) : String(title);
 }
 
 /** Build a WindowWaiter on `a11yConn` (the a11y bus of `display`) that stops waiting once `isStopping()`. */
@@ -57,11 +57,11 @@ export function createWindowWaiter(a11yConn: MessageBus, display: string, isStop
     const cached = pidOfBusName.get(busName);
     if (cached !== undefined) return cached;
     // Answered by the bus daemon itself: never delayed by a busy app.
-    const [pidValue] = await dbusCall(a11yConn, "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetConnectionUnixProcessID", {
-      signature: "s",
+    const [pidValue] = await dbusCall(a11yConn, 'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'GetConnectionUnixProcessID', {
+      signature: 's',
       body: [busName],
     });
-    const pid = typeof pidValue === "number" ? pidValue : 0;
+    const pid = typeof pidValue === 'number' ? pidValue : 0;
     pidOfBusName.set(busName, pid);
     return pid;
   };
@@ -69,18 +69,18 @@ export function createWindowWaiter(a11yConn: MessageBus, display: string, isStop
   const checkApp = async (appRef: ObjectRef, title: string | RegExp, acceptPid: (pid: number) => boolean): Promise<FoundWindow | null> => {
     const pid = await busPid(appRef.busName);
     if (!acceptPid(pid)) return null;
-    const [childrenValue] = await dbusCall(a11yConn, appRef.busName, appRef.path, "org.a11y.atspi.Accessible", "GetChildren");
+    const [childrenValue] = await dbusCall(a11yConn, appRef.busName, appRef.path, 'org.a11y.atspi.Accessible', 'GetChildren');
     const children = asRefs(childrenValue);
     const matches = await Promise.all(
       children.map(async (child): Promise<boolean> => {
-        const [nameValue] = await dbusCall(a11yConn, child.busName, child.path, "org.freedesktop.DBus.Properties", "Get", {
-          signature: "ss",
-          body: ["org.a11y.atspi.Accessible", "Name"],
+        const [nameValue] = await dbusCall(a11yConn, child.busName, child.path, 'org.freedesktop.DBus.Properties', 'Get', {
+          signature: 'ss',
+          body: ['org.a11y.atspi.Accessible', 'Name'],
         });
         const name = variantValue(nameValue);
-        if (typeof name !== "string" || !matchesTitle(title, name)) return false;
-        const [role] = await dbusCall(a11yConn, child.busName, child.path, "org.a11y.atspi.Accessible", "GetRole");
-        return typeof role === "number" && WINDOW_ROLES.has(role);
+        if (typeof name !== 'string' || !matchesTitle(title, name)) return false;
+        const [role] = await dbusCall(a11yConn, child.busName, child.path, 'org.a11y.atspi.Accessible', 'GetRole');
+        return typeof role === 'number' && WINDOW_ROLES.has(role);
       }),
     );
     const hit = children[matches.indexOf(true)];
@@ -93,7 +93,7 @@ export function createWindowWaiter(a11yConn: MessageBus, display: string, isStop
    * answer only when nothing else matches.
    */
   const scanOnce = async (title: string | RegExp, acceptPid: (pid: number) => boolean): Promise<FoundWindow | null> => {
-    const [appsValue] = await dbusCall(a11yConn, "org.a11y.atspi.Registry", "/org/a11y/atspi/accessible/root", "org.a11y.atspi.Accessible", "GetChildren");
+    const [appsValue] = await dbusCall(a11yConn, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Accessible', 'GetChildren');
     const appRefs = asRefs(appsValue);
     if (appRefs.length === 0) return null;
     return new Promise<FoundWindow | null>((resolve) => {
@@ -117,7 +117,7 @@ export function createWindowWaiter(a11yConn: MessageBus, display: string, isStop
   return async (title, timeoutMs, acceptPid, giveUp) => {
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      if (isStopping()) throw new Error("waitForWindow: the desktop is stopping");
+      if (isStopping()) throw new Error('waitForWindow: the desktop is stopping');
       const reason = giveUp();
       if (reason !== null) throw new Error(reason);
       let found: FoundWindow | null = null;

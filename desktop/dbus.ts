@@ -2,8 +2,8 @@
 // Message API: no introspection round trips, and every call has a deadline,
 // so a frozen or vanished peer can never wedge the desktop's own code.
 
-import { setTimeout as sleep } from "node:timers/promises";
-import { Message, MessageFlag, sessionBus, type MessageBus } from "dbus-next";
+import { setTimeout as sleep } from 'node:timers/promises';
+import { Message, MessageFlag, sessionBus, type MessageBus } from 'dbus-next';
 
 const DBUS_CALL_TIMEOUT_MS = 1000;
 
@@ -39,7 +39,7 @@ export async function dbusCall(
     path: objectPath,
     interface: iface,
     member,
-    signature: options.signature ?? "",
+    signature: options.signature ?? '',
     body: options.body ?? [],
     ...(options.noAutoStart === true ? { flags: MessageFlag.NO_AUTO_START } : {}),
   });
@@ -50,7 +50,7 @@ export async function dbusCall(
 
 /** Unwrap a dbus-next Variant ({ signature, value }); anything else is returned as is. */
 export function variantValue(value: unknown): unknown {
-  if (typeof value === "object" && value !== null && "value" in value && "signature" in value) {
+  if (typeof value === 'object' && value !== null && 'value' in value && 'signature' in value) {
     return (value as { value: unknown }).value;
   }
   return value;
@@ -61,7 +61,7 @@ export function asRefs(value: unknown): ObjectRef[] {
   if (!Array.isArray(value)) return [];
   const refs: ObjectRef[] = [];
   for (const item of value as unknown[]) {
-    if (Array.isArray(item) && typeof item[0] === "string" && typeof item[1] === "string") {
+    if (Array.isArray(item) && typeof item[0] === 'string' && typeof item[1] === 'string') {
       refs.push({ busName: item[0], path: item[1] });
     }
   }
@@ -75,23 +75,23 @@ export function asRefs(value: unknown): ObjectRef[] {
  */
 export async function connectBus(address: string, timeoutMs: number): Promise<MessageBus> {
   const deadline = Date.now() + timeoutMs;
-  let lastError = "timeout";
+  let lastError = 'timeout';
   for (;;) {
     const bus = sessionBus({ busAddress: address });
     const outcome = await new Promise<true | string>((resolve) => {
-      const timer = setTimeout(() => resolve("no Hello reply within 2000 ms"), 2000);
-      bus.once("connect", () => {
+      const timer = setTimeout(() => resolve('no Hello reply within 2000 ms'), 2000);
+      bus.once('connect', () => {
         clearTimeout(timer);
         resolve(true);
       });
-      bus.on("error", (error: unknown) => {
+      bus.on('error', (error: unknown) => {
         clearTimeout(timer);
         resolve(error instanceof Error ? error.message : String(error));
       });
     });
     // Keep an error listener for good: a bus that goes away (e.g. during
     // stop) must not crash the test process.
-    bus.on("error", () => undefined);
+    bus.on('error', () => undefined);
     if (outcome === true) return bus;
     lastError = outcome;
     try {

@@ -5,11 +5,11 @@
 // collide. A number that looks free can still be taken between our check and
 // Xvfb's bind: Xvfb then exits and the next number is tried.
 
-import { existsSync, readFileSync } from "node:fs";
-import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { signal } from "./procs.js";
-import { logTail, spawnLogged } from "./spawnLogged.js";
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { signal } from './procs.js';
+import { logTail, spawnLogged } from './spawnLogged.js';
 
 const DISPLAY_MIN = 50;
 const DISPLAY_MAX = 399;
@@ -44,7 +44,7 @@ function displayLooksFree(n: number): boolean {
 
 function lockOwner(n: number): number | null {
   try {
-    const pid = Number(readFileSync(`/tmp/.X${n}-lock`, "utf8").trim());
+    const pid = Number(readFileSync(`/tmp/.X${n}-lock`, 'utf8').trim());
     return Number.isInteger(pid) && pid > 0 ? pid : null;
   } catch {
     return null;
@@ -53,20 +53,20 @@ function lockOwner(n: number): number | null {
 
 /** Start Xvfb on a free display; resolves with the display (":N") and Xvfb's pid once it serves it. */
 export async function startXvfb(options: XvfbOptions): Promise<{ display: string; pid: number }> {
-  let lastError = "no free display number";
+  let lastError = 'no free display number';
   let attempts = 0;
   for (const n of displayCandidates()) {
     if (attempts >= MAX_ATTEMPTS) break;
     if (!displayLooksFree(n)) continue;
     attempts += 1;
     const xvfb = await spawnLogged(
-      "Xvfb",
-      [`:${n}`, "-screen", "0", `${options.width}x${options.height}x24`, "-nolisten", "tcp", "-noreset"],
+      'Xvfb',
+      [`:${n}`, '-screen', '0', `${options.width}x${options.height}x24`, '-nolisten', 'tcp', '-noreset'],
       options.env,
       path.join(options.logs, `Xvfb-${n}`),
       options.detached,
     );
-    options.track(xvfb.pid, "Xvfb");
+    options.track(xvfb.pid, 'Xvfb');
     const deadline = Date.now() + options.timeoutMs;
     let ok = false;
     while (Date.now() < deadline) {
@@ -81,7 +81,7 @@ export async function startXvfb(options: XvfbOptions): Promise<{ display: string
     }
     if (ok) return { display: `:${n}`, pid: xvfb.pid };
     lastError = `Xvfb :${n} failed: ${logTail(xvfb.logFiles, 500)}`;
-    signal(xvfb.pid, "SIGKILL");
+    signal(xvfb.pid, 'SIGKILL');
     await xvfb.exited;
   }
   throw new Error(`startPrivateDesktop: could not start Xvfb (${lastError})`);

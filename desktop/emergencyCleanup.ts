@@ -3,8 +3,8 @@
 // running, SIGKILL their processes and remove their folders. Best effort and
 // synchronous, because nothing asynchronous runs in an 'exit' handler.
 
-import { rmSync } from "node:fs";
-import { killOwnedSync, type Ownership } from "./procs.js";
+import { rmSync } from 'node:fs';
+import { killOwnedSync, type Ownership } from './procs.js';
 
 /** A running desktop as the exit hooks see it. */
 export interface CleanupEntry {
@@ -34,8 +34,8 @@ function emergencyCleanup(): void {
 function installHooks(): void {
   if (hooksInstalled) return;
   hooksInstalled = true;
-  process.on("exit", emergencyCleanup);
-  for (const sig of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
+  process.on('exit', emergencyCleanup);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
     const handler = (): void => {
       // Someone else handles this signal: they decide when to exit, and the
       // 'exit' hook cleans up then.

@@ -23,23 +23,23 @@
 //   demoDesktop.ts      the demo of `serve --demo`: window manager and sample apps (apps/)
 //   systemPackages.ts   the Debian packages all this needs, and which are missing
 
-import { mkdirSync, mkdtempSync } from "node:fs";
-import { rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { type MessageBus } from "dbus-next";
-import { startA11yBus, startRegistry, startSessionBus, type ServiceContext } from "./busServices.js";
-import { connectBus } from "./dbus.js";
-import { startXvfb } from "./displays.js";
-import { registerEmergencyCleanup, unregisterEmergencyCleanup } from "./emergencyCleanup.js";
-import { MARKER_VAR, collectOwned, terminateOwned } from "./procs.js";
-import { createProcessTracker } from "./processTracker.js";
-import { makeDesktop, type PrivateDesktop } from "./runningDesktop.js";
-import { missingPackagesHint } from "./systemPackages.js";
+import { mkdirSync, mkdtempSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { type MessageBus } from 'dbus-next';
+import { startA11yBus, startRegistry, startSessionBus, type ServiceContext } from './busServices.js';
+import { connectBus } from './dbus.js';
+import { startXvfb } from './displays.js';
+import { registerEmergencyCleanup, unregisterEmergencyCleanup } from './emergencyCleanup.js';
+import { MARKER_VAR, collectOwned, terminateOwned } from './procs.js';
+import { createProcessTracker } from './processTracker.js';
+import { makeDesktop, type PrivateDesktop } from './runningDesktop.js';
+import { missingPackagesHint } from './systemPackages.js';
 
 // Re-exported: callers import the whole public API from this file.
-export type { PidsFile } from "./processTracker.js";
-export type { LaunchedApp, PrivateDesktop } from "./runningDesktop.js";
+export type { PidsFile } from './processTracker.js';
+export type { LaunchedApp, PrivateDesktop } from './runningDesktop.js';
 
 /** Options of startPrivateDesktop; the screen defaults to 1920x1080. */
 export interface PrivateDesktopOptions {
@@ -54,19 +54,19 @@ export interface PrivateDesktopOptions {
 }
 
 /** Prefix of the private folder's name; `cli.ts stop` refuses other folders. */
-export const DESKTOP_DIR_PREFIX = "overseer-desktop-";
+export const DESKTOP_DIR_PREFIX = 'overseer-desktop-';
 
 const STARTUP_TIMEOUT_MS = 10_000;
 
 /** Variables removed from the inherited environment. */
 const REMOVED_VARS = [
-  "NO_AT_BRIDGE", // GTK3: hides the app from AT-SPI
-  "GTK_A11Y", // GTK4: "none" hides the app from AT-SPI
-  "AT_SPI_BUS_ADDRESS", // would point apps at another session's a11y bus
-  "WAYLAND_DISPLAY", // GTK would open on the host's Wayland instead of our Xvfb
-  "SESSION_MANAGER", // host session manager
-  "DBUS_STARTER_ADDRESS",
-  "DBUS_STARTER_BUS_TYPE",
+  'NO_AT_BRIDGE', // GTK3: hides the app from AT-SPI
+  'GTK_A11Y', // GTK4: "none" hides the app from AT-SPI
+  'AT_SPI_BUS_ADDRESS', // would point apps at another session's a11y bus
+  'WAYLAND_DISPLAY', // GTK would open on the host's Wayland instead of our Xvfb
+  'SESSION_MANAGER', // host session manager
+  'DBUS_STARTER_ADDRESS',
+  'DBUS_STARTER_BUS_TYPE',
 ];
 
 /** Start a private desktop (Xvfb, session bus, a11y bus, registry); resolves once windows can be found on it. */
@@ -78,20 +78,20 @@ export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): 
     throw new Error(`startPrivateDesktop: bad screen size ${width}x${height}`);
   }
 
-  const base = os.tmpdir().length <= 40 ? os.tmpdir() : "/tmp"; // unix socket paths are limited to 107 bytes
+  const base = os.tmpdir().length <= 40 ? os.tmpdir() : '/tmp'; // unix socket paths are limited to 107 bytes
   const dir = mkdtempSync(path.join(base, DESKTOP_DIR_PREFIX));
-  const logs = path.join(dir, "logs");
+  const logs = path.join(dir, 'logs');
   const xdg = {
-    XDG_RUNTIME_DIR: path.join(dir, "runtime"),
-    XDG_CONFIG_HOME: path.join(dir, "config"),
-    XDG_CACHE_HOME: path.join(dir, "cache"),
-    XDG_DATA_HOME: path.join(dir, "data"),
-    XDG_STATE_HOME: path.join(dir, "state"),
+    XDG_RUNTIME_DIR: path.join(dir, 'runtime'),
+    XDG_CONFIG_HOME: path.join(dir, 'config'),
+    XDG_CACHE_HOME: path.join(dir, 'cache'),
+    XDG_DATA_HOME: path.join(dir, 'data'),
+    XDG_STATE_HOME: path.join(dir, 'state'),
   };
   for (const d of [logs, ...Object.values(xdg)]) mkdirSync(d, { recursive: true, mode: 0o700 });
 
-  const busAddress = `unix:path=${path.join(dir, "bus")}`;
-  let display = "";
+  const busAddress = `unix:path=${path.join(dir, 'bus')}`;
+  let display = '';
   const { own, track } = createProcessTracker(dir, () => display);
   const hookEntry = { own, dir };
 
@@ -105,10 +105,10 @@ export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): 
     DISPLAY: display,
     DBUS_SESSION_BUS_ADDRESS: busAddress,
     ...xdg,
-    GDK_BACKEND: "x11",
-    GSETTINGS_BACKEND: "memory", // deterministic settings, no dconf-service
-    QT_LINUX_ACCESSIBILITY_ALWAYS_ON: "1",
-    ACCESSIBILITY_ENABLED: "1",
+    GDK_BACKEND: 'x11',
+    GSETTINGS_BACKEND: 'memory', // deterministic settings, no dconf-service
+    QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
+    ACCESSIBILITY_ENABLED: '1',
     [MARKER_VAR]: dir,
   });
 
@@ -125,7 +125,7 @@ export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): 
     await rm(dir, { recursive: true, force: true });
     const failure = error instanceof Error ? error : new Error(String(error));
     // A program that is not there (spawn ... ENOENT) is a package that is not installed: say which.
-    const hint = failure.message.includes("ENOENT") ? missingPackagesHint(false) : undefined;
+    const hint = failure.message.includes('ENOENT') ? missingPackagesHint(false) : undefined;
     throw hint === undefined ? failure : new Error(`${failure.message}\n${hint}`, { cause: failure });
   };
 
@@ -142,7 +142,7 @@ export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): 
     // allSettled: if one fails, the other must have finished spawning (and
     // recorded its process) before abort() sweeps.
     for (const result of started) {
-      if (result.status === "rejected") throw result.reason;
+      if (result.status === 'rejected') throw result.reason;
     }
     const env = makeEnv();
 

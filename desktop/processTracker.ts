@@ -3,9 +3,9 @@
 // cleaning up by hand) can then stop a detached or orphaned desktop exactly,
 // by pid and start time, without this Node process.
 
-import { writeFileSync } from "node:fs";
-import path from "node:path";
-import { readCmdline, readStat, type Ownership, type RecordedProcess } from "./procs.js";
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { readCmdline, readStat, type Ownership, type RecordedProcess } from './procs.js';
 
 /** Contents of <dir>/pids.json. */
 export interface PidsFile {
@@ -37,7 +37,7 @@ function record(pid: number, role: string): RecordedProcess | null {
 /** Start an empty record for the desktop in `dir`; `currentDisplay` is read whenever pids.json is written. */
 export function createProcessTracker(dir: string, currentDisplay: () => string): ProcessTracker {
   // startTicks "0" until the first process is recorded; then the earliest start time.
-  const own: DesktopOwnership = { recorded: [], marker: dir, startTicks: "0" };
+  const own: DesktopOwnership = { recorded: [], marker: dir, startTicks: '0' };
 
   const writePids = (): void => {
     const file: PidsFile = {
@@ -50,7 +50,7 @@ export function createProcessTracker(dir: string, currentDisplay: () => string):
       processes: own.recorded,
     };
     try {
-      writeFileSync(path.join(dir, "pids.json"), `${JSON.stringify(file, null, 2)}\n`);
+      writeFileSync(path.join(dir, 'pids.json'), `${JSON.stringify(file, null, 2)}\n`);
     } catch {
       // dir already removed
     }
@@ -61,7 +61,7 @@ export function createProcessTracker(dir: string, currentDisplay: () => string):
     const rec = record(pid, role);
     if (rec === null) return;
     own.recorded.push(rec);
-    if (own.startTicks === "0" || BigInt(rec.startTime) < BigInt(own.startTicks)) own.startTicks = rec.startTime;
+    if (own.startTicks === '0' || BigInt(rec.startTime) < BigInt(own.startTicks)) own.startTicks = rec.startTime;
     writePids();
   };
 

@@ -17,9 +17,9 @@
 //   * never this process or one of its ancestors, and never anything that
 //     started before the desktop did.
 
-import { readdirSync, readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from 'node:fs';
 
-export const MARKER_VAR = "OVERSEER_TEST_DESKTOP";
+export const MARKER_VAR = 'OVERSEER_TEST_DESKTOP';
 
 export interface ProcStat {
   pid: number;
@@ -35,14 +35,17 @@ export interface ProcStat {
 export function readStat(pid: number): ProcStat | null {
   let text: string;
   try {
-    text = readFileSync(`/proc/${pid}/stat`, "utf8");
+    text = readFileSync(`/proc/${pid}/stat`, 'utf8');
   } catch {
     return null;
   }
-  const open = text.indexOf("(");
-  const close = text.lastIndexOf(")");
+  const open = text.indexOf('(');
+  const close = text.lastIndexOf(')');
   if (open < 0 || close < open) return null;
-  const rest = text.slice(close + 2).trim().split(/\s+/);
+  const rest = text
+    .slice(close + 2)
+    .trim()
+    .split(/\s+/);
   // rest[0] is field 3 (state); field N is rest[N - 3].
   const state = rest[0];
   const ppid = rest[1];
@@ -66,13 +69,13 @@ export function readStat(pid: number): ProcStat | null {
 /** Alive = present in /proc and not a zombie (zombies are dead; only their parent can reap them). */
 export function isAlive(pid: number, startTime?: string): boolean {
   const stat = readStat(pid);
-  if (stat === null || stat.state === "Z" || stat.state === "X") return false;
+  if (stat === null || stat.state === 'Z' || stat.state === 'X') return false;
   return startTime === undefined || stat.startTime === startTime;
 }
 
 export function listPids(): number[] {
   const pids: number[] = [];
-  for (const name of readdirSync("/proc")) {
+  for (const name of readdirSync('/proc')) {
     if (/^\d+$/.test(name)) pids.push(Number(name));
   }
   return pids;
@@ -80,21 +83,24 @@ export function listPids(): number[] {
 
 export function readCmdline(pid: number): string {
   try {
-    return readFileSync(`/proc/${pid}/cmdline`, "utf8").split("\0").filter((s) => s.length > 0).join(" ");
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8')
+      .split('\0')
+      .filter((s) => s.length > 0)
+      .join(' ');
   } catch {
-    return "";
+    return '';
   }
 }
 
 function readMarker(pid: number): string | null {
   let raw: string;
   try {
-    raw = readFileSync(`/proc/${pid}/environ`, "utf8");
+    raw = readFileSync(`/proc/${pid}/environ`, 'utf8');
   } catch {
     return null;
   }
   const prefix = `${MARKER_VAR}=`;
-  for (const entry of raw.split("\0")) {
+  for (const entry of raw.split('\0')) {
     if (entry.startsWith(prefix)) return entry.slice(prefix.length);
   }
   return null;
@@ -161,7 +167,7 @@ export function collectOwned(own: Ownership, includeZombies = false): ProcStat[]
     if (protectedPids.has(pid)) continue;
     const stat = readStat(pid);
     if (stat === null) continue;
-    if (!includeZombies && (stat.state === "Z" || stat.state === "X")) continue;
+    if (!includeZombies && (stat.state === 'Z' || stat.state === 'X')) continue;
     if (recordedValid.has(pid)) {
       owned.push(stat);
       continue;
@@ -185,7 +191,7 @@ export function killOwnedSync(own: Ownership): void {
   for (let round = 0; round < 3; round += 1) {
     const owned = collectOwned(own);
     if (owned.length === 0) return;
-    for (const p of owned) signal(p.pid, "SIGKILL");
+    for (const p of owned) signal(p.pid, 'SIGKILL');
   }
 }
 
@@ -200,10 +206,7 @@ const sleep = (ms: number): Promise<void> => new Promise((resolve) => setTimeout
  * Afterwards waits up to `reapMs` for zombies re-parented to init to be
  * reaped (only init can do that). Returns what is still alive (normally none).
  */
-export async function terminateOwned(
-  own: Ownership,
-  options: { graceMs?: number; last?: readonly number[]; reapMs?: number } = {},
-): Promise<ProcStat[]> {
+export async function terminateOwned(own: Ownership, options: { graceMs?: number; last?: readonly number[]; reapMs?: number } = {}): Promise<ProcStat[]> {
   const graceMs = options.graceMs ?? 2000;
   const reapMs = options.reapMs ?? 1000;
   const last = new Set(options.last ?? []);
@@ -211,7 +214,7 @@ export async function terminateOwned(
   const wave = async (filter: (p: ProcStat) => boolean): Promise<void> => {
     const first = collectOwned(own).filter(filter);
     if (first.length === 0) return;
-    for (const p of first) signal(p.pid, "SIGTERM");
+    for (const p of first) signal(p.pid, 'SIGTERM');
     const deadline = Date.now() + graceMs;
     while (Date.now() < deadline) {
       await sleep(10);
@@ -220,7 +223,7 @@ export async function terminateOwned(
     for (let i = 0; i < 100; i += 1) {
       const left = collectOwned(own).filter(filter);
       if (left.length === 0) return;
-      for (const p of left) signal(p.pid, "SIGKILL");
+      for (const p of left) signal(p.pid, 'SIGKILL');
       await sleep(20);
     }
   };

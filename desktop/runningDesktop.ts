@@ -2,14 +2,14 @@
 // their windows, stop it. startPrivateDesktop (privateDesktop.ts) assembles the
 // parts and hands them to makeDesktop.
 
-import { rm } from "node:fs/promises";
-import path from "node:path";
-import { setTimeout as sleep } from "node:timers/promises";
-import { type MessageBus } from "dbus-next";
-import { createWindowWaiter, DEFAULT_WINDOW_TIMEOUT_MS, describeTitle, type FoundWindow } from "./a11yWindows.js";
-import { unregisterEmergencyCleanup, type CleanupEntry } from "./emergencyCleanup.js";
-import { readStat, signal, terminateOwned, type Ownership, type RecordedProcess } from "./procs.js";
-import { logTail, spawnLogged } from "./spawnLogged.js";
+import { rm } from 'node:fs/promises';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { type MessageBus } from 'dbus-next';
+import { createWindowWaiter, DEFAULT_WINDOW_TIMEOUT_MS, describeTitle, type FoundWindow } from './a11yWindows.js';
+import { unregisterEmergencyCleanup, type CleanupEntry } from './emergencyCleanup.js';
+import { readStat, signal, terminateOwned, type Ownership, type RecordedProcess } from './procs.js';
+import { logTail, spawnLogged } from './spawnLogged.js';
 
 /** A running private desktop, as startPrivateDesktop returns it. */
 export interface PrivateDesktop {
@@ -84,16 +84,21 @@ export function makeDesktop(parts: DesktopParts): PrivateDesktop {
   const waitForWindowImpl = createWindowWaiter(a11yConn, display, () => stopping !== null);
 
   const waitForWindow = (title: string | RegExp, timeoutMs = DEFAULT_WINDOW_TIMEOUT_MS): Promise<FoundWindow> =>
-    waitForWindowImpl(title, timeoutMs, () => true, () => null);
+    waitForWindowImpl(
+      title,
+      timeoutMs,
+      () => true,
+      () => null,
+    );
 
   const launch = async (
     command: string,
     args: string[] = [],
     options: { env?: Record<string, string>; waitForWindow?: string | RegExp; timeoutMs?: number } = {},
   ): Promise<LaunchedApp> => {
-    if (stopping !== null) throw new Error("launch: the desktop is stopping");
+    if (stopping !== null) throw new Error('launch: the desktop is stopping');
     appSeq += 1;
-    const label = `app${appSeq}-${path.basename(command).replace(/[^A-Za-z0-9._-]/g, "_")}`;
+    const label = `app${appSeq}-${path.basename(command).replace(/[^A-Za-z0-9._-]/g, '_')}`;
     const spawned = await spawnLogged(command, args, { ...env, ...(options.env ?? {}) }, path.join(logs, label), detached);
     track(spawned.pid, `app ${command}`);
     const appPid = spawned.pid;
@@ -107,10 +112,10 @@ export function makeDesktop(parts: DesktopParts): PrivateDesktop {
       stop: () => {
         appStopping ??= (async () => {
           if (!spawned.hasExited()) {
-            signal(-appPid, "SIGTERM");
+            signal(-appPid, 'SIGTERM');
             const exitedInTime = await Promise.race([spawned.exited.then(() => true), sleep(3000).then(() => false)]);
             if (!exitedInTime) {
-              signal(-appPid, "SIGKILL");
+              signal(-appPid, 'SIGKILL');
               await spawned.exited;
             }
           }
@@ -135,11 +140,11 @@ export function makeDesktop(parts: DesktopParts): PrivateDesktop {
           if (!spawned.hasExited()) return null;
           const code = spawned.child.exitCode;
           const sig = spawned.child.signalCode;
-          return `launch(${command}): exited (${sig !== null ? `signal ${sig}` : `code ${String(code)}`}) before a window named ${describeTitle(options.waitForWindow ?? "")} appeared\n${logTail(spawned.logFiles)}`;
+          return `launch(${command}): exited (${sig !== null ? `signal ${sig}` : `code ${String(code)}`}) before a window named ${describeTitle(options.waitForWindow ?? '')} appeared\n${logTail(spawned.logFiles)}`;
         });
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
-        const full = message.startsWith("launch(") ? message : `launch(${command}): ${message}\n${logTail(spawned.logFiles)}`;
+        const full = message.startsWith('launch(') ? message : `launch(${command}): ${message}\n${logTail(spawned.logFiles)}`;
         await app.stop();
         throw new Error(full);
       }

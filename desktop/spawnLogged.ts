@@ -5,9 +5,9 @@
 // one would block the child), the logs survive a crashed test run, and
 // detached processes (`cli.ts start`) keep no handle into this process.
 
-import { spawn, type ChildProcess } from "node:child_process";
-import { closeSync, openSync, readFileSync } from "node:fs";
-import path from "node:path";
+import { spawn, type ChildProcess } from 'node:child_process';
+import { closeSync, openSync, readFileSync } from 'node:fs';
+import path from 'node:path';
 
 /** A child started by spawnLogged. */
 export interface Spawned {
@@ -34,12 +34,12 @@ export async function spawnLogged(
 ): Promise<Spawned> {
   const outFile = `${logBase}.out.log`;
   const errFile = `${logBase}.err.log`;
-  const out = openSync(outFile, "a");
-  const err = openSync(errFile, "a");
+  const out = openSync(outFile, 'a');
+  const err = openSync(errFile, 'a');
   let child: ChildProcess;
   try {
     // detached: own session, so stop() can find everything it starts later.
-    child = spawn(command, [...args], { env, detached: true, stdio: ["ignore", out, err] });
+    child = spawn(command, [...args], { env, detached: true, stdio: ['ignore', out, err] });
   } finally {
     // The child holds its own copies of the descriptors.
     closeSync(out);
@@ -47,18 +47,18 @@ export async function spawnLogged(
   }
   let done = false;
   const exited = new Promise<number | null>((resolve) => {
-    child.once("exit", (code) => {
+    child.once('exit', (code) => {
       done = true;
       resolve(code);
     });
-    child.once("error", () => {
+    child.once('error', () => {
       done = true;
       resolve(null);
     });
   });
   await new Promise<void>((resolve, reject) => {
-    child.once("spawn", () => resolve());
-    child.once("error", (error) => reject(new Error(`cannot start ${command}: ${error.message}`)));
+    child.once('spawn', () => resolve());
+    child.once('error', (error) => reject(new Error(`cannot start ${command}: ${error.message}`)));
   });
   if (child.pid === undefined) throw new Error(`cannot start ${command}: no pid`);
   if (detachedDesktop) child.unref();
@@ -69,9 +69,9 @@ export async function spawnLogged(
 export function logTail(files: readonly string[], maxChars = 2000): string {
   const parts: string[] = [];
   for (const file of files) {
-    let text = "";
+    let text = '';
     try {
-      text = readFileSync(file, "utf8");
+      text = readFileSync(file, 'utf8');
     } catch {
       continue;
     }
@@ -79,5 +79,5 @@ export function logTail(files: readonly string[], maxChars = 2000): string {
     const tail = text.length > maxChars ? `…${text.slice(-maxChars)}` : text;
     parts.push(`--- ${path.basename(file)} (tail) ---\n${tail.trimEnd()}`);
   }
-  return parts.length > 0 ? parts.join("\n") : "(no output in logs)";
+  return parts.length > 0 ? parts.join('\n') : '(no output in logs)';
 }

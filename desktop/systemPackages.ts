@@ -3,7 +3,7 @@
 // This is the one list: `overseer install-deps` installs from it, `.ci/run` runs that command,
 // and `serve --demo`, `doctor` and the test runner name what is missing from it.
 
-import { spawnSync } from "node:child_process";
+import { spawnSync } from 'node:child_process';
 
 /** A Debian package and why Overseer needs it (printed when it is missing). */
 export interface SystemPackage {
@@ -13,30 +13,30 @@ export interface SystemPackage {
 
 /** What `serve --demo` runs: the virtual desktop, its buses, its window manager and the sample apps. */
 export const DEMO_PACKAGES: readonly SystemPackage[] = [
-  { name: "xvfb", why: "the virtual X server" },
-  { name: "dbus", why: "the private session bus" },
-  { name: "at-spi2-core", why: "the accessibility bus and registry" },
-  { name: "openbox", why: "the window manager that puts the demo's windows side by side" },
-  { name: "python3", why: "runs the fixture app" },
-  { name: "python3-gi", why: "GTK bindings of the fixture app" },
-  { name: "gir1.2-gtk-3.0", why: "GTK3 for the fixture app" },
-  { name: "mousepad", why: "sample app: a text editor" },
-  { name: "gnome-calculator", why: "sample app: a calculator" },
+  { name: 'xvfb', why: 'the virtual X server' },
+  { name: 'dbus', why: 'the private session bus' },
+  { name: 'at-spi2-core', why: 'the accessibility bus and registry' },
+  { name: 'openbox', why: "the window manager that puts the demo's windows side by side" },
+  { name: 'python3', why: 'runs the fixture app' },
+  { name: 'python3-gi', why: 'GTK bindings of the fixture app' },
+  { name: 'gir1.2-gtk-3.0', why: 'GTK3 for the fixture app' },
+  { name: 'mousepad', why: 'sample app: a text editor' },
+  { name: 'gnome-calculator', why: 'sample app: a calculator' },
 ];
 
 /** What the test suite adds: real apps and tools the tests drive, the benchmark peer, the UI browser, the Windows lane. */
 export const TEST_PACKAGES: readonly SystemPackage[] = [
   ...DEMO_PACKAGES,
-  { name: "dbus-x11", why: "dbus-launch for tools that start their own bus" },
-  { name: "xdotool", why: "X input and window tools for tests" },
-  { name: "x11-utils", why: "xprop, xwininfo for tests" },
-  { name: "gir1.2-atspi-2.0", why: "libatspi for pyatspi" },
-  { name: "python3-pyatspi", why: "the benchmark's reference reader" },
-  { name: "gtk-3-examples", why: "gtk3-widget-factory, a real app the backend is tested against" },
-  { name: "chromium", why: "the browser the UI tests drive" },
-  { name: "wine", why: "the Windows backend lane" },
-  { name: "wine64", why: "the Windows backend lane (64-bit)" },
-  { name: "gcc-mingw-w64-x86-64", why: "builds the Win32 fixture" },
+  { name: 'dbus-x11', why: 'dbus-launch for tools that start their own bus' },
+  { name: 'xdotool', why: 'X input and window tools for tests' },
+  { name: 'x11-utils', why: 'xprop, xwininfo for tests' },
+  { name: 'gir1.2-atspi-2.0', why: 'libatspi for pyatspi' },
+  { name: 'python3-pyatspi', why: "the benchmark's reference reader" },
+  { name: 'gtk-3-examples', why: 'gtk3-widget-factory, a real app the backend is tested against' },
+  { name: 'chromium', why: 'the browser the UI tests drive' },
+  { name: 'wine', why: 'the Windows backend lane' },
+  { name: 'wine64', why: 'the Windows backend lane (64-bit)' },
+  { name: 'gcc-mingw-w64-x86-64', why: 'builds the Win32 fixture' },
 ];
 
 /** The package set of `install-deps` (`--test`: the test suite's). */
@@ -49,8 +49,8 @@ export type Runner = (command: string, args: readonly string[], options?: { inhe
 
 /** The real runner (spawnSync). */
 export const runCommand: Runner = (command, args, options = {}) => {
-  const r = spawnSync(command, [...args], { encoding: "utf8", stdio: options.inherit === true ? "inherit" : ["ignore", "pipe", "pipe"] });
-  return { status: r.status, stdout: r.stdout ?? "", ...(r.error !== undefined ? { error: r.error.message } : {}) };
+  const r = spawnSync(command, [...args], { encoding: 'utf8', stdio: options.inherit === true ? 'inherit' : ['ignore', 'pipe', 'pipe'] });
+  return { status: r.status, stdout: r.stdout ?? '', ...(r.error !== undefined ? { error: r.error.message } : {}) };
 };
 
 /**
@@ -59,19 +59,19 @@ export const runCommand: Runner = (command, args, options = {}) => {
  */
 export function missingPackages(names: readonly string[], run: Runner = runCommand): string[] | undefined {
   // One call for all: dpkg-query prints the ones it knows (and exits 1 if any is unknown).
-  const r = run("dpkg-query", ["-W", "-f=${Package}\\t${db:Status-Status}\\n", ...names]);
+  const r = run('dpkg-query', ['-W', '-f=${Package}\\t${db:Status-Status}\\n', ...names]);
   if (r.error !== undefined || r.status === null) return undefined;
   const installed = new Set<string>();
-  for (const line of r.stdout.split("\n")) {
-    const [name, status] = line.split("\t");
-    if (name !== undefined && status === "installed") installed.add(name.replace(/:.*$/, ""));
+  for (const line of r.stdout.split('\n')) {
+    const [name, status] = line.split('\t');
+    if (name !== undefined && status === 'installed') installed.add(name.replace(/:.*$/, ''));
   }
   return names.filter((n) => !installed.has(n));
 }
 
 /** The command that installs what is missing, as a person would type it. */
 export function installDepsCommand(test: boolean): string {
-  return `npx overseer install-deps${test ? " --test" : ""}`;
+  return `npx overseer install-deps${test ? ' --test' : ''}`;
 }
 
 /**
@@ -79,7 +79,10 @@ export function installDepsCommand(test: boolean): string {
  * undefined when none is missing (or the system is not Debian-like and cannot be asked).
  */
 export function missingPackagesHint(test: boolean, run: Runner = runCommand): string | undefined {
-  const missing = missingPackages(packageSet(test).map((p) => p.name), run);
+  const missing = missingPackages(
+    packageSet(test).map((p) => p.name),
+    run,
+  );
   if (missing === undefined || missing.length === 0) return undefined;
-  return `missing system packages ${test ? "for the tests" : "for the demo desktop"}: ${missing.join(" ")} — install them with: ${installDepsCommand(test)}`;
+  return `missing system packages ${test ? 'for the tests' : 'for the demo desktop'}: ${missing.join(' ')} — install them with: ${installDepsCommand(test)}`;
 }

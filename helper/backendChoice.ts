@@ -10,7 +10,18 @@ export function wantedBackend(env: Record<string, string | undefined>, platform:
 /** A backend that could not be built: every call answers why (the helper keeps serving). */
 function unavailable(name: 'uia' | 'win32', why: string): Backend {
   const refuse = (): Promise<never> => Promise.reject(fail('accessibility_unavailable', why, { reason: `${name}_unavailable` }));
-  return { name, capabilities: [], start: refuse, stop: () => Promise.resolve(), setExclusions: () => {}, listWindows: refuse, resolveWindow: refuse, open: refuse, checkProcess: refuse, dispatch: refuse };
+  return {
+    name,
+    capabilities: [],
+    start: refuse,
+    stop: () => Promise.resolve(),
+    setExclusions: () => {},
+    listWindows: refuse,
+    resolveWindow: refuse,
+    open: refuse,
+    checkProcess: refuse,
+    dispatch: refuse,
+  };
 }
 
 /**
@@ -36,7 +47,10 @@ export async function createBackend(wanted: string, log: (line: string) => void)
         const { Win32Backend } = await import('./backends/windows/win32/win32Backend.js');
         return new Win32Backend(log, created.reason);
       }
-      const [{ UiaBackend }, { UiaClient }] = await Promise.all([import('./backends/windows/uia/uiaBackend.js'), import('./backends/windows/uia/uiaClient.js')]);
+      const [{ UiaBackend }, { UiaClient }] = await Promise.all([
+        import('./backends/windows/uia/uiaBackend.js'),
+        import('./backends/windows/uia/uiaClient.js'),
+      ]);
       return new UiaBackend(log, UiaClient.wrap(created.automation), wanted === 'auto');
     }
     default:

@@ -26,7 +26,8 @@ async function main(): Promise<void> {
   }
   const service = new HelperService(backend, log);
   // OVERSEER_HELPER_STDIO=fd: raw descriptors, for Windows builds of Node under Wine (no pipe streams there).
-  const transport = process.env['OVERSEER_HELPER_STDIO'] === 'fd' ? new FdTransport(MAX_FRAME_BYTES, log) : new StreamTransport(process.stdin, process.stdout, MAX_FRAME_BYTES);
+  const transport =
+    process.env['OVERSEER_HELPER_STDIO'] === 'fd' ? new FdTransport(MAX_FRAME_BYTES, log) : new StreamTransport(process.stdin, process.stdout, MAX_FRAME_BYTES);
   const peer = new RpcPeer(
     transport,
     (method, params, signal) => {

@@ -21,12 +21,14 @@ function demoProcesses(stderr: string, servePid: number): { pid: number; startTi
   const display = /\[demo\] private desktop :(\d+)/.exec(stderr)?.[1];
   assert.ok(display, stderr);
   const xvfb = Number(readFileSync(`/tmp/.X${display}-lock`, 'utf8').trim());
-  const marker = readFileSync(`/proc/${xvfb}/environ`, 'utf8').split('\0').find((e) => e.startsWith('OVERSEER_TEST_DESKTOP='));
+  const marker = readFileSync(`/proc/${xvfb}/environ`, 'utf8')
+    .split('\0')
+    .find((e) => e.startsWith('OVERSEER_TEST_DESKTOP='));
   assert.ok(marker, 'Xvfb carries the desktop marker');
   const stats = listPids().flatMap((pid) => readStat(pid) ?? []);
   // The launcher and everything below it (npx: npm, sh, node, the helper)...
   const tree = new Set([servePid]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const s of stats) {
       if (!tree.has(s.pid) && tree.has(s.ppid)) {
@@ -51,7 +53,8 @@ async function waitUntil(test: () => boolean, ms: number): Promise<void> {
   while (!test() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
 }
 
-const overseer = (args: string[], env: Record<string, string | undefined> = process.env) => spawnSync(process.execPath, ['bin/overseer.mjs', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
+const overseer = (args: string[], env: Record<string, string | undefined> = process.env) =>
+  spawnSync(process.execPath, ['bin/overseer.mjs', ...args], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
 
 describe('overseer commands', () => {
   let desktop: PrivateDesktop;
@@ -104,7 +107,10 @@ describe('overseer commands', () => {
     }
     const exported = overseer(['journal', 'export', '--data-dir', s.dataDir]);
     assert.equal(exported.status, 0);
-    const records = exported.stdout.trim().split('\n').map((l) => JSON.parse(l) as { kind: string; tool?: string; hash: string });
+    const records = exported.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l) as { kind: string; tool?: string; hash: string });
     assert.ok(records.some((r) => r.kind === 'tool_call' && r.tool === 'window_list'));
     assert.ok(records.every((r) => /^[0-9a-f]{64}$/.test(r.hash)));
     const verified = overseer(['journal', 'verify', '--data-dir', s.dataDir]);
@@ -131,11 +137,18 @@ describe('overseer commands', () => {
     const env = { ...process.env, HOME: home, XDG_DATA_HOME: undefined, npm_config_cache: npmCache, npm_config_update_notifier: 'false' };
     const [command, ...args] = how.argv;
     // Its own process group, so that a signal can reach it as a terminal's Ctrl-C does: the whole group.
-    const child = spawn(command, [...args, 'serve', '--demo', '--port', '0', '--token', 'demo-token-0123456789'], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn(command, [...args, 'serve', '--demo', '--port', '0', '--token', 'demo-token-0123456789'], {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     let err = '';
     child.stderr.on('data', (b: Buffer) => (err += b.toString('utf8')));
-    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+      child.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     let processes: ReturnType<typeof demoProcesses> = [];
     try {
       await new Promise<void>((resolve, reject) => {
@@ -150,9 +163,12 @@ describe('overseer commands', () => {
       });
       const dataDir = /\[demo\] data dir (\S+)/.exec(err)?.[1] ?? '';
       assert.ok(dataDir.startsWith(tmpdir()) || dataDir.startsWith('/tmp/'), err);
-      assert.ok(existsSync(join(dataDir, 'token')), 'the token is written to the demo\'s own data dir');
+      assert.ok(existsSync(join(dataDir, 'token')), "the token is written to the demo's own data dir");
       processes = demoProcesses(err, child.pid ?? 0);
-      assert.ok(processes.some((p) => p.comm === 'Xvfb') && processes.some((p) => p.comm === 'openbox') && processes.some((p) => p.comm === 'dbus-daemon'), JSON.stringify(processes));
+      assert.ok(
+        processes.some((p) => p.comm === 'Xvfb') && processes.some((p) => p.comm === 'openbox') && processes.some((p) => p.comm === 'dbus-daemon'),
+        JSON.stringify(processes),
+      );
 
       const agent = await httpClient({ mcpUrl: /MCP: (\S+)/.exec(out)?.[1] ?? '', token: 'demo-token-0123456789' });
       const list = await toolJson<{ windows: { title: string; rect?: Rect }[] }>(agent, 'window_list');
@@ -163,7 +179,11 @@ describe('overseer commands', () => {
         assert.ok(w?.rect, `${wanted[i] ?? ''} is listed with its rect: ${JSON.stringify(list.windows)}`);
         return { title: w.title, ...w.rect };
       });
-      for (const r of rects) assert.ok(r.x >= 0 && r.y >= 0 && r.x + r.w <= 1920 && r.y + r.h <= 1080 && r.w > 100 && r.h > 100, `${r.title} lies on the 1920x1080 screen: ${JSON.stringify(r)}`);
+      for (const r of rects)
+        assert.ok(
+          r.x >= 0 && r.y >= 0 && r.x + r.w <= 1920 && r.y + r.h <= 1080 && r.w > 100 && r.h > 100,
+          `${r.title} lies on the 1920x1080 screen: ${JSON.stringify(r)}`,
+        );
       for (const [i, a] of rects.entries()) {
         for (const b of rects.slice(i + 1)) {
           const apart = a.x + a.w <= b.x || b.x + b.w <= a.x || a.y + a.h <= b.y || b.y + b.h <= a.y;
@@ -178,8 +198,8 @@ describe('overseer commands', () => {
       assert.deepEqual(end, how.argv[0] === 'npx' ? { code: null, signal: how.signal } : { code: 0, signal: null }, err);
       await waitUntil(() => err.length > before, 20_000);
       assert.equal(err.slice(before), '[demo] stopped: desktop, helper and data dir removed\n');
-      assert.ok(!existsSync(dataDir), 'the demo\'s data dir is removed');
-      assert.deepEqual(readdirSync(home), [], 'nothing is written to the person\'s home');
+      assert.ok(!existsSync(dataDir), "the demo's data dir is removed");
+      assert.deepEqual(readdirSync(home), [], "nothing is written to the person's home");
       await waitUntil(() => processes.every((p) => !isAlive(p.pid, p.startTime)), 10_000);
       const left = processes.filter((p) => isAlive(p.pid, p.startTime));
       assert.deepEqual(left, [], 'no process of the demo is left');
@@ -200,7 +220,10 @@ describe('overseer commands', () => {
       const env = { ...desktop.env, PATH: `${bin}:${process.env['PATH'] ?? ''}` };
       const demo = overseer(['serve', '--demo', '--port', '0'], env);
       assert.equal(demo.status, 1);
-      assert.match(demo.stderr, /^overseer: serve --demo: missing system packages for the demo desktop: xvfb dbus at-spi2-core openbox .*gnome-calculator — install them with: npx overseer install-deps\n$/);
+      assert.match(
+        demo.stderr,
+        /^overseer: serve --demo: missing system packages for the demo desktop: xvfb dbus at-spi2-core openbox .*gnome-calculator — install them with: npx overseer install-deps\n$/,
+      );
       assert.doesNotMatch(demo.stderr, /\[demo\] (data dir|private desktop)/, 'nothing is started');
       const doc = overseer(['doctor'], env);
       assert.equal(doc.status, 1);
@@ -211,7 +234,10 @@ describe('overseer commands', () => {
       assert.match(dry.stdout, /would install 19 packages for the demo desktop and the tests: xvfb .* chromium wine wine64 gcc-mingw-w64-x86-64\n/);
       const tests = spawnSync(process.execPath, ['scripts/runTests.mjs', '--desktop'], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
       assert.equal(tests.status, 1);
-      assert.match(tests.stderr, /\[tests\] the desktop tests cannot run: missing system packages for the tests: xvfb .* — install them with: npx overseer install-deps --test/);
+      assert.match(
+        tests.stderr,
+        /\[tests\] the desktop tests cannot run: missing system packages for the tests: xvfb .* — install them with: npx overseer install-deps --test/,
+      );
       assert.equal(tests.stdout, '', 'no test ran');
     } finally {
       rmSync(bin, { recursive: true, force: true });

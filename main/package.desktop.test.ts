@@ -30,7 +30,11 @@ describe('the packed product (npm pack, npm install -g)', () => {
     tmp = await mkdtemp(join(tmpdir(), 'overseer-pack-'));
     const { stdout } = await run('npm', ['pack', '--ignore-scripts', '--pack-destination', tmp, '--json'], { cwd: REPO_ROOT, maxBuffer: 16 << 20 });
     const [{ filename }] = JSON.parse(stdout) as [{ filename: string }];
-    await run('npm', ['install', '--global', '--prefix', join(tmp, 'prefix'), join(tmp, filename), '--prefer-offline', '--no-audit', '--no-fund'], { cwd: tmp, timeout: 240_000, maxBuffer: 16 << 20 });
+    await run('npm', ['install', '--global', '--prefix', join(tmp, 'prefix'), join(tmp, filename), '--prefer-offline', '--no-audit', '--no-fund'], {
+      cwd: tmp,
+      timeout: 240_000,
+      maxBuffer: 16 << 20,
+    });
     bin = join(tmp, 'prefix', 'bin', 'overseer');
   });
   after(async () => {
@@ -40,8 +44,10 @@ describe('the packed product (npm pack, npm install -g)', () => {
 
   it('ships what it runs and nothing of the tests', async () => {
     const pkg = join(tmp, 'prefix', 'lib', 'node_modules', 'overseer');
-    for (const file of ['bin/overseer.mjs', 'main/cli.ts', 'helper/main.ts', 'rpc/rpcPeer.ts', 'protocol/index.ts', 'dist/renderer/index.html']) assert.ok(existsSync(join(pkg, file)), `${file} is installed`);
-    for (const file of ['main/testing', 'main/core/supervisor.desktop.test.ts', 'bench', 'e2e/ui']) assert.ok(!existsSync(join(pkg, file)), `${file} is not installed`);
+    for (const file of ['bin/overseer.mjs', 'main/cli.ts', 'helper/main.ts', 'rpc/rpcPeer.ts', 'protocol/index.ts', 'dist/renderer/index.html'])
+      assert.ok(existsSync(join(pkg, file)), `${file} is installed`);
+    for (const file of ['main/testing', 'main/core/supervisor.desktop.test.ts', 'bench', 'e2e/ui'])
+      assert.ok(!existsSync(join(pkg, file)), `${file} is not installed`);
   });
 
   it('gives a working overseer command: serve and mcp from another folder list windows', async () => {
@@ -73,7 +79,10 @@ describe('the packed product (npm pack, npm install -g)', () => {
       await client.connect(new StdioClientTransport({ command: bin, args: ['mcp', '--data-dir', dataDir], cwd: elsewhere, env, stderr: 'pipe' }));
       try {
         const list = await toolJson<{ windows: { title: string }[] }>(client, 'window_list');
-        assert.ok(list.windows.some((w) => w.title === 'Overseer Fixture'), JSON.stringify(list));
+        assert.ok(
+          list.windows.some((w) => w.title === 'Overseer Fixture'),
+          JSON.stringify(list),
+        );
       } finally {
         await client.close();
       }

@@ -14,7 +14,9 @@ export interface IpcRendererLike {
  * here with no edit. Exposes functions only, never ipcRenderer itself.
  */
 export function buildBridge(ipc: IpcRendererLike): OverseerBridge {
-  const commands = Object.fromEntries((Object.keys(UI_COMMANDS) as UiCommand[]).map((c) => [c, (params: unknown) => ipc.invoke(uiCommandChannel(c), params) as Promise<IpcAnswer>])) as Record<UiCommand, (params: unknown) => Promise<IpcAnswer>>;
+  const commands = Object.fromEntries(
+    (Object.keys(UI_COMMANDS) as UiCommand[]).map((c) => [c, (params: unknown) => ipc.invoke(uiCommandChannel(c), params) as Promise<IpcAnswer>]),
+  ) as Record<UiCommand, (params: unknown) => Promise<IpcAnswer>>;
   return {
     commands: Object.freeze(commands),
     onEvent(listener) {

@@ -5,12 +5,53 @@ import { z } from 'zod';
  * so an agent's selector means the same thing on every backend.
  */
 export const ROLES = [
-  'alert', 'application', 'button', 'calendar', 'canvas', 'cell', 'check_box', 'column_header',
-  'combo_box', 'dialog', 'document', 'edit', 'group', 'header', 'heading', 'image', 'label',
-  'link', 'list', 'list_item', 'menu', 'menu_bar', 'menu_item', 'pane', 'paragraph',
-  'progress_bar', 'radio_button', 'row', 'row_header', 'scroll_bar', 'separator', 'slider',
-  'spinner', 'split_button', 'status_bar', 'tab', 'tab_item', 'table', 'text', 'title_bar',
-  'toggle_button', 'tool_bar', 'tool_tip', 'tree', 'tree_item', 'window', 'unknown',
+  'alert',
+  'application',
+  'button',
+  'calendar',
+  'canvas',
+  'cell',
+  'check_box',
+  'column_header',
+  'combo_box',
+  'dialog',
+  'document',
+  'edit',
+  'group',
+  'header',
+  'heading',
+  'image',
+  'label',
+  'link',
+  'list',
+  'list_item',
+  'menu',
+  'menu_bar',
+  'menu_item',
+  'pane',
+  'paragraph',
+  'progress_bar',
+  'radio_button',
+  'row',
+  'row_header',
+  'scroll_bar',
+  'separator',
+  'slider',
+  'spinner',
+  'split_button',
+  'status_bar',
+  'tab',
+  'tab_item',
+  'table',
+  'text',
+  'title_bar',
+  'toggle_button',
+  'tool_bar',
+  'tool_tip',
+  'tree',
+  'tree_item',
+  'window',
+  'unknown',
 ] as const;
 
 /** A role from the shared vocabulary. */
@@ -22,10 +63,7 @@ export type Role = z.infer<typeof Role>;
  * Each action needs one of them: invoke→invoke, set_value→value|range_value, toggle→toggle,
  * expand/collapse→expand_collapse, select→selection_item, scroll_into_view→scroll_item, focus→focus.
  */
-export const PATTERNS = [
-  'invoke', 'value', 'range_value', 'text', 'toggle', 'expand_collapse', 'selection',
-  'selection_item', 'scroll_item', 'focus',
-] as const;
+export const PATTERNS = ['invoke', 'value', 'range_value', 'text', 'toggle', 'expand_collapse', 'selection', 'selection_item', 'scroll_item', 'focus'] as const;
 export const Pattern = z.enum(PATTERNS);
 export type Pattern = z.infer<typeof Pattern>;
 

@@ -56,14 +56,17 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   snapshot_evicted: 'The observation fell out of the retained set (64 observations, 512 identities).',
   excluded_target: 'The window or process is excluded from reading and acting (the supervisor itself, the agent host, or configured exclusions).',
   target_elevated: 'The target runs with higher privileges than the helper and cannot be read or driven.',
-  accessibility_unavailable: 'No accessibility tree: the bus is down, the application exports no tree, or (Chromium/Electron) renderer accessibility is off. data.reason.',
+  accessibility_unavailable:
+    'No accessibility tree: the bus is down, the application exports no tree, or (Chromium/Electron) renderer accessibility is off. data.reason.',
   no_interactive_desktop: 'There is no desktop session to read (no DISPLAY / session bus).',
   timeout: 'The operation did not finish within its time budget.',
   helper_unavailable: 'The accessibility helper is not running or was restarted while the call was in flight.',
   denied: 'A person or a policy rule denied the action. detail carries the reason when one was given.',
   expired: 'Nobody answered the approval request in time.',
-  braked: 'A brake (stop or emergency stop) answered the call: it was refused before dispatch, or (emergency stop) answered while in flight. data.brake names the brake.',
-  withdrawn: 'The agent that asked went away (its session ended, expired while idle, or its bridge closed): the pending action left the queue and can never run.',
+  braked:
+    'A brake (stop or emergency stop) answered the call: it was refused before dispatch, or (emergency stop) answered while in flight. data.brake names the brake.',
+  withdrawn:
+    'The agent that asked went away (its session ended, expired while idle, or its bridge closed): the pending action left the queue and can never run.',
   stale_screen: 'The screen where an input lands changed since the screenshot it was planned on (region, window position or monitors); nothing was dispatched.',
   capture_unavailable: 'No screenshot of that window or screen can be taken here, and no other rectangle stands in for it. data.reason.',
   input_unavailable: 'Pointer and keyboard input cannot be synthesized in this session (e.g. Wayland without a portal). data.reason.',

@@ -25,6 +25,9 @@ export const Selector = z
     value_contains: selectorText('Substring of the current value; case-insensitive. Never matches password fields.'),
     nth: z.number().int().min(0).max(100_000).describe('0-based index to pick one of several matches, in document order.').optional(),
   })
-  .refine((s) => SELECTOR_TEXT_FIELDS.some((f) => s[f] !== undefined), 'a selector needs at least one of automation_id, role, name, name_contains, value_contains')
+  .refine(
+    (s) => SELECTOR_TEXT_FIELDS.some((f) => s[f] !== undefined),
+    'a selector needs at least one of automation_id, role, name, name_contains, value_contains',
+  )
   .describe('Which element: every given field must match.');
 export type Selector = z.infer<typeof Selector>;

@@ -52,7 +52,12 @@ export const ElementFindArgs = z.strictObject({
   window: windowId.optional(),
   selector: Selector,
   limit: limitField(FIND_LIMIT, 'Most matches to return.'),
-  timeout_ms: z.number().int().min(FIND_TIMEOUT.min).describe(`0 looks once; a positive value waits up to that long for a first match. Ceiling ${FIND_TIMEOUT.ceiling}.`).optional(),
+  timeout_ms: z
+    .number()
+    .int()
+    .min(FIND_TIMEOUT.min)
+    .describe(`0 looks once; a positive value waits up to that long for a first match. Ceiling ${FIND_TIMEOUT.ceiling}.`)
+    .optional(),
   output,
 });
 export type ElementFindArgs = z.infer<typeof ElementFindArgs>;

@@ -205,10 +205,16 @@ export type UiSnapshot = z.infer<typeof UiSnapshot>;
  */
 export const UI_COMMANDS = {
   /** Approves one card; `allow` (the confirmed second step) also creates a session rule of exactly that scope. */
-  approve: { params: z.strictObject({ approval_id: z.string().max(100), allow: z.strictObject({ scope: z.enum(['element', 'app']) }).optional() }), result: z.object({ ok: z.literal(true), rule: PolicyRule.optional() }) },
+  approve: {
+    params: z.strictObject({ approval_id: z.string().max(100), allow: z.strictObject({ scope: z.enum(['element', 'app']) }).optional() }),
+    result: z.object({ ok: z.literal(true), rule: PolicyRule.optional() }),
+  },
   deny: { params: z.strictObject({ approval_id: z.string().max(100), reason: z.string().max(2000).optional() }), result: z.object({ ok: z.literal(true) }) },
   /** Cancels an approved action the pause holds (answered denied). */
-  cancel_held: { params: z.strictObject({ approval_id: z.string().max(100), reason: z.string().max(2000).optional() }), result: z.object({ ok: z.literal(true) }) },
+  cancel_held: {
+    params: z.strictObject({ approval_id: z.string().max(100), reason: z.string().max(2000).optional() }),
+    result: z.object({ ok: z.literal(true) }),
+  },
   brake: { params: z.strictObject({ action: z.enum(['pause', 'resume', 'stop', 'emergency_stop', 'rearm']) }), result: z.object({ brake: BrakeState }) },
   choose_window: { params: z.strictObject({ window: z.string().max(200).optional() }), result: z.object({ ok: z.literal(true) }) },
   refresh_windows: { params: z.strictObject({}), result: z.object({ windows: z.array(WindowInfo) }) },

@@ -37,11 +37,22 @@ export function App() {
             ◉
           </span>
           Overseer
-          <span className={`pending-badge${pendingCount > 0 ? ' alert' : ''}`} data-testid="pending-badge" aria-live="polite" aria-label={`${pendingCount} pending approvals`}>
+          <span
+            className={`pending-badge${pendingCount > 0 ? ' alert' : ''}`}
+            data-testid="pending-badge"
+            aria-live="polite"
+            aria-label={`${pendingCount} pending approvals`}
+          >
             {pendingCount}
           </span>
           <span className={`conn conn-${live ? 'open' : connection.state === 'open' ? 'connecting' : connection.state}`} data-testid="connection-state">
-            {live ? 'connected' : connection.state === 'unauthorized' ? 'not signed in' : connection.state === 'connecting' || connection.state === 'open' ? 'connecting…' : 'disconnected'}
+            {live
+              ? 'connected'
+              : connection.state === 'unauthorized'
+                ? 'not signed in'
+                : connection.state === 'connecting' || connection.state === 'open'
+                  ? 'connecting…'
+                  : 'disconnected'}
           </span>
         </div>
         <BrakeBar />
@@ -57,7 +68,16 @@ export function App() {
         <main className="center">
           <div className="tabs" role="tablist" aria-label="Views">
             {VIEWS.map((v) => (
-              <button key={v.view} type="button" role="tab" id={`tab-${v.view}`} aria-selected={view === v.view} aria-controls="view-panel" data-testid={`tab-${v.view}`} onClick={() => appStore.getState().setView(v.view)}>
+              <button
+                key={v.view}
+                type="button"
+                role="tab"
+                id={`tab-${v.view}`}
+                aria-selected={view === v.view}
+                aria-controls="view-panel"
+                data-testid={`tab-${v.view}`}
+                onClick={() => appStore.getState().setView(v.view)}
+              >
                 {v.label}
               </button>
             ))}

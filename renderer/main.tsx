@@ -10,11 +10,14 @@ import './styles.css';
 const channel = uiChannelUrl(window.location, import.meta.env.DEV);
 // Nothing secret belongs in the address bar (an old link's ?token= included): keep the path only.
 if (window.location.search !== '' && !import.meta.env.DEV) window.history.replaceState(null, '', window.location.pathname);
-const api = connect({ bridge: window.overseer, url: channel }, {
-  onEvent: (event) => appStore.getState().applyEvent(event),
-  onStatus: (status) => appStore.getState().setConnection(status),
-  onProtocolError: (what) => console.warn(`[ui] ignored ${what}`),
-});
+const api = connect(
+  { bridge: window.overseer, url: channel },
+  {
+    onEvent: (event) => appStore.getState().applyEvent(event),
+    onStatus: (status) => appStore.getState().setConnection(status),
+    onProtocolError: (what) => console.warn(`[ui] ignored ${what}`),
+  },
+);
 
 const root = document.getElementById('root');
 if (root === null) throw new Error('index.html has no #root');

@@ -29,7 +29,11 @@ describe('RpcPeer', () => {
   it('answers bugs as internal without leaking the stack', async () => {
     const logged: string[] = [];
     const [a, b] = createLinkedPair();
-    new RpcPeer(b, () => Promise.reject(new Error('boom secret')), (l) => logged.push(l)).start();
+    new RpcPeer(
+      b,
+      () => Promise.reject(new Error('boom secret')),
+      (l) => logged.push(l),
+    ).start();
     const client = new RpcPeer(a);
     client.start();
     await assert.rejects(client.request('x', {}), (e: unknown) => e instanceof OverseerError && e.code === 'internal' && !e.message.includes('secret'));
@@ -90,7 +94,11 @@ describe('LineSplitter', () => {
   it('splits lines across chunks and drops oversized ones', () => {
     const lines: string[] = [];
     const big: number[] = [];
-    const s = new LineSplitter(10, (l) => lines.push(l), (n) => big.push(n));
+    const s = new LineSplitter(
+      10,
+      (l) => lines.push(l),
+      (n) => big.push(n),
+    );
     s.push(Buffer.from('ab'));
     s.push(Buffer.from('c\n0123456789ABC\nok\r\n'));
     assert.deepEqual(lines, ['abc', 'ok']);
@@ -99,7 +107,11 @@ describe('LineSplitter', () => {
 
   it('keeps multi-byte characters split across chunks intact', () => {
     const lines: string[] = [];
-    const s = new LineSplitter(100, (l) => lines.push(l), () => {});
+    const s = new LineSplitter(
+      100,
+      (l) => lines.push(l),
+      () => {},
+    );
     const bytes = Buffer.from('Сохранить\n');
     s.push(bytes.subarray(0, 3));
     s.push(bytes.subarray(3));

@@ -1,5 +1,16 @@
 import { type z } from 'zod';
-import { CANCEL_METHOD, CancelParams, ErrorCode, OverseerError, RPC_CODES, RpcFrame, errorInfo, invalidArgument, type ErrorInfo, type RpcError } from '../protocol/index.js';
+import {
+  CANCEL_METHOD,
+  CancelParams,
+  ErrorCode,
+  OverseerError,
+  RPC_CODES,
+  RpcFrame,
+  errorInfo,
+  invalidArgument,
+  type ErrorInfo,
+  type RpcError,
+} from '../protocol/index.js';
 import type { Transport } from './transport.js';
 
 /** Node's timers fire at once past 2^31−1 ms; longer timeouts are clamped to it. */
@@ -41,7 +52,8 @@ export class RpcPeer {
     private readonly log: (line: string) => void = () => {},
   ) {
     transport.onmessage = (line) => this.receive(line);
-    transport.onoversize = (bytes) => this.sendError(null, RPC_CODES.invalidRequest, errorInfo('invalid_argument', `frame of ${bytes} bytes exceeds the frame limit; dropped`));
+    transport.onoversize = (bytes) =>
+      this.sendError(null, RPC_CODES.invalidRequest, errorInfo('invalid_argument', `frame of ${bytes} bytes exceeds the frame limit; dropped`));
     transport.onclose = () => this.shutdown();
   }
 
@@ -66,10 +78,13 @@ export class RpcPeer {
         cleanup: () => options.signal?.removeEventListener('abort', onAbort),
       };
       if (options.timeoutMs !== undefined) {
-        entry.timer = setTimeout(() => {
-          this.settle(id, undefined, new OverseerError(errorInfo('timeout', `${method} got no answer within ${options.timeoutMs} ms`)));
-          this.notify(CANCEL_METHOD, { id });
-        }, Math.min(Math.max(options.timeoutMs, 0), MAX_TIMER_MS));
+        entry.timer = setTimeout(
+          () => {
+            this.settle(id, undefined, new OverseerError(errorInfo('timeout', `${method} got no answer within ${options.timeoutMs} ms`)));
+            this.notify(CANCEL_METHOD, { id });
+          },
+          Math.min(Math.max(options.timeoutMs, 0), MAX_TIMER_MS),
+        );
       }
       options.signal?.addEventListener('abort', onAbort, { once: true });
       this.pending.set(id, entry);
@@ -95,7 +110,8 @@ export class RpcPeer {
   private shutdown(): void {
     if (this.closed) return;
     this.closed = true;
-    for (const id of [...this.pending.keys()]) this.settle(id, undefined, new OverseerError(errorInfo('helper_unavailable', 'connection closed while the call was in flight')));
+    for (const id of [...this.pending.keys()])
+      this.settle(id, undefined, new OverseerError(errorInfo('helper_unavailable', 'connection closed while the call was in flight')));
     for (const controller of this.inbound.values()) controller.abort();
     this.onclose?.();
   }
@@ -146,7 +162,11 @@ export class RpcPeer {
 
   private handleRequest(id: string | number, method: string, params: unknown): void {
     if (this.handler === undefined || this.inbound.has(id)) {
-      this.sendError(id, RPC_CODES.invalidRequest, errorInfo('invalid_argument', this.handler === undefined ? 'this peer serves no requests' : `request id ${id} is already in flight`));
+      this.sendError(
+        id,
+        RPC_CODES.invalidRequest,
+        errorInfo('invalid_argument', this.handler === undefined ? 'this peer serves no requests' : `request id ${id} is already in flight`),
+      );
       return;
     }
     const controller = new AbortController();

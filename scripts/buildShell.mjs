@@ -17,7 +17,15 @@ const esm = { ...node, format: 'esm', outExtension: { '.js': '.mjs' }, banner: {
 await Promise.all([
   build({ ...esm, entryPoints: { 'electron/main': 'main/electron/main.ts', 'helper/main': 'helper/main.ts', 'cli/overseer': 'main/cli.ts' }, outdir: 'dist' }),
   // A sandboxed preload is a CommonJS script that may require only `electron` (and a few built-ins).
-  build({ ...node, format: 'cjs', platform: 'browser', minify: true, entryPoints: { 'electron/preload': 'preload/preload.ts' }, outdir: 'dist', outExtension: { '.js': '.cjs' } }),
+  build({
+    ...node,
+    format: 'cjs',
+    platform: 'browser',
+    minify: true,
+    entryPoints: { 'electron/preload': 'preload/preload.ts' },
+    outdir: 'dist',
+    outExtension: { '.js': '.cjs' },
+  }),
 ]);
 // The demo's sample app is a Python file, run as a file: it sits next to the CLI bundle, where
 // desktop/demoDesktop.ts looks for it (`./apps/` beside the running module).

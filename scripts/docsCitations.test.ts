@@ -38,7 +38,10 @@ export function slug(heading: string): string {
     .replace(/\[([^\]]*)\]\([^)]*\)/g, '$1')
     .replace(/[`*]/g, '')
     .trim();
-  return text.toLowerCase().replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '').replace(/ /g, '-');
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{M}\p{N}\p{Pc} -]/gu, '')
+    .replace(/ /g, '-');
 }
 
 /** The anchors of a markdown file's headings (outside code fences), with GitHub's `-1`, `-2` for repeats. */
@@ -84,7 +87,8 @@ describe('citations of docs/', () => {
 
   it('finds the documentation and the files that cite it', () => {
     assert.ok(files.length > 100, `only ${files.length} tracked files found`);
-    for (const doc of ['docs/tools.md', 'docs/architecture.md', 'docs/supervision.md', 'docs/security.md']) assert.ok(anchors(doc) !== undefined, `${doc} is missing`);
+    for (const doc of ['docs/tools.md', 'docs/architecture.md', 'docs/supervision.md', 'docs/security.md'])
+      assert.ok(anchors(doc) !== undefined, `${doc} is missing`);
   });
 
   it('cites no outside specification: what the code implements is in docs/', () => {

@@ -9,9 +9,14 @@ const root = new URL('..', import.meta.url).pathname;
 
 describe('import layers', () => {
   it('gives every code file of the repository a layer', () => {
-    const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.ts', '*.tsx', '*.mjs', '*.mts'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+    const files = execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.ts', '*.tsx', '*.mjs', '*.mts'], { cwd: root, encoding: 'utf8' })
+      .split('\n')
+      .filter(Boolean);
     assert.ok(files.length > 100);
-    assert.deepEqual(files.filter((f) => layerOf(f) === undefined), []);
+    assert.deepEqual(
+      files.filter((f) => layerOf(f) === undefined),
+      [],
+    );
   });
 
   it('refuses a wrong-way import and names the route', () => {

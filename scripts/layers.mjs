@@ -13,7 +13,12 @@ const NODE = 'node:*';
 
 /** @type {Layer[]} */
 export const LAYERS = [
-  { folder: '.', why: 'The repository root holds tool configuration only.', may: ['scripts/layerRule.mjs', 'scripts/layers.mjs'], packages: ['@eslint/js', 'globals', 'typescript-eslint'] },
+  {
+    folder: '.',
+    why: 'The repository root holds tool configuration only.',
+    may: ['scripts/layerRule.mjs', 'scripts/layers.mjs'],
+    packages: ['@eslint/js', 'globals', 'typescript-eslint'],
+  },
   {
     folder: 'protocol',
     why: 'protocol/ holds the contracts (zod schemas and the types inferred from them) and imports nothing of the project.',
@@ -86,7 +91,8 @@ export const LAYERS = [
     may: ['protocol', 'rpc', 'main/core'],
     packages: [NODE, '@modelcontextprotocol/sdk', 'ws', 'zod'],
     testsMay: ['main/testing', 'main/cliArgs.ts', 'desktop'],
-    reach: 'The supervisor core is imported by its shells (main/commands, main/electron) and tests; the helper answers it over RPC (protocol/helperRpc.ts), the renderer over the UI channel (protocol/uiChannel.ts).',
+    reach:
+      'The supervisor core is imported by its shells (main/commands, main/electron) and tests; the helper answers it over RPC (protocol/helperRpc.ts), the renderer over the UI channel (protocol/uiChannel.ts).',
   },
   {
     folder: 'main/testing',
@@ -111,7 +117,12 @@ export const LAYERS = [
     packages: ['electron'],
     testPackages: [NODE],
   },
-  { folder: 'renderer', why: 'The renderer entry and its build configuration.', may: ['protocol', 'renderer'], packages: ['react', 'react-dom', 'vite', '@vitejs/plugin-react', NODE] },
+  {
+    folder: 'renderer',
+    why: 'The renderer entry and its build configuration.',
+    may: ['protocol', 'renderer'],
+    packages: ['react', 'react-dom', 'vite', '@vitejs/plugin-react', NODE],
+  },
   {
     folder: 'renderer/api',
     why: 'The one module that talks to the supervisor: the UI channel over IPC or WebSocket, every frame validated.',
@@ -151,7 +162,12 @@ export const LAYERS = [
     may: ['protocol', 'helper/core', 'main/core', 'main/testing', 'renderer/api', 'renderer/store', 'e2e/integration'],
     packages: [NODE],
   },
-  { folder: 'e2e/windows', why: 'The Wine lane: builds the Win32 fixture and runs the helper under Wine.', may: ['main/core/helperProcess.ts', 'main/core/paths.ts', 'e2e/windows'], packages: [NODE] },
+  {
+    folder: 'e2e/windows',
+    why: 'The Wine lane: builds the Win32 fixture and runs the helper under Wine.',
+    may: ['main/core/helperProcess.ts', 'main/core/paths.ts', 'e2e/windows'],
+    packages: [NODE],
+  },
   {
     folder: 'bench',
     why: 'Benchmarks measure the product through its real entry points, against peers in the same run.',

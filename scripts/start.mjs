@@ -15,6 +15,7 @@ if (why === undefined && !existsSync(shell)) why = 'the desktop shell is not bui
 const child =
   why === undefined
     ? spawn(binary, [root, ...args], { stdio: 'inherit' })
-    : (process.stderr.write(`overseer: ${why}; starting browser mode instead: open the UI URL below.\n`), spawn(process.execPath, [join(root, 'bin', 'overseer.mjs'), 'serve', ...args], { stdio: 'inherit' }));
+    : (process.stderr.write(`overseer: ${why}; starting browser mode instead: open the UI URL below.\n`),
+      spawn(process.execPath, [join(root, 'bin', 'overseer.mjs'), 'serve', ...args], { stdio: 'inherit' }));
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => child.kill(signal));
 child.on('exit', (code, signal) => process.exit(code ?? (signal === null ? 0 : 1)));

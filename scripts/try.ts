@@ -5,7 +5,8 @@ import { REPO_ROOT } from '../main/core/paths.js';
 import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import type { Element } from '../protocol/index.js';
 
-const line = (e: Element, depth: number): string => `${'  '.repeat(depth)}${e.role}${e.name ? ` "${e.name}"` : ''}${e.value !== undefined ? ` = ${JSON.stringify(e.value)}` : ''}${e.redacted ? ' (redacted)' : ''}${e.automation_id ? ` #${e.automation_id}` : ''}`;
+const line = (e: Element, depth: number): string =>
+  `${'  '.repeat(depth)}${e.role}${e.name ? ` "${e.name}"` : ''}${e.value !== undefined ? ` = ${JSON.stringify(e.value)}` : ''}${e.redacted ? ' (redacted)' : ''}${e.automation_id ? ` #${e.automation_id}` : ''}`;
 const print = (els: Element[], depth = 0): void => {
   for (const e of els) {
     console.log(line(e, depth));
@@ -26,8 +27,15 @@ try {
   const read = await helper.call('window_read', { window: fixture.window, max_nodes: 80 });
   console.log(`\nwindow_read: ${read.node_count} elements in ${read.read_ms} ms, truncated_by ${JSON.stringify(read.truncated_by)}`);
   print(read.elements);
-  const receipt = await helper.call('element_act', { window: fixture.window, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'Hello from Overseer' });
-  console.log(`\nelement_act set_value: ${receipt.outcome} via ${receipt.path}, verification ${receipt.verification}, value now ${JSON.stringify(receipt.after?.value)}`);
+  const receipt = await helper.call('element_act', {
+    window: fixture.window,
+    selector: { automation_id: 'name_entry' },
+    action: 'set_value',
+    text: 'Hello from Overseer',
+  });
+  console.log(
+    `\nelement_act set_value: ${receipt.outcome} via ${receipt.path}, verification ${receipt.verification}, value now ${JSON.stringify(receipt.after?.value)}`,
+  );
   await helper.close();
 } finally {
   await desktop.stop();

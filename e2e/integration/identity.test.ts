@@ -26,7 +26,8 @@ function backend(): FakeBackend {
 function helperOver(b: FakeBackend): HelperCaller {
   const service = new HelperService(b, () => {});
   return {
-    call: async <M extends HelperMethod>(method: M, params: HelperParams<M>): Promise<HelperResult<M>> => HELPER_METHODS[method].result.parse(await service.handle(method, params, new AbortController().signal)) as HelperResult<M>,
+    call: async <M extends HelperMethod>(method: M, params: HelperParams<M>): Promise<HelperResult<M>> =>
+      HELPER_METHODS[method].result.parse(await service.handle(method, params, new AbortController().signal)) as HelperResult<M>,
   };
 }
 
@@ -48,6 +49,10 @@ describe('element identity has one home: the helper builds it, the supervisor us
     assert.equal(JSON.stringify(fromRead), JSON.stringify(fromAct));
     assert.deepEqual(fromRead.ancestors, ['window:Identity', `group:${LONG}`]);
     assert.equal(fromRead.name, 'Save the document with a long label');
-    assert.equal(elements.some((e) => 'digest' in e), false, 'the agent never sees digests');
+    assert.equal(
+      elements.some((e) => 'digest' in e),
+      false,
+      'the agent never sees digests',
+    );
   });
 });

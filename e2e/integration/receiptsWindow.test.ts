@@ -10,7 +10,16 @@ import { fakeHelperProcess } from '../../main/testing/fakeHelperProcess.js';
 import { Supervisor } from '../../main/core/supervisor.js';
 import type { UiClient } from '../../main/core/uiHub.js';
 
-const entry = (seq: number): ReceiptEntry => ({ seq, at: new Date(seq).toISOString(), session: 's1', agent: 'claude', tool: 'element_act', outcome: 'completed', duration_ms: 1, summary: `receipt ${seq}` });
+const entry = (seq: number): ReceiptEntry => ({
+  seq,
+  at: new Date(seq).toISOString(),
+  session: 's1',
+  agent: 'claude',
+  tool: 'element_act',
+  outcome: 'completed',
+  duration_ms: 1,
+  summary: `receipt ${seq}`,
+});
 
 /** A UI as the renderer builds it: every event frame applied to its own store. */
 function storeClient(): { client: UiClient; seqs: () => number[] } {
@@ -22,7 +31,13 @@ function storeClient(): { client: UiClient; seqs: () => number[] } {
 describe('receipts the UI holds', () => {
   it('a UI open through many receipts shows the same latest receipts as a UI that connects now', async () => {
     const dataDir = await mkdtemp(join(tmpdir(), 'overseer-receipts-'));
-    const s = await Supervisor.start({ dataDir, helperEnv: {}, log: () => {}, connection: { mcp_url: 'http://127.0.0.1:1/mcp', stdio_command: [] }, spawnHelper: () => fakeHelperProcess() });
+    const s = await Supervisor.start({
+      dataDir,
+      helperEnv: {},
+      log: () => {},
+      connection: { mcp_url: 'http://127.0.0.1:1/mcp', stdio_command: [] },
+      spawnHelper: () => fakeHelperProcess(),
+    });
     try {
       const early = storeClient();
       await s.ui.attach(early.client, { shows: false });
@@ -34,7 +49,11 @@ describe('receipts the UI holds', () => {
       const late = storeClient();
       await s.ui.attach(late.client, { shows: false });
       const latest = Array.from({ length: MAX_RECEIPTS }, (_, i) => total - MAX_RECEIPTS + 1 + i);
-      assert.deepEqual(snapshot.map((r) => r.seq), latest, 'the snapshot carries the latest MAX_RECEIPTS');
+      assert.deepEqual(
+        snapshot.map((r) => r.seq),
+        latest,
+        'the snapshot carries the latest MAX_RECEIPTS',
+      );
       assert.deepEqual(late.seqs(), latest);
       assert.deepEqual(early.seqs(), latest, 'the store keeps exactly what the snapshot would give');
     } finally {

@@ -41,11 +41,13 @@ function approvalSpecs(lane: UiLane): void {
     let win: string;
     let app: string;
     const shot = (name: string): Promise<string> => screenshot(page, lane.name === 'browser' ? name : `${lane.name}-${name}`);
-    const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
+    const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> =>
+      toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
     /** The outcome line a decided card shows in Recent decisions (it stays after placeholders collapse). */
     const outcomeOf = (id: string) => page.locator(`[data-testid="recent-decision"][data-approval-id="${id}"]`).getByTestId('recent-outcome');
     /** Whether an agent call is still unanswered a moment from now. */
-    const stillWaiting = async (answer: Promise<unknown>): Promise<boolean> => (await Promise.race([answer.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 300))]));
+    const stillWaiting = async (answer: Promise<unknown>): Promise<boolean> =>
+      await Promise.race([answer.then(() => false), new Promise<boolean>((r) => setTimeout(() => r(true), 300))]);
 
     before(async () => {
       desktop = await startPrivateDesktop();
@@ -56,7 +58,9 @@ function approvalSpecs(lane: UiLane): void {
       await page.setViewportSize({ width: 1280, height: 1500 });
       agent = await httpClient(ui.mcp, AGENT);
       driver = await FixtureDriver.connect(desktop.a11yBusAddress);
-      const fixture = (await toolJson<{ windows: { window: string; title: string; app: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture');
+      const fixture = (await toolJson<{ windows: { window: string; title: string; app: string }[] }>(agent, 'window_list')).windows.find(
+        (w) => w.title === 'Overseer Fixture',
+      );
       win = fixture?.window ?? '';
       app = fixture?.app ?? '';
       await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
@@ -86,11 +90,13 @@ function approvalSpecs(lane: UiLane): void {
       }
       await shot('five-cards-armed');
       const order = await Promise.all([0, 1, 2, 3, 4].map((i) => approvalId(cards.nth(i))));
-      const points = await Promise.all([0, 1, 2, 3, 4].map(async (i) => {
-        const box = await cards.nth(i).getByTestId('approve-button').boundingBox();
-        assert.ok(box);
-        return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
-      }));
+      const points = await Promise.all(
+        [0, 1, 2, 3, 4].map(async (i) => {
+          const box = await cards.nth(i).getByTestId('approve-button').boundingBox();
+          assert.ok(box);
+          return { x: box.x + box.width / 2, y: box.y + box.height / 2 };
+        }),
+      );
       for (const p of points) {
         await page.mouse.click(p.x, p.y);
         await new Promise((r) => setTimeout(r, 150));
@@ -102,7 +108,8 @@ function approvalSpecs(lane: UiLane): void {
         assert.equal(r.decision?.by, 'human');
         assert.equal(r.outcome, 'completed');
       }
-      for (const id of order) assert.equal(await page.locator(`[data-testid="placeholder"][data-approval-id="${id}"]`).count(), 1, 'each card left a placeholder in its place');
+      for (const id of order)
+        assert.equal(await page.locator(`[data-testid="placeholder"][data-approval-id="${id}"]`).count(), 1, 'each card left a placeholder in its place');
       assert.ok(heights.size > 1, `the cards had different heights (${[...heights].join(', ')}), so a collapsing queue would have moved them`);
       await page.getByTestId('tab-settings').click();
       assert.equal(await page.getByTestId('settings-allow-rule').count(), 0, 'no allow rule: no second step was confirmed');
@@ -158,7 +165,10 @@ function approvalSpecs(lane: UiLane): void {
       await page.keyboard.press('a');
       assert.equal((await firstAnswer).decision?.verdict, 'approved');
       await page.keyboard.press('a');
-      await second.getByTestId('card-note').getByText(/^Not decided: this card was selected 0\.\d s ago — read it first\.$/).waitFor({ timeout: 2000 });
+      await second
+        .getByTestId('card-note')
+        .getByText(/^Not decided: this card was selected 0\.\d s ago — read it first\.$/)
+        .waitFor({ timeout: 2000 });
       assert.equal(await stillWaiting(secondAnswer), true, 'the second key press decided nothing');
       await second.and(page.locator('[data-keys-armed="true"]')).waitFor({ timeout: 5000 });
       await page.keyboard.press('s');
@@ -187,7 +197,10 @@ function approvalSpecs(lane: UiLane): void {
       const confirm = step.getByTestId('allow-confirm');
       const confirmBox = await confirm.boundingBox();
       assert.ok(firstBox && confirmBox);
-      assert.ok(confirmBox.y >= firstBox.y + firstBox.height || confirmBox.y + confirmBox.height <= firstBox.y, 'Confirm never sits where the first button was');
+      assert.ok(
+        confirmBox.y >= firstBox.y + firstBox.height || confirmBox.y + confirmBox.height <= firstBox.y,
+        'Confirm never sits where the first button was',
+      );
       await page.mouse.click(firstBox.x + firstBox.width / 2, firstBox.y + firstBox.height / 2);
       assert.equal(await stillWaiting(answer), true, 'a repeated click on the first button confirms nothing');
       await shot('allow-second-step');
@@ -233,7 +246,9 @@ function approvalSpecs(lane: UiLane): void {
         const r = await answer;
         assert.equal(r.outcome, 'completed');
         await held.waitFor({ state: 'detached' });
-        await outcomeOf(id).getByText(/^Approved — (verified|completed \(not checked\))$/).waitFor({ timeout: 5000 });
+        await outcomeOf(id)
+          .getByText(/^Approved — (verified|completed \(not checked\))$/)
+          .waitFor({ timeout: 5000 });
 
         await page.getByTestId('brake-pause').click();
         await page.getByTestId('brake-state').and(page.locator('[data-state="paused"]')).waitFor();
@@ -246,7 +261,9 @@ function approvalSpecs(lane: UiLane): void {
         const c = await cancelled;
         assert.equal(c.refusal?.code, 'denied');
         assert.equal(c.action_call_made, false);
-        await outcomeOf(id2).getByText(/^Approved — denied/).waitFor({ timeout: 5000 });
+        await outcomeOf(id2)
+          .getByText(/^Approved — denied/)
+          .waitFor({ timeout: 5000 });
       } finally {
         if ((await page.getByTestId('brake-resume').count()) > 0) await page.getByTestId('brake-resume').click();
         await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
@@ -259,7 +276,11 @@ function approvalSpecs(lane: UiLane): void {
       const id = await approvalId(card);
       await (await armed(card.getByTestId('approve-button'))).click();
       assert.equal((await ok).verification, 'verified');
-      await page.locator(`[data-testid="placeholder"][data-approval-id="${id}"]`).getByTestId('outcome-line').getByText('Approved — verified').waitFor({ timeout: 5000 });
+      await page
+        .locator(`[data-testid="placeholder"][data-approval-id="${id}"]`)
+        .getByTestId('outcome-line')
+        .getByText('Approved — verified')
+        .waitFor({ timeout: 5000 });
       await outcomeOf(id).getByText('Approved — verified').waitFor();
 
       const stale = act({ selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'Stale Sam' });
@@ -270,7 +291,9 @@ function approvalSpecs(lane: UiLane): void {
       await (await armed(card2.getByTestId('approve-button'))).click();
       const r = await stale;
       assert.equal(r.refusal?.code, 'stale_element');
-      await outcomeOf(id2).getByText(/^Approved — refused: stale_element — .+/).waitFor({ timeout: 5000 });
+      await outcomeOf(id2)
+        .getByText(/^Approved — refused: stale_element — .+/)
+        .waitFor({ timeout: 5000 });
       await shot('outcome-stale');
     });
   });

@@ -49,7 +49,9 @@ function liveStateSpecs(lane: UiLane): void {
       page = ui.page;
       agent = await httpClient(ui.mcp, 'live-state-agent');
       driver = await FixtureDriver.connect(desktop.a11yBusAddress);
-      win = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
+      win =
+        (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ??
+        '';
       await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
     });
     after(async () => {
@@ -157,7 +159,8 @@ function liveStateSpecs(lane: UiLane): void {
         await brake.and(page.locator('[data-state="unknown"]')).waitFor({ timeout: 5000 });
         assert.doesNotMatch((await brake.textContent()) ?? '', /Running/);
         assert.match((await brake.textContent()) ?? '', /Unknown — not connected/);
-        for (const control of ['brake-pause', 'brake-stop', 'brake-emergency']) assert.equal(await page.getByTestId(control).isDisabled(), true, `${control} is disabled`);
+        for (const control of ['brake-pause', 'brake-stop', 'brake-emergency'])
+          assert.equal(await page.getByTestId(control).isDisabled(), true, `${control} is disabled`);
         assert.equal(await page.getByTestId('helper-state').getAttribute('data-state'), 'unknown');
         await page.getByTestId('agents-stale').getByText('Not connected: this list may be out of date.').waitFor();
         assert.equal(await page.getByTestId('tree-status').getAttribute('data-state'), 'out_of_date');

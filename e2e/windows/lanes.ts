@@ -50,14 +50,36 @@ function run(file: string, args: string[], env: Record<string, string | undefine
 
 /** Bundles a TypeScript entry into one ESM file for the Windows build of Node (koffi stays outside, from the lane's win32 package). */
 function bundle(entry: string, outfile: string): void {
-  run(join(REPO_ROOT, 'node_modules', '.bin', 'esbuild'), [entry, '--bundle', '--platform=node', '--format=esm', '--target=node22', `--outfile=${outfile}`, '--external:koffi', '--external:usocket', '--external:x11', '--log-level=warning', `--banner:js=import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);`], {}, REPO_ROOT);
+  run(
+    join(REPO_ROOT, 'node_modules', '.bin', 'esbuild'),
+    [
+      entry,
+      '--bundle',
+      '--platform=node',
+      '--format=esm',
+      '--target=node22',
+      `--outfile=${outfile}`,
+      '--external:koffi',
+      '--external:usocket',
+      '--external:x11',
+      '--log-level=warning',
+      `--banner:js=import { createRequire as __r } from 'node:module'; const require = __r(import.meta.url);`,
+    ],
+    {},
+    REPO_ROOT,
+  );
 }
 
 /** Prepares (once) and returns the lane for a desktop's environment (its DISPLAY). */
 export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
   mkdirSync(DIR, { recursive: true });
-  const env: Record<string, string> = { DISPLAY: desktopEnv['DISPLAY'] ?? '', WINEPREFIX: join(DIR, 'prefix'), WINEDEBUG: '-all', // No Gecko/Mono installers, and no debugger that would hold a crashed process open.
-    WINEDLLOVERRIDES: 'mscoree,mshtml=;winedbg.exe=d', WINEARCH: 'win64' };
+  const env: Record<string, string> = {
+    DISPLAY: desktopEnv['DISPLAY'] ?? '',
+    WINEPREFIX: join(DIR, 'prefix'),
+    WINEDEBUG: '-all', // No Gecko/Mono installers, and no debugger that would hold a crashed process open.
+    WINEDLLOVERRIDES: 'mscoree,mshtml=;winedbg.exe=d',
+    WINEARCH: 'win64',
+  };
   // A Windows 10 prefix (node refuses to start on the default win7).
   if (!existsSync(join(env['WINEPREFIX'] as string, 'system.reg'))) {
     run('wine', ['wineboot', '-i'], env);
@@ -75,7 +97,23 @@ export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
   const koffiWin = join(appDir, 'node_modules', '@koromix', 'koffi-win32-x64', 'package.json');
   if (!existsSync(koffiWin) || (JSON.parse(readFileSync(koffiWin, 'utf8')) as { version: string }).version !== koffiVersion) {
     mkdirSync(appDir, { recursive: true });
-    run('npm', ['install', `koffi@${koffiVersion}`, '--os=win32', '--cpu=x64', '--ignore-scripts', '--no-save', '--no-package-lock', '--no-audit', '--no-fund', '--prefix', appDir], {});
+    run(
+      'npm',
+      [
+        'install',
+        `koffi@${koffiVersion}`,
+        '--os=win32',
+        '--cpu=x64',
+        '--ignore-scripts',
+        '--no-save',
+        '--no-package-lock',
+        '--no-audit',
+        '--no-fund',
+        '--prefix',
+        appDir,
+      ],
+      {},
+    );
   }
   // The helper bundled from the sources now (never a stale build), next to its win32 node_modules.
   bundle(join(REPO_ROOT, 'helper', 'main.ts'), join(appDir, 'helper.mjs'));
@@ -100,8 +138,14 @@ export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
     runScript: (entry) => {
       const name = `${entry.split('/').pop()?.replace(/\.ts$/, '') ?? 'script'}.mjs`;
       bundle(join(REPO_ROOT, entry), join(appDir, name));
-      const r = spawnSync('/bin/sh', ['-c', 'exec wine "$0" "$1" 2>>"$2"', nodeExe, name, join(appDir, `${name}.err.log`)], { cwd: appDir, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 60_000 });
-      if (r.status !== 0) throw new Error(`${name} exited ${r.status ?? r.signal}: ${r.stdout}${readFileSync(join(appDir, `${name}.err.log`), 'utf8').slice(-2000)}`);
+      const r = spawnSync('/bin/sh', ['-c', 'exec wine "$0" "$1" 2>>"$2"', nodeExe, name, join(appDir, `${name}.err.log`)], {
+        cwd: appDir,
+        env: { ...process.env, ...env },
+        encoding: 'utf8',
+        timeout: 60_000,
+      });
+      if (r.status !== 0)
+        throw new Error(`${name} exited ${r.status ?? r.signal}: ${r.stdout}${readFileSync(join(appDir, `${name}.err.log`), 'utf8').slice(-2000)}`);
       return r.stdout;
     },
     launch: (exe, args = []) => spawn('wine', [exe, ...args], { cwd: DIR, env: { ...process.env, ...env }, stdio: 'ignore' }),
@@ -120,7 +164,8 @@ export function prepareWindows(): WindowsLane {
   const dir = join(REPO_ROOT, '.cache', 'windows');
   mkdirSync(dir, { recursive: true });
   const fixtureExe = join(dir, 'win32Fixture.exe');
-  if (!existsSync(fixtureExe) || statSync(fixtureExe).mtimeMs < statSync(FIXTURE_SOURCE).mtimeMs) run('gcc', ['-O1', '-municode', '-mwindows', '-o', fixtureExe, FIXTURE_SOURCE, '-luser32', '-lgdi32', '-lshell32'], {}, dir);
+  if (!existsSync(fixtureExe) || statSync(fixtureExe).mtimeMs < statSync(FIXTURE_SOURCE).mtimeMs)
+    run('gcc', ['-O1', '-municode', '-mwindows', '-o', fixtureExe, FIXTURE_SOURCE, '-luser32', '-lgdi32', '-lshell32'], {}, dir);
   const launched: ChildProcess[] = [];
   return {
     name: 'windows',

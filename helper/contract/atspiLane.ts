@@ -12,7 +12,9 @@ const ROWS = 3000;
 export async function atspiSetup(helperEnv: Record<string, string> = {}): Promise<ContractSetup> {
   const desktop = await startPrivateDesktop();
   try {
-    const app = await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', String(ROWS), '--freeze-seconds', String(FREEZE_S)], { waitForWindow: 'Overseer Fixture' });
+    const app = await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', String(ROWS), '--freeze-seconds', String(FREEZE_S)], {
+      waitForWindow: 'Overseer Fixture',
+    });
     const other = await desktop.launch('/usr/bin/python3', [FIXTURE, '--title', 'Second Fixture', '--rows', '50'], { waitForWindow: 'Second Fixture' });
     // The contract lanes also make the helper check its own answers against the protocol.
     const helper = spawnHelper({ ...desktop.env, OVERSEER_HELPER_SELF_CHECK: '1', ...helperEnv });

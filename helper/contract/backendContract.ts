@@ -59,7 +59,7 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         assert.ok(!l.windows.some((x) => x.pid === s.helper.child.pid), 'never lists the helper itself');
       });
 
-      it('keeps window ids stable for the window\'s life', async () => {
+      it("keeps window ids stable for the window's life", async () => {
         const a = await s.helper.call('window_list', {});
         await c.read({ max_nodes: 10 });
         const b = await s.helper.call('window_list', {});
@@ -89,7 +89,10 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         assert.ok(counter.rect && counter.rect.cx === Math.round(counter.rect.x + counter.rect.w / 2));
         assert.equal(counter.state.enabled, true);
         assert.ok(counter.patterns.includes('invoke'));
-        assert.ok(all.some((e) => e.name === 'Сохранить'), 'Cyrillic names come through');
+        assert.ok(
+          all.some((e) => e.name === 'Сохранить'),
+          'Cyrillic names come through',
+        );
         assert.ok(all.some((e) => e.name === 'Grüße ✓ 日本語'));
         assert.equal(all.find((e) => e.automation_id === s.id('disabled'))?.state.enabled, false);
       });
@@ -154,7 +157,9 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         assert.equal(r.match_count, 1);
         assert.equal(r.matches[0]?.name, 'Сохранить');
         // Case matters where ids have letters (numeric Win32 control ids have no case to get wrong).
-        const wrongCase = await c.find({ automation_id: s.id('save_ru') === s.id('save_ru').toUpperCase() ? `${s.id('save_ru')}0` : s.id('save_ru').toUpperCase() });
+        const wrongCase = await c.find({
+          automation_id: s.id('save_ru') === s.id('save_ru').toUpperCase() ? `${s.id('save_ru')}0` : s.id('save_ru').toUpperCase(),
+        });
         assert.equal(wrongCase.match_count, 0);
         assert.equal(wrongCase.searched_whole_window, true);
         assert.equal(wrongCase.reason, undefined);
@@ -182,7 +187,10 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
       it('counts duplicates and picks one with nth in document order', async () => {
         const all = await c.find({ name: 'Duplicate' });
         assert.equal(all.match_count, 2);
-        assert.deepEqual(all.matches.map((m) => m.automation_id), [s.id('dup_a'), s.id('dup_b')]);
+        assert.deepEqual(
+          all.matches.map((m) => m.automation_id),
+          [s.id('dup_a'), s.id('dup_b')],
+        );
         const second = await c.find({ name: 'Duplicate', nth: 1 });
         assert.equal(second.matches.length, 1);
         assert.equal(second.matches[0]?.automation_id, s.id('dup_b'));
@@ -363,7 +371,12 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
       });
 
       it('refuses a replaced element as stale, and rebinds to its identical replacement', async () => {
-        const bound = await s.helper.call('element_act', { window: s.fixtureWindow, selector: { automation_id: s.id('replaceable') }, action: 'invoke', check_only: true });
+        const bound = await s.helper.call('element_act', {
+          window: s.fixtureWindow,
+          selector: { automation_id: s.id('replaceable') },
+          action: 'invoke',
+          check_only: true,
+        });
         const ref = bound.element_ref as ElementRef;
         assert.ok(ref);
         const replaced = await c.actRef(ref, 'invoke');
@@ -379,7 +392,12 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
       });
 
       it('re-reads a bound element, and answers stale once it changed', async () => {
-        const bound = await s.helper.call('element_act', { window: s.fixtureWindow, selector: { automation_id: s.id('clicks') }, action: 'invoke', check_only: true });
+        const bound = await s.helper.call('element_act', {
+          window: s.fixtureWindow,
+          selector: { automation_id: s.id('clicks') },
+          action: 'invoke',
+          check_only: true,
+        });
         const ref = bound.element_ref as ElementRef;
         const now = await s.helper.call('element_resolve', { element: ref });
         assert.equal(now.element.key, ref.key);
@@ -389,14 +407,24 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
       });
 
       it('refuses a renamed element as stale (the digest binds the name)', async () => {
-        const bound = await s.helper.call('element_act', { window: s.fixtureWindow, selector: { automation_id: s.id('counter') }, action: 'invoke', check_only: true });
+        const bound = await s.helper.call('element_act', {
+          window: s.fixtureWindow,
+          selector: { automation_id: s.id('counter') },
+          action: 'invoke',
+          check_only: true,
+        });
         const ref = { ...(bound.element_ref as ElementRef), digest: 'not-the-digest' };
         const r = await c.actRef(ref, 'invoke');
         assert.equal(r.refusal?.code, 'stale_element');
       });
 
       it('refuses a recycled process identity as stale_process', async () => {
-        const bound = await s.helper.call('element_act', { window: s.fixtureWindow, selector: { automation_id: s.id('counter') }, action: 'invoke', check_only: true });
+        const bound = await s.helper.call('element_act', {
+          window: s.fixtureWindow,
+          selector: { automation_id: s.id('counter') },
+          action: 'invoke',
+          check_only: true,
+        });
         const ref = bound.element_ref as ElementRef;
         const r = await c.actRef({ ...ref, process: { ...ref.process, process_start: '1' } }, 'invoke');
         assert.equal(r.refusal?.code, 'stale_process');
@@ -466,8 +494,15 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         const listed = await s.helper.call('window_list', {});
         if (s.lacks.listing_asks_app === undefined) {
           assert.ok(listed.truncated_by.includes('timeout') && listed.total_known === false, JSON.stringify(listed.truncated_by));
-          assert.ok(listed.notes.some((n) => n.includes(String(s.fixturePid))), 'the listing names the application that did not answer');
-        } else assert.ok(listed.windows.some((w) => w.window === s.fixtureWindow), `${s.lacks.listing_asks_app}: the frozen window is still listed`);
+          assert.ok(
+            listed.notes.some((n) => n.includes(String(s.fixturePid))),
+            'the listing names the application that did not answer',
+          );
+        } else
+          assert.ok(
+            listed.windows.some((w) => w.window === s.fixtureWindow),
+            `${s.lacks.listing_asks_app}: the frozen window is still listed`,
+          );
         assert.ok(listed.windows.some((w) => w.window === s.otherWindow));
         const t1 = Date.now();
         const other = await s.helper.call('window_read', { window: s.otherWindow, timeout_ms: 3000 });
@@ -475,7 +510,10 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         assert.ok(Date.now() - t1 < 2000);
         await new Promise((r) => setTimeout(r, s.freezeMs));
         const thawed = await c.read({ timeout_ms: 5000 });
-        assert.deepEqual(thawed.truncated_by.filter((t) => t === 'timeout'), []);
+        assert.deepEqual(
+          thawed.truncated_by.filter((t) => t === 'timeout'),
+          [],
+        );
       });
 
       it('answers malformed JSON, unknown methods, wrong types and huge strings, and keeps serving', async () => {
@@ -505,17 +543,27 @@ export function backendContract(title: string, makeSetup: () => Promise<Contract
         };
         s.helper.child.stdout?.on('data', onData);
         const t0 = Date.now();
-        s.helper.child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', id: 'cancel-me', method: 'element_find', params: { window: s.fixtureWindow, selector: { name: 'Never appears' }, timeout_ms: 15000 } })}\n`);
+        s.helper.child.stdin?.write(
+          `${JSON.stringify({ jsonrpc: '2.0', id: 'cancel-me', method: 'element_find', params: { window: s.fixtureWindow, selector: { name: 'Never appears' }, timeout_ms: 15000 } })}\n`,
+        );
         await new Promise((r) => setTimeout(r, 300));
         s.helper.child.stdin?.write(`${JSON.stringify({ jsonrpc: '2.0', method: '$/cancelRequest', params: { id: 'cancel-me' } })}\n`);
         for (let i = 0; i < 50 && !lines.some((l) => l.includes('"cancel-me"')); i++) await new Promise((r) => setTimeout(r, 50));
         s.helper.child.stdout?.off('data', onData);
-        assert.ok(lines.some((l) => l.includes('"cancel-me"')), 'the cancelled request was answered');
+        assert.ok(
+          lines.some((l) => l.includes('"cancel-me"')),
+          'the cancelled request was answered',
+        );
         assert.ok(Date.now() - t0 < 3000, `answered ${Date.now() - t0} ms after the request, not after its 15 s wait`);
       });
 
       it('answers a vanished application with stale codes, never a crash', async () => {
-        const bound = await s.helper.call('element_act', { window: s.otherWindow, selector: { automation_id: s.id('counter') }, action: 'invoke', check_only: true });
+        const bound = await s.helper.call('element_act', {
+          window: s.otherWindow,
+          selector: { automation_id: s.id('counter') },
+          action: 'invoke',
+          check_only: true,
+        });
         await s.killOther();
         await new Promise((r) => setTimeout(r, 200));
         await rejectsWith(s.helper.call('window_read', { window: s.otherWindow }), 'stale_window');

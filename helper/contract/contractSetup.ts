@@ -38,9 +38,12 @@ export function calls(s: ContractSetup) {
   const h = s.helper;
   return {
     read: (p: Partial<Parameters<typeof h.call<'window_read'>>[1]> = {}) => h.call('window_read', { window: s.fixtureWindow, ...p }),
-    find: (selector: Selector, p: { window?: string; limit?: number; timeout_ms?: number } = {}) => h.call('element_find', { window: s.fixtureWindow, selector, ...p }),
-    act: (selector: Selector, action: HelperResult<'element_act'>['action'], text?: string) => h.call('element_act', { window: s.fixtureWindow, selector, action, ...(text !== undefined ? { text } : {}) }),
-    actRef: (element: ElementRef, action: HelperResult<'element_act'>['action'], extra: { text?: string; rebind?: boolean } = {}) => h.call('element_act', { element, action, ...extra }),
+    find: (selector: Selector, p: { window?: string; limit?: number; timeout_ms?: number } = {}) =>
+      h.call('element_find', { window: s.fixtureWindow, selector, ...p }),
+    act: (selector: Selector, action: HelperResult<'element_act'>['action'], text?: string) =>
+      h.call('element_act', { window: s.fixtureWindow, selector, action, ...(text !== undefined ? { text } : {}) }),
+    actRef: (element: ElementRef, action: HelperResult<'element_act'>['action'], extra: { text?: string; rebind?: boolean } = {}) =>
+      h.call('element_act', { element, action, ...extra }),
     one: async (selector: Selector) => {
       const r = await h.call('element_find', { window: s.fixtureWindow, selector });
       if (r.matches.length !== 1) throw new Error(`expected one match for ${JSON.stringify(selector)}, got ${r.match_count}`);

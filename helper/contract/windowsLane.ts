@@ -12,16 +12,41 @@ const ROWS = 300;
 
 /** The contract's names onto the Win32 fixture's control ids (e2e/fixtures/win32Fixture.c). */
 const IDS: Readonly<Record<string, string>> = {
-  counter: '1001', clicks: '1002', dup_a: '1003', dup_b: '1004', name_entry: '1005', password: '1006', subscribe: '1007',
-  size_small: '1008', size_large: '1009', color: '1010', long_list: '1011', intl: '1012', save_ru: '1013', disabled: '1014',
-  open_dialog: '1015', status: '1016', freeze: '1019', hello_ru: '1020', replaceable: '1021', replacements: '1022', renamable: '1023',
+  counter: '1001',
+  clicks: '1002',
+  dup_a: '1003',
+  dup_b: '1004',
+  name_entry: '1005',
+  password: '1006',
+  subscribe: '1007',
+  size_small: '1008',
+  size_large: '1009',
+  color: '1010',
+  long_list: '1011',
+  intl: '1012',
+  save_ru: '1013',
+  disabled: '1014',
+  open_dialog: '1015',
+  status: '1016',
+  freeze: '1019',
+  hello_ru: '1020',
+  replaceable: '1021',
+  replacements: '1022',
+  renamable: '1023',
 };
 
 /** What the Win32 tier cannot do (no message contract, no foreground input), and what the Win32 fixture does not have. */
 function lacks(backend: string): Partial<Record<ContractFeature, string>> {
   const fixture = 'the Win32 fixture has no';
   const common = { listing_asks_app: 'window titles are read without asking the application (InternalGetWindowText), so a frozen one is listed in full' };
-  if (backend === 'uia') return { ...common, range_value: `${fixture} slider or spin button`, expand: `${fixture} expander`, tree: `${fixture} tree view`, scroll: `${fixture} scrollable container` };
+  if (backend === 'uia')
+    return {
+      ...common,
+      range_value: `${fixture} slider or spin button`,
+      expand: `${fixture} expander`,
+      tree: `${fixture} tree view`,
+      scroll: `${fixture} scrollable container`,
+    };
   return {
     ...common,
     range_value: 'the Win32 tier has no message contract for sliders or spin buttons',
@@ -55,7 +80,10 @@ export async function windowsSetup(): Promise<ContractSetup> {
     launched.push(lane.launch(lane.fixtureExe, ['--rows', String(ROWS), '--freeze-seconds', String(FREEZE_S)]));
     const other = lane.launch(lane.fixtureExe, ['--title', 'Second Fixture', '--rows', '50']);
     launched.push(other);
-    const helper = spawnHelper({ ...process.env, ...desktop?.env, OVERSEER_HELPER_SELF_CHECK: '1' }, lane.helperCommand(join(desktop?.dir ?? lane.appDir, 'contract-helper.log'), lane.backend));
+    const helper = spawnHelper(
+      { ...process.env, ...desktop?.env, OVERSEER_HELPER_SELF_CHECK: '1' },
+      lane.helperCommand(join(desktop?.dir ?? lane.appDir, 'contract-helper.log'), lane.backend),
+    );
     const main = await windowOf(helper, 'Overseer Fixture');
     const second = await windowOf(helper, 'Second Fixture');
     const backend = (await helper.call('hello', {})).backend;

@@ -13,7 +13,15 @@ function settings(): FakeBackend {
     {
       root: { role: 'window', name: 'Settings', children: ['form', 'footer'] },
       form: { role: 'group', name: 'Form', children: ['name', 'agree', 'volume', 'password', 'advanced', 'fruits', 'color', 'far', 'save', 'apply'] },
-      name: { role: 'edit', name: 'Name', automationId: 'name', className: 'Entry', value: 'Ann', patterns: ['value', 'text', 'focus'], state: { ...on, focused: false } },
+      name: {
+        role: 'edit',
+        name: 'Name',
+        automationId: 'name',
+        className: 'Entry',
+        value: 'Ann',
+        patterns: ['value', 'text', 'focus'],
+        state: { ...on, focused: false },
+      },
       agree: { role: 'check_box', name: 'Agree', patterns: ['toggle'], state: { ...on, checked: false } },
       volume: { role: 'slider', name: 'Volume', value: '5', patterns: ['range_value'], state: on },
       password: { role: 'edit', name: 'Password', value: 'hunter2', patterns: ['value'], state: { ...on, password: true } },
@@ -258,7 +266,10 @@ describe('element_act by selector', () => {
     const r = await run(b, { selector: { role: 'button', name: 'OK' }, action: 'invoke' });
     assert.equal(r.refusal?.code, 'ambiguous');
     assert.equal(r.refusal.data?.['match_count'], 2);
-    assert.deepEqual((r.refusal.data?.['candidates'] as { key: string }[]).map((c) => c.key), ['ok1', 'ok2']);
+    assert.deepEqual(
+      (r.refusal.data?.['candidates'] as { key: string }[]).map((c) => c.key),
+      ['ok1', 'ok2'],
+    );
     nothingDispatched(b);
   });
 
@@ -604,8 +615,16 @@ describe('element_act tree lifecycle', () => {
       { name: 'not found', params: () => Promise.resolve({ selector: { name: 'Nope' }, action: 'invoke' }) },
       { name: 'disabled', params: () => Promise.resolve({ selector: { name: 'Apply' }, action: 'invoke' }) },
       { name: 'check only', params: () => Promise.resolve({ selector: { name: 'Save' }, action: 'invoke', check_only: true }) },
-      { name: 'stale reference', params: async (b) => ({ element: await refTo(b, { name: 'Save' }), action: 'invoke' }), change: (b) => b.set('save', { name: 'Delete' }) },
-      { name: 'rebound reference', params: async (b) => ({ element: await refTo(b, { name: 'Save' }), action: 'invoke', rebind: true }), change: (b) => b.replace('save', 'save2') },
+      {
+        name: 'stale reference',
+        params: async (b) => ({ element: await refTo(b, { name: 'Save' }), action: 'invoke' }),
+        change: (b) => b.set('save', { name: 'Delete' }),
+      },
+      {
+        name: 'rebound reference',
+        params: async (b) => ({ element: await refTo(b, { name: 'Save' }), action: 'invoke', rebind: true }),
+        change: (b) => b.replace('save', 'save2'),
+      },
     ];
     for (const c of cases) {
       const b = settings();

@@ -1,4 +1,15 @@
-import { OverseerError, errorInfo, type Action, type Element, type ElementField, type ElementRef, type Selector, type ErrorInfo, type HelperActParams, type HelperActResult } from '../../protocol/index.js';
+import {
+  OverseerError,
+  errorInfo,
+  type Action,
+  type Element,
+  type ElementField,
+  type ElementRef,
+  type Selector,
+  type ErrorInfo,
+  type HelperActParams,
+  type HelperActResult,
+} from '../../protocol/index.js';
 import { DispatchError, supports, type Backend, type NativeNode, type TreeSource, type WindowHandle } from './backend.js';
 import { Deadline } from './deadline.js';
 import { documentOrder, scan, undecidedReason, type Scan } from './find.js';
@@ -57,7 +68,8 @@ async function finishOnThrow<T>(source: TreeSource, use: () => Promise<T>): Prom
 async function resolveRef(backend: Backend, ref: ElementRef, rebind: boolean, deadline: Deadline): Promise<Resolved> {
   await backend.checkProcess(ref.process, deadline);
   const window = await backend.resolveWindow(ref.window, deadline);
-  if (window.process.pid !== ref.process.pid || window.process.process_start !== ref.process.process_start) throw refuse('stale_window', `window ${ref.window} now belongs to another process`);
+  if (window.process.pid !== ref.process.pid || window.process.process_start !== ref.process.process_start)
+    throw refuse('stale_window', `window ${ref.window} now belongs to another process`);
   const source = await openSource(backend, window, deadline);
   return finishOnThrow(source, () => resolveIn(backend, ref, rebind, window, source, deadline));
 }
@@ -73,7 +85,11 @@ async function resolveIn(backend: Backend, ref: ElementRef, rebind: boolean, win
     await source.details([node.key], deadline);
     const digest = digestOf(node, ancestorPath(source, node.key));
     if (digest === ref.digest) return { window, source, node, rebound: false };
-    if (!rebind) throw refuse('stale_element', 'the element changed since it was observed (role, name, automation id, class or ancestors differ)', { key: ref.key, now: { role: node.role, name: node.name } });
+    if (!rebind)
+      throw refuse('stale_element', 'the element changed since it was observed (role, name, automation id, class or ancestors differ)', {
+        key: ref.key,
+        now: { role: node.role, name: node.name },
+      });
   } else if (!rebind) throw refuse('stale_element', 'the element observed is gone', { key: ref.key });
   return rebindRef(backend, ref, window, source, deadline);
 }
@@ -89,18 +105,35 @@ function checkShown(ref: ElementRef, node: NativeNode): void {
 
 /** One bounded rescan for a replacement with the same meaning (docs/tools.md#rebind); refuses on any doubt. */
 async function rebindRef(backend: Backend, ref: ElementRef, window: WindowHandle, source: TreeSource, deadline: Deadline): Promise<Resolved> {
-  if (ref.window_title !== undefined && ref.window_title !== window.info.title) throw refuse('stale_window', 'rebind refused: the window title changed', { was: ref.window_title, now: window.info.title });
+  if (ref.window_title !== undefined && ref.window_title !== window.info.title)
+    throw refuse('stale_window', 'rebind refused: the window title changed', { was: ref.window_title, now: window.info.title });
   const wr = ref.window_rect;
   const nr = window.info.rect;
-  if (wr !== undefined && nr !== undefined && (wr.x !== nr.x || wr.y !== nr.y || wr.w !== nr.w || wr.h !== nr.h)) throw refuse('stale_window', 'rebind refused: the window moved or was resized');
+  if (wr !== undefined && nr !== undefined && (wr.x !== nr.x || wr.y !== nr.y || wr.w !== nr.w || wr.h !== nr.h))
+    throw refuse('stale_window', 'rebind refused: the window moved or was resized');
   const walked = await walk(source, { maxNodes: 50_000, maxDepth: 256, maxChildren: 50_000 }, deadline);
   if (!walked.complete) throw refuse('incomplete_scan', 'rebind refused: the rescan was cut', { truncated_by: [...walked.truncated] });
   const keys = documentOrder(source, new Set(walked.keys));
-  const sameShape = keys.map((k) => source.node(k)).filter((n): n is NativeNode => n !== undefined && n.role === ref.role && (n.name ?? '') === (ref.name ?? ''));
-  await source.details(sameShape.map((n) => n.key), deadline);
+  const sameShape = keys
+    .map((k) => source.node(k))
+    .filter((n): n is NativeNode => n !== undefined && n.role === ref.role && (n.name ?? '') === (ref.name ?? ''));
+  await source.details(
+    sameShape.map((n) => n.key),
+    deadline,
+  );
   const ancestors = JSON.stringify(ref.ancestors ?? []);
-  const candidates = sameShape.filter((n) => (ref.automation_id === undefined || n.automationId === ref.automation_id) && (n.className ?? undefined) === ref.class && JSON.stringify(ancestorPath(source, n.key)) === ancestors);
-  if (candidates.length !== 1) throw refuse(candidates.length === 0 ? 'stale_element' : 'ambiguous', candidates.length === 0 ? 'rebind found no element with the same meaning' : `rebind found ${candidates.length} elements with the same meaning`, { match_count: candidates.length });
+  const candidates = sameShape.filter(
+    (n) =>
+      (ref.automation_id === undefined || n.automationId === ref.automation_id) &&
+      (n.className ?? undefined) === ref.class &&
+      JSON.stringify(ancestorPath(source, n.key)) === ancestors,
+  );
+  if (candidates.length !== 1)
+    throw refuse(
+      candidates.length === 0 ? 'stale_element' : 'ambiguous',
+      candidates.length === 0 ? 'rebind found no element with the same meaning' : `rebind found ${candidates.length} elements with the same meaning`,
+      { match_count: candidates.length },
+    );
   return { window, source, node: candidates[0] as NativeNode, rebound: true };
 }
 
@@ -118,11 +151,23 @@ function pick(s: Scan, selector: Selector): Resolved {
   if (selector.nth !== undefined) {
     if (!decided) throw refuse('incomplete_scan', `${undecidedReason(s)}; nth cannot be trusted`, { truncated_by: [...s.truncated] });
     const node = s.matches[selector.nth];
-    if (node === undefined) throw refuse('not_found', `nth ${selector.nth} is beyond the ${s.matches.length} matches`, { match_count: s.matches.length, searched_whole_window: true });
+    if (node === undefined)
+      throw refuse('not_found', `nth ${selector.nth} is beyond the ${s.matches.length} matches`, {
+        match_count: s.matches.length,
+        searched_whole_window: true,
+      });
     return { window: s.window, source: s.source, node, rebound: false };
   }
-  if (s.matches.length > 1) throw refuse('ambiguous', `${s.matches.length} elements match; add nth or a narrower selector`, { match_count: s.matches.length, candidates: candidates(s.matches) });
-  if (!decided) throw refuse(s.unreadable.length > 0 ? 'unreadable' : 'incomplete_scan', undecidedReason(s), { truncated_by: [...s.truncated], match_count: s.matches.length });
+  if (s.matches.length > 1)
+    throw refuse('ambiguous', `${s.matches.length} elements match; add nth or a narrower selector`, {
+      match_count: s.matches.length,
+      candidates: candidates(s.matches),
+    });
+  if (!decided)
+    throw refuse(s.unreadable.length > 0 ? 'unreadable' : 'incomplete_scan', undecidedReason(s), {
+      truncated_by: [...s.truncated],
+      match_count: s.matches.length,
+    });
   const node = s.matches[0];
   if (node === undefined) throw refuse('not_found', 'no element matches the selector', { searched_whole_window: true, match_count: 0 });
   return { window: s.window, source: s.source, node, rebound: false };
@@ -171,7 +216,16 @@ interface ReadBackResult {
 }
 
 /** Re-reads the element until the expected effect shows or the settle schedule ends. */
-async function readBack(backend: Backend, window: WindowHandle, key: string, comboKey: string | undefined, action: Action, before: NativeNode, text: string | undefined, deadline: Deadline): Promise<ReadBackResult> {
+async function readBack(
+  backend: Backend,
+  window: WindowHandle,
+  key: string,
+  comboKey: string | undefined,
+  action: Action,
+  before: NativeNode,
+  text: string | undefined,
+  deadline: Deadline,
+): Promise<ReadBackResult> {
   let last: ReadBackResult = {};
   let waited = 0;
   for (const at of SETTLE_MS) {
@@ -190,7 +244,15 @@ async function readBack(backend: Backend, window: WindowHandle, key: string, com
 }
 
 /** One read-back from an open source: the element shaped, and whether it shows the effect. */
-async function readOnce(source: TreeSource, key: string, comboKey: string | undefined, action: Action, before: NativeNode, text: string | undefined, deadline: Deadline): Promise<ReadBackResult> {
+async function readOnce(
+  source: TreeSource,
+  key: string,
+  comboKey: string | undefined,
+  action: Action,
+  before: NativeNode,
+  text: string | undefined,
+  deadline: Deadline,
+): Promise<ReadBackResult> {
   const after = source.node(key) ?? (await source.fetch(key, deadline));
   if (after === undefined) return {};
   const combo = comboKey === undefined ? undefined : (source.node(comboKey) ?? (await source.fetch(comboKey, deadline)));
@@ -211,7 +273,13 @@ function quietRefusal(base: HelperActResult, error: unknown): HelperActResult {
 /** element_act in the helper: resolve, re-check, dispatch through the semantic pattern, read back. */
 export async function act(backend: Backend, p: HelperActParams, signal: AbortSignal): Promise<HelperActResult> {
   const deadline = new Deadline(ACT_BUDGET_MS, signal);
-  const base: HelperActResult = { action: p.action, outcome: 'refused', action_call_made: false, verification: 'not_checked', after_read: { status: 'unavailable' } };
+  const base: HelperActResult = {
+    action: p.action,
+    outcome: 'refused',
+    action_call_made: false,
+    verification: 'not_checked',
+    after_read: { status: 'unavailable' },
+  };
   if (p.text !== undefined) base.text = p.text;
   let r: Resolved;
   try {
@@ -234,9 +302,22 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
     const password = node.state?.password === true;
     if (password && p.text !== undefined) base.text = MASK;
     const target: Element = toElement(source, node, SHAPE);
-    result = { ...base, window: r.window.info, target, element_ref: { ...bindingOf(r.window, source, node), shown: shownStateOf(node) }, ...(r.rebound ? { rebound: true } : {}) };
+    result = {
+      ...base,
+      window: r.window.info,
+      target,
+      element_ref: { ...bindingOf(r.window, source, node), shown: shownStateOf(node) },
+      ...(r.rebound ? { rebound: true } : {}),
+    };
     if (node.state?.enabled === false) return { ...result, refusal: errorInfo('not_enabled', `the ${node.role} "${node.name ?? ''}" is disabled`) };
-    if (!supports(node, p.action)) return { ...result, refusal: errorInfo('pattern_unsupported', `the ${node.role} "${node.name ?? ''}" does not support ${p.action}`, { supported: node.patterns, ...(node.actions ? { actions: node.actions } : {}) }) };
+    if (!supports(node, p.action))
+      return {
+        ...result,
+        refusal: errorInfo('pattern_unsupported', `the ${node.role} "${node.name ?? ''}" does not support ${p.action}`, {
+          supported: node.patterns,
+          ...(node.actions ? { actions: node.actions } : {}),
+        }),
+      };
     if (p.action === 'set_value') {
       // Before a person is asked or anything is called: text this element cannot take is refused here.
       try {
@@ -257,7 +338,13 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
       if (d.detail !== undefined) result.verification_detail = d.detail;
     } catch (error) {
       if (error instanceof OverseerError) return { ...result, refusal: error.info };
-      if (error instanceof DispatchError) return { ...result, outcome: error.outcome, action_call_made: error.callMade, error: errorInfo(error.outcome === 'unknown' ? 'timeout' : 'internal', error.message) };
+      if (error instanceof DispatchError)
+        return {
+          ...result,
+          outcome: error.outcome,
+          action_call_made: error.callMade,
+          error: errorInfo(error.outcome === 'unknown' ? 'timeout' : 'internal', error.message),
+        };
       throw error;
     }
   } finally {
@@ -271,7 +358,8 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
       const unread = back.unread ?? [];
       result.after_read = unread.length > 0 ? { status: 'partial', unread } : { status: 'full' };
       if (back.verified !== undefined) result.verification = back.verified ? 'verified' : 'mismatch';
-      else if (before.state?.password === true && p.action === 'set_value') result.verification_detail = 'a password field cannot be read back; the text was not compared';
+      else if (before.state?.password === true && p.action === 'set_value')
+        result.verification_detail = 'a password field cannot be read back; the text was not compared';
     } else {
       result.after_read = { status: 'unavailable' };
       result.verification_detail = 'the element is gone after the call';

@@ -1,4 +1,16 @@
-import type { Action, BackendName, ElementField, ElementState, Exclusions, Pattern, ProcessIdentity, Rect, Role, Truncation, WindowInfo } from '../../protocol/index.js';
+import type {
+  Action,
+  BackendName,
+  ElementField,
+  ElementState,
+  Exclusions,
+  Pattern,
+  ProcessIdentity,
+  Rect,
+  Role,
+  Truncation,
+  WindowInfo,
+} from '../../protocol/index.js';
 import type { Deadline } from './deadline.js';
 
 /** One element as a backend knows it, before budgets and shaping. */

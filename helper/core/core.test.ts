@@ -13,14 +13,31 @@ import { walk } from './walk.js';
 function source(spec: Record<string, [Role, string, string[]]>, extra: Partial<Record<string, Partial<NativeNode>>> = {}): TreeSource {
   const nodes = new Map<string, NativeNode>();
   for (const [key, [role, name, children]] of Object.entries(spec)) {
-    nodes.set(key, { key, parent: undefined, children, childCount: children.length, role, name, state: { enabled: true }, patterns: [], detailed: true, unread: new Set(), ...extra[key] });
+    nodes.set(key, {
+      key,
+      parent: undefined,
+      children,
+      childCount: children.length,
+      role,
+      name,
+      state: { enabled: true },
+      patterns: [],
+      detailed: true,
+      unread: new Set(),
+      ...extra[key],
+    });
   }
-  for (const n of nodes.values()) for (const c of n.children ?? []) {
-    const child = nodes.get(c);
-    if (child) child.parent = n.key;
-  }
+  for (const n of nodes.values())
+    for (const c of n.children ?? []) {
+      const child = nodes.get(c);
+      if (child) child.parent = n.key;
+    }
   return {
-    window: { info: { window: 'w', title: 'W', app: 'a', pid: 1, process_start: '1', foreground: true }, rootKey: 'root', process: { pid: 1, process_start: '1' } },
+    window: {
+      info: { window: 'w', title: 'W', app: 'a', pid: 1, process_start: '1', foreground: true },
+      rootKey: 'root',
+      process: { pid: 1, process_start: '1' },
+    },
     node: (k) => nodes.get(k),
     expand: () => Promise.resolve(),
     fetch: () => Promise.resolve(undefined),
@@ -50,7 +67,19 @@ describe('fold (selector case folding)', () => {
 });
 
 describe('matchNode', () => {
-  const node = (over: Partial<NativeNode>): NativeNode => ({ key: 'k', parent: undefined, children: [], childCount: 0, role: 'button', name: 'Сохранить', patterns: [], detailed: true, unread: new Set(), state: {}, ...over });
+  const node = (over: Partial<NativeNode>): NativeNode => ({
+    key: 'k',
+    parent: undefined,
+    children: [],
+    childCount: 0,
+    role: 'button',
+    name: 'Сохранить',
+    patterns: [],
+    detailed: true,
+    unread: new Set(),
+    state: {},
+    ...over,
+  });
   const m = (n: NativeNode, s: Selector): ReturnType<typeof matchNode> => matchNode(n, s);
 
   it('uses AND semantics', () => {
@@ -125,7 +154,10 @@ describe('shape', () => {
     assert.ok(out.truncated.has('max_tokens'));
     assert.ok(out.nodeCount < 50 && out.nodeCount > 3, `${out.nodeCount}`);
     assert.ok(JSON.stringify(out.elements).length / 4 <= 300 + 50);
-    assert.ok(out.elements.some((e) => e.key === 'b'), 'the token cut keeps upper levels whole');
+    assert.ok(
+      out.elements.some((e) => e.key === 'b'),
+      'the token cut keeps upper levels whole',
+    );
   });
 
   it('gives duplicates the same digest but different keys', () => {

@@ -7,11 +7,13 @@ describe('exclusions', () => {
   const ui = { titles: UI_WINDOW_TITLES };
 
   it('recognises every window title the UI can give a browser or the desktop app', () => {
-    for (const title of [uiTitle(0), uiTitle(3), `${uiTitle(1)} - Chromium`, `${uiTitle(0)} — Mozilla Firefox`, `${uiTitle(12)} – Google Chrome`, 'overseer']) assert.ok(isExcludedTitle(ui, title), title);
+    for (const title of [uiTitle(0), uiTitle(3), `${uiTitle(1)} - Chromium`, `${uiTitle(0)} — Mozilla Firefox`, `${uiTitle(12)} – Google Chrome`, 'overseer'])
+      assert.ok(isExcludedTitle(ui, title), title);
   });
 
   it('leaves other windows alone, the fixture and documents named after Overseer included', () => {
-    for (const title of ['Overseer Fixture', 'Overseer notes.txt - Mousepad', 'Mousepad', '(1) Inbox - Chromium', 'My Overseer - Chromium', '']) assert.ok(!isExcludedTitle(ui, title), title);
+    for (const title of ['Overseer Fixture', 'Overseer notes.txt - Mousepad', 'Mousepad', '(1) Inbox - Chromium', 'My Overseer - Chromium', ''])
+      assert.ok(!isExcludedTitle(ui, title), title);
   });
 
   it('matches apps and titles exactly after case folding, or as /regex/, and ignores a broken regex', () => {

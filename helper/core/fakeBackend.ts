@@ -1,4 +1,16 @@
-import { fail, type Action, type ElementField, type ElementState, type Exclusions, type Pattern, type ProcessIdentity, type Rect, type Role, type Truncation, type WindowInfo } from '../../protocol/index.js';
+import {
+  fail,
+  type Action,
+  type ElementField,
+  type ElementState,
+  type Exclusions,
+  type Pattern,
+  type ProcessIdentity,
+  type Rect,
+  type Role,
+  type Truncation,
+  type WindowInfo,
+} from '../../protocol/index.js';
 import { supports, type Backend, type DispatchResult, type NativeNode, type TreeSource, type WindowHandle } from './backend.js';
 import type { Deadline } from './deadline.js';
 import { setValueRoute } from './setValue.js';
@@ -161,8 +173,13 @@ export class FakeBackend implements Backend {
   }
 
   resolveWindow(id: string | undefined): Promise<WindowHandle> {
-    if (!this.windowOpen || (id !== undefined && id !== this.window.window)) return Promise.reject(fail('stale_window', `window ${id ?? '(foreground)'} is gone`));
-    return Promise.resolve({ info: { ...this.window, ...(this.window.rect ? { rect: { ...this.window.rect } } : {}) }, rootKey: this.rootKey, process: { pid: this.window.pid, process_start: this.window.process_start } });
+    if (!this.windowOpen || (id !== undefined && id !== this.window.window))
+      return Promise.reject(fail('stale_window', `window ${id ?? '(foreground)'} is gone`));
+    return Promise.resolve({
+      info: { ...this.window, ...(this.window.rect ? { rect: { ...this.window.rect } } : {}) },
+      rootKey: this.rootKey,
+      process: { pid: this.window.pid, process_start: this.window.process_start },
+    });
   }
 
   open(window: WindowHandle): Promise<TreeSource> {
@@ -201,7 +218,12 @@ export class FakeBackend implements Backend {
       if (this.timing === 'immediately') apply();
       else if (this.timing !== 'never') this.due = { read: this.timing.onRead, apply };
     }
-    return Promise.resolve({ path: `fake:${action}`, ok: answer.ok, ...(answer.noop === true ? { noop: true } : {}), ...(answer.detail !== undefined ? { detail: answer.detail } : {}) });
+    return Promise.resolve({
+      path: `fake:${action}`,
+      ok: answer.ok,
+      ...(answer.noop === true ? { noop: true } : {}),
+      ...(answer.detail !== undefined ? { detail: answer.detail } : {}),
+    });
   }
 }
 

@@ -1,4 +1,14 @@
-import { FIND_LIMIT, FIND_TIMEOUT, READ_LIMITS, applyLimit, type Element, type LimitEcho, type HelperFindParams, type Selector, type Truncation } from '../../protocol/index.js';
+import {
+  FIND_LIMIT,
+  FIND_TIMEOUT,
+  READ_LIMITS,
+  applyLimit,
+  type Element,
+  type LimitEcho,
+  type HelperFindParams,
+  type Selector,
+  type Truncation,
+} from '../../protocol/index.js';
 import type { Backend, NativeNode, TreeSource, WindowHandle } from './backend.js';
 import { Deadline } from './deadline.js';
 import { matchNode } from './selectors.js';
@@ -50,14 +60,26 @@ export async function scan(backend: Backend, windowId: string | undefined, selec
 
 async function scanSource(window: WindowHandle, source: TreeSource, selector: Selector, deadline: Deadline): Promise<Scan> {
   const walked = await walk(source, { maxNodes: FIND_SCAN_NODES, maxDepth: READ_LIMITS.max_depth.ceiling, maxChildren: FIND_SCAN_NODES }, deadline);
-  const ordered = documentOrder(source, new Set(walked.keys)).map((k) => source.node(k)).filter((n): n is NativeNode => n !== undefined);
+  const ordered = documentOrder(source, new Set(walked.keys))
+    .map((k) => source.node(k))
+    .filter((n): n is NativeNode => n !== undefined);
   const structural: Selector = { ...selector };
   delete structural.automation_id;
   delete structural.value_contains;
   const hasStructural = structural.role !== undefined || structural.name !== undefined || structural.name_contains !== undefined;
   let candidates = hasStructural ? ordered.filter((n) => matchNode(n, structural) !== 'no') : ordered;
-  if (selector.automation_id !== undefined) await source.details(candidates.map((n) => n.key), deadline, 'ids');
-  if (selector.value_contains !== undefined) await source.details(candidates.map((n) => n.key), deadline, 'values');
+  if (selector.automation_id !== undefined)
+    await source.details(
+      candidates.map((n) => n.key),
+      deadline,
+      'ids',
+    );
+  if (selector.value_contains !== undefined)
+    await source.details(
+      candidates.map((n) => n.key),
+      deadline,
+      'values',
+    );
   if (deadline.expired() && (selector.automation_id !== undefined || selector.value_contains !== undefined)) walked.truncated.add('timeout');
   const matches: NativeNode[] = [];
   const unreadable: Scan['unreadable'] = [];
@@ -120,7 +142,10 @@ async function answerOf(p: HelperFindParams, s: Scan, limit: LimitEcho, wait: Li
     truncated.add('limit');
     notes.push(`limit: ${picked.length} matches, ${limit.value} shown`);
   }
-  await s.source.details(shown.map((n) => n.key), new Deadline(2000, signal));
+  await s.source.details(
+    shown.map((n) => n.key),
+    new Deadline(2000, signal),
+  );
   const matches: Element[] = shown.map((n) => toElement(s.source, n, { maxTextChars: READ_LIMITS.max_text_chars.default, identity: true }));
   const refs = p.refs === true ? shown.map((node) => bindingOf(s.window, s.source, node)) : undefined;
   const decided = s.complete && s.unreadable.length === 0;
@@ -133,7 +158,13 @@ async function answerOf(p: HelperFindParams, s: Scan, limit: LimitEcho, wait: Li
     truncated_by: [...truncated],
     notes,
     ...(decided ? {} : { reason: undecidedReason(s) }),
-    ...(s.unreadable.length > 0 ? { unreadable_candidates: s.unreadable.slice(0, 20).map((u) => ({ key: u.node.key, role: u.node.role, ...(u.node.name ? { name: u.node.name } : {}), unread: u.fields })) } : {}),
+    ...(s.unreadable.length > 0
+      ? {
+          unreadable_candidates: s.unreadable
+            .slice(0, 20)
+            .map((u) => ({ key: u.node.key, role: u.node.role, ...(u.node.name ? { name: u.node.name } : {}), unread: u.fields })),
+        }
+      : {}),
     ...(refs !== undefined ? { refs } : {}),
     ...(wait.value > 0 ? { stopped_before_timeout_ms: Math.max(0, wait.value - (Date.now() - started)), last_walk_ms: lastWalk } : {}),
   };

@@ -1,4 +1,13 @@
-import { ElementRef, READ_LIMITS, applyLimit, type Element, type HelperReadParams, type HelperReadResult, type LimitEcho, type ReadLimitName } from '../../protocol/index.js';
+import {
+  ElementRef,
+  READ_LIMITS,
+  applyLimit,
+  type Element,
+  type HelperReadParams,
+  type HelperReadResult,
+  type LimitEcho,
+  type ReadLimitName,
+} from '../../protocol/index.js';
 import type { Backend, TreeSource, WindowHandle } from './backend.js';
 import { Deadline } from './deadline.js';
 import { bindingOf, shape } from './shape.js';
@@ -58,13 +67,22 @@ export async function readWindow(backend: Backend, p: HelperReadParams, signal: 
   const window = await backend.resolveWindow(p.window, deadline);
   const source = await openSource(backend, window, deadline);
   try {
-    const result = await walk(source, { maxNodes: limits.max_nodes.value, maxDepth: limits.max_depth.value, maxChildren: limits.max_children_per_node.value }, deadline);
+    const result = await walk(
+      source,
+      { maxNodes: limits.max_nodes.value, maxDepth: limits.max_depth.value, maxChildren: limits.max_children_per_node.value },
+      deadline,
+    );
     await source.details(result.keys, deadline);
     markUndetailed(source, result.keys, result);
     const format = p.format ?? 'tree';
-    const shaped = shape(source, result.keys, format, { maxTextChars: limits.max_text_chars.value, identity: p.identity === true, maxTokens: p.for_ui === true ? Number.POSITIVE_INFINITY : limits.max_tokens.value });
+    const shaped = shape(source, result.keys, format, {
+      maxTextChars: limits.max_text_chars.value,
+      identity: p.identity === true,
+      maxTokens: p.for_ui === true ? Number.POSITIVE_INFINITY : limits.max_tokens.value,
+    });
     const truncated = new Set([...result.truncated, ...source.truncated, ...shaped.truncated]);
-    for (const [name, echo] of Object.entries(limits)) if (echo.requested !== undefined) result.notes.push(`${name}: ${echo.requested} was clamped to its ceiling ${echo.ceiling}`);
+    for (const [name, echo] of Object.entries(limits))
+      if (echo.requested !== undefined) result.notes.push(`${name}: ${echo.requested} was clamped to its ceiling ${echo.ceiling}`);
     return {
       window: window.info,
       format,

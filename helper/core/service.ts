@@ -1,4 +1,16 @@
-import { ACTIONS, FIND_LIMIT, FIND_TIMEOUT, HELPER_METHODS, HELPER_PROTOCOL_VERSION, LIST_LIMIT, READ_LIMITS, applyLimit, fail, type HelperMethod, type HelperResult } from '../../protocol/index.js';
+import {
+  ACTIONS,
+  FIND_LIMIT,
+  FIND_TIMEOUT,
+  HELPER_METHODS,
+  HELPER_PROTOCOL_VERSION,
+  LIST_LIMIT,
+  READ_LIMITS,
+  applyLimit,
+  fail,
+  type HelperMethod,
+  type HelperResult,
+} from '../../protocol/index.js';
 import { parseParams } from '../../rpc/rpcPeer.js';
 import { act } from './act.js';
 import type { Backend } from './backend.js';
@@ -27,7 +39,8 @@ export class HelperService {
 
   /** Handles one JSON-RPC request (the RpcPeer handler). */
   async handle(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
-    if (!Object.hasOwn(HELPER_METHODS, method)) throw fail('invalid_argument', `unknown method "${method.slice(0, 100)}"`, { methods: Object.keys(HELPER_METHODS) });
+    if (!Object.hasOwn(HELPER_METHODS, method))
+      throw fail('invalid_argument', `unknown method "${method.slice(0, 100)}"`, { methods: Object.keys(HELPER_METHODS) });
     const m = method as HelperMethod;
     const result = await this.run(m, params, signal);
     // The receiving side validates every answer; checking our own as well is for development runs.
@@ -89,7 +102,8 @@ export class HelperService {
           const node = source.node(ref.key);
           if (node === undefined) throw fail('stale_element', 'the element observed is gone', { key: ref.key });
           await source.details([node.key], deadline);
-          if (digestOf(node, ancestorPath(source, node.key)) !== ref.digest) throw fail('stale_element', 'the element changed since it was observed', { key: ref.key });
+          if (digestOf(node, ancestorPath(source, node.key)) !== ref.digest)
+            throw fail('stale_element', 'the element changed since it was observed', { key: ref.key });
           return { window: window.info, element: toElement(source, node, { maxTextChars: READ_LIMITS.max_text_chars.default, identity: true }) };
         } finally {
           source.finish();

@@ -23,6 +23,9 @@ export function setValueRoute(patterns: readonly Pattern[], text: string | undef
   const numeric = isNumericText(text);
   if (numeric && patterns.includes('range_value')) return { via: 'number', number: Number(text) };
   if (patterns.includes('value')) return { via: 'text', text };
-  if (patterns.includes('range_value')) throw fail('invalid_argument', `"${text.slice(0, 40)}" is not a number; this element takes a numeric value and cannot be cleared`, { supported: [...patterns] });
+  if (patterns.includes('range_value'))
+    throw fail('invalid_argument', `"${text.slice(0, 40)}" is not a number; this element takes a numeric value and cannot be cleared`, {
+      supported: [...patterns],
+    });
   throw fail('pattern_unsupported', 'the element has neither a value nor a range value', { supported: [...patterns] });
 }

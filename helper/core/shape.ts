@@ -35,7 +35,15 @@ export function digestOf(node: NativeNode, ancestors: readonly string[]): string
 /** The binding recorded for a target: identity plus recorded semantics (docs/tools.md#target-handles). */
 export function bindingOf(window: WindowHandle, source: TreeSource, node: NativeNode): ElementRef {
   const ancestors = ancestorPath(source, node.key);
-  const ref: ElementRef = { key: node.key, window: window.info.window, process: window.process, digest: digestOf(node, ancestors), role: node.role, ancestors, window_title: window.info.title };
+  const ref: ElementRef = {
+    key: node.key,
+    window: window.info.window,
+    process: window.process,
+    digest: digestOf(node, ancestors),
+    role: node.role,
+    ancestors,
+    window_title: window.info.title,
+  };
   if (node.name !== undefined) ref.name = node.name;
   if (node.automationId !== undefined) ref.automation_id = node.automationId;
   if (node.className !== undefined) ref.class = node.className;

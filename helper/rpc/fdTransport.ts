@@ -60,7 +60,7 @@ export class FdTransport implements Transport {
     if (this.closed) return;
     const bytes = Buffer.from(`${line}\n`, 'utf8');
     try {
-      for (let at = 0; at < bytes.length; ) at += writeSync(1, bytes, at);
+      for (let at = 0; at < bytes.length;) at += writeSync(1, bytes, at);
     } catch {
       this.close();
     }

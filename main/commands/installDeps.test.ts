@@ -12,7 +12,13 @@ function fakeMachine(installed: Iterable<string>, options: { aptFails?: boolean;
     if (command === 'dpkg-query') {
       if (options.noDpkg === true) return { status: null, stdout: '', error: 'spawnSync dpkg-query ENOENT' };
       const names = args.slice(2);
-      return { status: names.every((n) => have.has(n)) ? 0 : 1, stdout: names.filter((n) => have.has(n)).map((n) => `${n}\tinstalled\n`).join('') };
+      return {
+        status: names.every((n) => have.has(n)) ? 0 : 1,
+        stdout: names
+          .filter((n) => have.has(n))
+          .map((n) => `${n}\tinstalled\n`)
+          .join(''),
+      };
     }
     const apt = args.indexOf('apt-get');
     if (apt >= 0 && args[apt + 1] === 'install') {
@@ -24,11 +30,23 @@ function fakeMachine(installed: Iterable<string>, options: { aptFails?: boolean;
   return { run, calls, have };
 }
 
-const linux = (missing: string[] | undefined, over: Partial<Machine> = {}): Machine => ({ platform: 'linux', isRoot: true, hasApt: true, hasSudo: true, missing, ...over });
+const linux = (missing: string[] | undefined, over: Partial<Machine> = {}): Machine => ({
+  platform: 'linux',
+  isRoot: true,
+  hasApt: true,
+  hasSudo: true,
+  missing,
+  ...over,
+});
 
 function runInstall(argv: string[], fake: ReturnType<typeof fakeMachine>, machine: Partial<Machine> = {}) {
   const lines: string[] = [];
-  const code = installDeps(argv, fake.run, (wanted) => linux(missingPackages(wanted, fake.run), machine), (l) => lines.push(l));
+  const code = installDeps(
+    argv,
+    fake.run,
+    (wanted) => linux(missingPackages(wanted, fake.run), machine),
+    (l) => lines.push(l),
+  );
   return { code, out: lines.join('\n') };
 }
 
@@ -37,8 +55,13 @@ describe('system packages', () => {
     const test = TEST_PACKAGES.map((p) => p.name);
     for (const p of DEMO_PACKAGES) assert.ok(test.includes(p.name), p.name);
     assert.equal(new Set(test).size, test.length);
-    for (const p of ['xvfb', 'at-spi2-core', 'python3-gi', 'mousepad', 'gnome-calculator', 'openbox']) assert.ok(DEMO_PACKAGES.some((d) => d.name === p), p);
-    for (const p of ['chromium', 'python3-pyatspi', 'xdotool', 'x11-utils', 'wine', 'wine64', 'gcc-mingw-w64-x86-64', 'gtk-3-examples']) assert.ok(test.includes(p), p);
+    for (const p of ['xvfb', 'at-spi2-core', 'python3-gi', 'mousepad', 'gnome-calculator', 'openbox'])
+      assert.ok(
+        DEMO_PACKAGES.some((d) => d.name === p),
+        p,
+      );
+    for (const p of ['chromium', 'python3-pyatspi', 'xdotool', 'x11-utils', 'wine', 'wine64', 'gcc-mingw-w64-x86-64', 'gtk-3-examples'])
+      assert.ok(test.includes(p), p);
   });
 
   it('finds the missing ones with one dpkg-query, and cannot tell without dpkg', () => {
@@ -68,7 +91,10 @@ describe('overseer install-deps', () => {
     const r = runInstall([], fake);
     assert.equal(r.code, 0, r.out);
     const apt = fake.calls.filter((c) => c.inherit).map((c) => [c.command, ...c.args].join(' '));
-    assert.deepEqual(apt, ['env DEBIAN_FRONTEND=noninteractive apt-get update', 'env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openbox mousepad']);
+    assert.deepEqual(apt, [
+      'env DEBIAN_FRONTEND=noninteractive apt-get update',
+      'env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends openbox mousepad',
+    ]);
     assert.match(r.out, /installing 2 packages for the demo desktop: openbox mousepad/);
     assert.match(r.out, /installed: openbox mousepad$/);
     assert.doesNotMatch(r.out, /sudo/);
@@ -82,14 +108,20 @@ describe('overseer install-deps', () => {
     const apt = fake.calls.filter((c) => c.inherit);
     assert.equal(apt.length, 2);
     for (const c of apt) assert.deepEqual([c.command, ...c.args.slice(0, 3)], ['sudo', '--', 'env', 'DEBIAN_FRONTEND=noninteractive']);
-    assert.deepEqual(apt[1]?.args.slice(7), TEST_PACKAGES.map((p) => p.name));
+    assert.deepEqual(
+      apt[1]?.args.slice(7),
+      TEST_PACKAGES.map((p) => p.name),
+    );
   });
 
   it('--dry-run prints the plan and runs nothing', () => {
     const fake = fakeMachine(['xvfb']);
     const r = runInstall(['--dry-run'], fake, { isRoot: false });
     assert.equal(r.code, 0);
-    assert.deepEqual(fake.calls.filter((c) => c.inherit), []);
+    assert.deepEqual(
+      fake.calls.filter((c) => c.inherit),
+      [],
+    );
     assert.match(r.out, /would install 8 packages for the demo desktop: dbus at-spi2-core openbox/);
     assert.match(r.out, /would run: sudo -- env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends dbus /);
   });
@@ -99,7 +131,10 @@ describe('overseer install-deps', () => {
     const r = runInstall(['--test'], fake);
     assert.equal(r.code, 0);
     assert.equal(r.out, `[install-deps] nothing to install: all ${TEST_PACKAGES.length} packages of the demo desktop and the tests are installed`);
-    assert.deepEqual(fake.calls.filter((c) => c.inherit), []);
+    assert.deepEqual(
+      fake.calls.filter((c) => c.inherit),
+      [],
+    );
   });
 
   it('refuses clearly where there is no apt-get, naming the packages', () => {
@@ -109,7 +144,15 @@ describe('overseer install-deps', () => {
       assert.match(plan.kind === 'refuse' ? plan.reason : '', /Debian and Ubuntu only.*: xvfb dbus$/);
     }
     const lines: string[] = [];
-    assert.equal(installDeps([], fakeMachine([]).run, () => linux(['xvfb'], { hasApt: false }), (l) => lines.push(l)), 1);
+    assert.equal(
+      installDeps(
+        [],
+        fakeMachine([]).run,
+        () => linux(['xvfb'], { hasApt: false }),
+        (l) => lines.push(l),
+      ),
+      1,
+    );
     assert.match(lines.join('\n'), /no apt-get/);
   });
 

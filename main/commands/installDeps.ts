@@ -3,9 +3,7 @@ import { parseFlags } from '../cliArgs.js';
 
 /** What `install-deps` will do on this machine, decided before anything runs. */
 export type InstallPlan =
-  | { kind: 'refuse'; reason: string }
-  | { kind: 'nothing'; count: number }
-  | { kind: 'install'; packages: string[]; sudo: boolean; commands: string[][] };
+  { kind: 'refuse'; reason: string } | { kind: 'nothing'; count: number } | { kind: 'install'; packages: string[]; sudo: boolean; commands: string[][] };
 
 /** What the plan depends on: the machine, found out by the caller (the tests inject it). */
 export interface Machine {
@@ -20,14 +18,25 @@ export interface Machine {
 /** Decides what to install and how: apt-get as root, through sudo otherwise; refuses where apt-get is not. */
 export function installPlan(wanted: readonly string[], m: Machine): InstallPlan {
   if (m.platform !== 'linux' || !m.hasApt || m.missing === undefined) {
-    return { kind: 'refuse', reason: `this system has no apt-get/dpkg: install-deps knows Debian and Ubuntu only. Install the equivalents of these Debian packages with your package manager: ${wanted.join(' ')}` };
+    return {
+      kind: 'refuse',
+      reason: `this system has no apt-get/dpkg: install-deps knows Debian and Ubuntu only. Install the equivalents of these Debian packages with your package manager: ${wanted.join(' ')}`,
+    };
   }
   if (m.missing.length === 0) return { kind: 'nothing', count: wanted.length };
   if (!m.isRoot && !m.hasSudo) return { kind: 'refuse', reason: `not root and sudo is not installed: run it as root to install ${m.missing.join(' ')}` };
   const prefix = m.isRoot ? [] : ['sudo', '--'];
   // env: sudo resets the environment, and apt must not stop to ask questions.
   const apt = [...prefix, 'env', 'DEBIAN_FRONTEND=noninteractive', 'apt-get'];
-  return { kind: 'install', packages: m.missing, sudo: !m.isRoot, commands: [[...apt, 'update'], [...apt, 'install', '-y', '--no-install-recommends', ...m.missing]] };
+  return {
+    kind: 'install',
+    packages: m.missing,
+    sudo: !m.isRoot,
+    commands: [
+      [...apt, 'update'],
+      [...apt, 'install', '-y', '--no-install-recommends', ...m.missing],
+    ],
+  };
 }
 
 /** The machine as it is. */
@@ -46,7 +55,12 @@ export function thisMachine(wanted: readonly string[], run: Runner): Machine {
  * `overseer install-deps [--test] [--dry-run]`: installs the system packages of the demo desktop
  * (with --test, of the test suite) on Debian/Ubuntu, printing exactly what it installs.
  */
-export function installDeps(argv: readonly string[], run: Runner = runCommand, machine: (wanted: readonly string[]) => Machine = (w) => thisMachine(w, run), out: (line: string) => void = (l) => process.stdout.write(`${l}\n`)): number {
+export function installDeps(
+  argv: readonly string[],
+  run: Runner = runCommand,
+  machine: (wanted: readonly string[]) => Machine = (w) => thisMachine(w, run),
+  out: (line: string) => void = (l) => process.stdout.write(`${l}\n`),
+): number {
   const { flags, rest } = parseFlags(argv, ['test', 'dry-run']);
   if (rest.length > 0 || [...flags.keys()].some((k) => k !== 'test' && k !== 'dry-run')) throw new Error('usage: overseer install-deps [--test] [--dry-run]');
   const test = flags.get('test') === true;

@@ -16,7 +16,9 @@ export async function mcpBridge(argv: readonly string[]): Promise<void> {
   try {
     token = (await readFile(join(dataDir, 'token'), 'utf8')).trim();
   } catch {
-    process.stderr.write(`overseer mcp: no Overseer supervisor has run with data folder ${dataDir} (no token file). Start it with \`npx overseer serve\` or the desktop app.\n`);
+    process.stderr.write(
+      `overseer mcp: no Overseer supervisor has run with data folder ${dataDir} (no token file). Start it with \`npx overseer serve\` or the desktop app.\n`,
+    );
     process.exit(1);
   }
   const socket = connect(path);

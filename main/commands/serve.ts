@@ -58,7 +58,13 @@ export async function serve(argv: readonly string[]): Promise<void> {
   try {
     // OVERSEER_PROGRESS_INTERVAL_MS: how often a waiting call reports progress (tests shorten it; default 5 s).
     const progress = Number(process.env['OVERSEER_PROGRESS_INTERVAL_MS']);
-    supervisor = await Supervisor.start({ dataDir, helperEnv, log, connection: { mcp_url: '', stdio_command: stdioCommand }, ...(Number.isInteger(progress) && progress > 0 ? { progressIntervalMs: progress } : {}) });
+    supervisor = await Supervisor.start({
+      dataDir,
+      helperEnv,
+      log,
+      connection: { mcp_url: '', stdio_command: stdioCommand },
+      ...(Number.isInteger(progress) && progress > 0 ? { progressIntervalMs: progress } : {}),
+    });
     // Two credentials (docs/security.md): the agent token opens /mcp and the bridge; the UI secret, never given to an agent, opens the UI.
     const ui = new UiAuth(await loadOrCreateSecret(dataDir, UI_SECRET_FILE));
     const http = await startHttpServer(supervisor, { host, port, token, ui, log, staticHandler: staticFiles(join(REPO_ROOT, 'dist', 'renderer')) });

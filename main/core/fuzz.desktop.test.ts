@@ -60,9 +60,16 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
     agent = await httpClient(s, 'legit-agent');
     ui = await UiClient.connect(s);
     await ui.command('update_settings', { approval_wait_ms: 1000, approval_expiry_s: 3600 });
-    win = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
+    win =
+      (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ??
+      '';
     const since = ui.mark();
-    firstAnswer = await toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'survived the fuzz' });
+    firstAnswer = await toolJson<Receipt>(agent, 'element_act', {
+      window: win,
+      selector: { automation_id: 'name_entry' },
+      action: 'set_value',
+      text: 'survived the fuzz',
+    });
     assert.equal(firstAnswer.outcome, 'pending');
     card = await ui.waitFor<PendingApproval[]>('pending', (l) => l.length > 0, 10_000, since).then((l) => l[0] as PendingApproval);
     helperPid = (await ui.command<UiSnapshot>('snapshot')).helper.pid;
@@ -80,14 +87,24 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
     const headers = { origin: s.origin, cookie: await s.uiCookie() };
     const commands = [...Object.keys(UI_COMMANDS).filter((c) => c !== 'brake'), 'no_such', '', '__proto__', 'constructor', 'toString'];
     // 120 generated command frames on one signed-in socket: each is answered, typed, and nothing else happens.
-    const frames = await rawWs(ws, headers, (w) => {
-      for (let i = 0; i < 120; i++) {
-        const r = rand();
-        const frame = r < 0.7 ? { type: 'command', id: Math.floor(rand() * 1e6), command: pick(rand, commands), params: jsonValue(rand) } : r < 0.85 ? jsonValue(rand) : { type: pick(rand, ['result', 'event', 'error', 'command']), id: jsonValue(rand), event: jsonValue(rand), data: jsonValue(rand) };
-        w.send(JSON.stringify(frame));
-        counts.ui++;
-      }
-    }, 4000);
+    const frames = await rawWs(
+      ws,
+      headers,
+      (w) => {
+        for (let i = 0; i < 120; i++) {
+          const r = rand();
+          const frame =
+            r < 0.7
+              ? { type: 'command', id: Math.floor(rand() * 1e6), command: pick(rand, commands), params: jsonValue(rand) }
+              : r < 0.85
+                ? jsonValue(rand)
+                : { type: pick(rand, ['result', 'event', 'error', 'command']), id: jsonValue(rand), event: jsonValue(rand), data: jsonValue(rand) };
+          w.send(JSON.stringify(frame));
+          counts.ui++;
+        }
+      },
+      4000,
+    );
     assert.equal(frames.opened, true);
     assert.ok(frames.frames.length >= 1, 'the socket kept answering');
     assert.ok(!frames.frames.some((f) => f.includes('"internal"')), 'no frame caused an internal error');
@@ -106,9 +123,22 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
     }
     // 40 handshakes without the person's credential, or not as a browser would.
     const port = new URL(s.origin).port;
-    const handshakes: Record<string, string>[] = [{}, { origin: 'http://evil.example' }, { origin: s.origin }, { origin: s.origin, cookie: `overseer_ui_${port}=${s.token}` }, { origin: s.origin, cookie: 'x'.repeat(8000) }, { origin: 'null', cookie: headers.cookie }, { origin: s.origin, cookie: `${headers.cookie}x` }];
+    const handshakes: Record<string, string>[] = [
+      {},
+      { origin: 'http://evil.example' },
+      { origin: s.origin },
+      { origin: s.origin, cookie: `overseer_ui_${port}=${s.token}` },
+      { origin: s.origin, cookie: 'x'.repeat(8000) },
+      { origin: 'null', cookie: headers.cookie },
+      { origin: s.origin, cookie: `${headers.cookie}x` },
+    ];
     for (let i = 0; i < 40; i++) {
-      const out = await rawWs(`${ws}${pick(rand, ['', `?token=${s.token}`, '?x=1', '/../ui'])}`, pick(rand, handshakes), (w) => w.send(JSON.stringify({ type: 'command', id: 1, command: 'snapshot', params: {} })), 250);
+      const out = await rawWs(
+        `${ws}${pick(rand, ['', `?token=${s.token}`, '?x=1', '/../ui'])}`,
+        pick(rand, handshakes),
+        (w) => w.send(JSON.stringify({ type: 'command', id: 1, command: 'snapshot', params: {} })),
+        250,
+      );
       assert.equal(out.frames.length, 0, 'nothing is sent to a socket without the credential');
       counts.ui++;
     }
@@ -123,41 +153,105 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
     for (let i = 0; i < 80; i++) {
       // Mostly well-formed JSON-RPC, so most cases reach the handlers rather than the SDK's framing check.
       const method = rand() < 0.6 ? 'tools/call' : pick(rand, methods);
-      const params = method === 'tools/call' ? { name: rand() < 0.8 ? pick(rand, tools) : jsonValue(rand), arguments: rand() < 0.7 ? jsonValue(rand) : { window: win, selector: jsonValue(rand), action: pick(rand, ['invoke', 'set_value', 'toggle']) } } : jsonValue(rand);
+      const params =
+        method === 'tools/call'
+          ? {
+              name: rand() < 0.8 ? pick(rand, tools) : jsonValue(rand),
+              arguments: rand() < 0.7 ? jsonValue(rand) : { window: win, selector: jsonValue(rand), action: pick(rand, ['invoke', 'set_value', 'toggle']) },
+            }
+          : jsonValue(rand);
       // element_act with random arguments could ask for approval: none is made here (action rarely valid, and never approved).
-      const body = rand() < 0.1 ? JSON.stringify([{ jsonrpc: '2.0', id: i, method, params }, jsonValue(rand)]) : JSON.stringify({ jsonrpc: rand() < 0.9 ? '2.0' : pick(rand, ['1.0', 2]), id: rand() < 0.9 ? pick(rand, [i + 100, `s${i}`]) : pick(rand, [null, {}, -1]), method, params });
+      const body =
+        rand() < 0.1
+          ? JSON.stringify([{ jsonrpc: '2.0', id: i, method, params }, jsonValue(rand)])
+          : JSON.stringify({
+              jsonrpc: rand() < 0.9 ? '2.0' : pick(rand, ['1.0', 2]),
+              id: rand() < 0.9 ? pick(rand, [i + 100, `s${i}`]) : pick(rand, [null, {}, -1]),
+              method,
+              params,
+            });
       const r = await session.post(body);
       assert.ok(r.status < 500, `${r.status} for ${body.slice(0, 120)}`);
       statuses.set(r.status, (statuses.get(r.status) ?? 0) + 1);
       counts.mcp++;
     }
     process.stdout.write(`[fuzz] generated /mcp bodies answered: ${[...statuses].map(([k, v]) => `${k}×${v}`).join(' ')}\n`);
-    const texts = [deepText(5000, 'object'), deepText(100_000, 'array'), '', '{', '[', 'null', '"x"', '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"window_list","arguments":' + deepText(5000, 'object') + '}}'];
+    const texts = [
+      deepText(5000, 'object'),
+      deepText(100_000, 'array'),
+      '',
+      '{',
+      '[',
+      'null',
+      '"x"',
+      '{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"window_list","arguments":' + deepText(5000, 'object') + '}}',
+    ];
     for (let i = 0; i < 30; i++) {
-      const body = i % 5 === 4 ? Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'), pick(rand, BAD_UTF8), Buffer.from('"}')]) : rand() < 0.3 ? truncate(rand, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'window_list', arguments: {} } })) : pick(rand, texts);
+      const body =
+        i % 5 === 4
+          ? Buffer.concat([Buffer.from('{"jsonrpc":"2.0","id":1,"method":"'), pick(rand, BAD_UTF8), Buffer.from('"}')])
+          : rand() < 0.3
+            ? truncate(rand, JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/call', params: { name: 'window_list', arguments: {} } }))
+            : pick(rand, texts);
       const r = await session.post(typeof body === 'string' ? body : body.toString('latin1'));
       assert.ok(r.status < 500, `${r.status} for a raw body`);
       counts.mcp++;
     }
     const good = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
-    const headerCases: Record<string, string>[] = [good, { ...good, authorization: 'Bearer x' }, { ...good, authorization: `Bearer ${s.token}`, 'mcp-session-id': 'nope' }, { ...good, authorization: `Bearer ${s.token}`, accept: 'text/html' }, { ...good, authorization: `Bearer ${s.token}`, 'content-type': 'text/plain' }, { ...good, authorization: `Bearer ${s.token}`, 'mcp-session-id': session.id, 'mcp-protocol-version': '1999-01-01' }, { ...good, authorization: `Basic ${s.token}` }, { ...good, authorization: `Bearer ${s.token}`, origin: 'http://evil.example' }];
+    const headerCases: Record<string, string>[] = [
+      good,
+      { ...good, authorization: 'Bearer x' },
+      { ...good, authorization: `Bearer ${s.token}`, 'mcp-session-id': 'nope' },
+      { ...good, authorization: `Bearer ${s.token}`, accept: 'text/html' },
+      { ...good, authorization: `Bearer ${s.token}`, 'content-type': 'text/plain' },
+      { ...good, authorization: `Bearer ${s.token}`, 'mcp-session-id': session.id, 'mcp-protocol-version': '1999-01-01' },
+      { ...good, authorization: `Basic ${s.token}` },
+      { ...good, authorization: `Bearer ${s.token}`, origin: 'http://evil.example' },
+    ];
     for (let i = 0; i < 40; i++) {
-      const r = await rawHttp(s.mcpUrl, { method: pick(rand, ['POST', 'GET', 'DELETE', 'PUT', 'OPTIONS']), headers: pick(rand, headerCases), body: JSON.stringify(jsonValue(rand)), timeoutMs: 3000 }).catch(() => ({ status: 0 }));
+      const r = await rawHttp(s.mcpUrl, {
+        method: pick(rand, ['POST', 'GET', 'DELETE', 'PUT', 'OPTIONS']),
+        headers: pick(rand, headerCases),
+        body: JSON.stringify(jsonValue(rand)),
+        timeoutMs: 3000,
+      }).catch(() => ({ status: 0 }));
       assert.ok(r.status < 500, `status ${r.status}`);
       counts.mcp++;
     }
     const port = Number(new URL(s.origin).port);
-    const lines = ['GARBAGE\r\n\r\n', 'GET / HTTP/9.9\r\n\r\n', `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 100000\r\n\r\n{"jsonrpc"`, `GET /ui HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`, `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`, `GET /pair?code=%ZZ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`, `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX: ${'b'.repeat(20_000)}\r\n\r\n`];
+    const lines = [
+      'GARBAGE\r\n\r\n',
+      'GET / HTTP/9.9\r\n\r\n',
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nContent-Length: 100000\r\n\r\n{"jsonrpc"`,
+      `GET /ui HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n\r\n`,
+      `POST /mcp HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n`,
+      `GET /pair?code=%ZZ HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
+      `GET /${'a'.repeat(20_000)} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`,
+      `GET / HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\nX: ${'b'.repeat(20_000)}\r\n\r\n`,
+    ];
     for (let i = 0; i < 30; i++) {
       await rawTcp(port, pick(rand, lines), 300);
       counts.mcp++;
     }
     for (let i = 0; i < 20; i++) {
-      const init = { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: pick(rand, ['2025-03-26', 'x', '']), capabilities: jsonValue(rand), clientInfo: rand() < 0.5 ? { name: pick(rand, ['a', '', 'x'.repeat(5000)]), version: '1' } : jsonValue(rand) } };
+      const init = {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'initialize',
+        params: {
+          protocolVersion: pick(rand, ['2025-03-26', 'x', '']),
+          capabilities: jsonValue(rand),
+          clientInfo: rand() < 0.5 ? { name: pick(rand, ['a', '', 'x'.repeat(5000)]), version: '1' } : jsonValue(rand),
+        },
+      };
       const r = await rawHttp(s.mcpUrl, { headers: { ...good, authorization: `Bearer ${s.token}` }, body: JSON.stringify(init) });
       assert.ok(r.status < 500, `initialize answered ${r.status}`);
       const id = r.headers['mcp-session-id'];
-      if (typeof id === 'string') await rawHttp(s.mcpUrl, { method: 'DELETE', headers: { ...good, authorization: `Bearer ${s.token}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' } });
+      if (typeof id === 'string')
+        await rawHttp(s.mcpUrl, {
+          method: 'DELETE',
+          headers: { ...good, authorization: `Bearer ${s.token}`, 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' },
+        });
       counts.mcp++;
     }
     assert.equal(s.child.exitCode, null, 'the supervisor runs');
@@ -166,7 +260,16 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
   it('survives 120 hostile bridge socket cases', async () => {
     const path = socketPath(s.dataDir);
     const hello = JSON.stringify({ token: s.token, client: 'fuzz-bridge' });
-    const badHellos = ['\n', 'not json\n', '{}\n', `${JSON.stringify({ token: 'wrong' })}\n`, `${JSON.stringify({ token: s.token, extra: 1 })}\n`, `${deepText(5000, 'object')}\n`, `${'z'.repeat(5000)}`, `${JSON.stringify({ token: s.token, host_pid: -5 })}\n`];
+    const badHellos = [
+      '\n',
+      'not json\n',
+      '{}\n',
+      `${JSON.stringify({ token: 'wrong' })}\n`,
+      `${JSON.stringify({ token: s.token, extra: 1 })}\n`,
+      `${deepText(5000, 'object')}\n`,
+      `${'z'.repeat(5000)}`,
+      `${JSON.stringify({ token: s.token, host_pid: -5 })}\n`,
+    ];
     for (let i = 0; i < 40; i++) {
       const out = await rawSocket(path, [i % 8 === 7 ? Buffer.concat([pick(rand, BAD_UTF8), Buffer.from('\n')]) : pick(rand, badHellos)], 400);
       assert.ok(!out.answer.includes('"ok":true'), `a bad hello was let in: ${out.answer.slice(0, 100)}`);
@@ -176,7 +279,17 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
       const garbage: (string | Buffer)[] = [`${hello}\n`];
       for (let j = 0; j < 5; j++) {
         const r = rand();
-        garbage.push(r < 0.4 ? `${JSON.stringify(jsonValue(rand))}\n` : r < 0.6 ? `${JSON.stringify({ jsonrpc: '2.0', id: j, method: pick(rand, ['tools/call', 'initialize', 'ping', 'x']), params: jsonValue(rand) })}\n` : r < 0.75 ? `${deepText(5000, 'array')}\n` : r < 0.9 ? Buffer.concat([pick(rand, BAD_UTF8), Buffer.from('\n')]) : truncate(rand, hello));
+        garbage.push(
+          r < 0.4
+            ? `${JSON.stringify(jsonValue(rand))}\n`
+            : r < 0.6
+              ? `${JSON.stringify({ jsonrpc: '2.0', id: j, method: pick(rand, ['tools/call', 'initialize', 'ping', 'x']), params: jsonValue(rand) })}\n`
+              : r < 0.75
+                ? `${deepText(5000, 'array')}\n`
+                : r < 0.9
+                  ? Buffer.concat([pick(rand, BAD_UTF8), Buffer.from('\n')])
+                  : truncate(rand, hello),
+        );
       }
       const out = await rawSocket(path, garbage, 300);
       assert.ok(out.answer.startsWith('{"ok":true'), 'a good hello is let in even when garbage follows');
@@ -184,7 +297,12 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
     }
     for (let i = 0; i < 10; i++) {
       // An endless line is cut off at the bound (twice a really oversized one; otherwise abrupt closes mid-line).
-      const out = await rawSocket(path, i < 2 ? [`${hello}\n`, Buffer.alloc(9 * 1024 * 1024, 0x61)] : [`${hello}\n`, '{"jsonrpc":"2.0","id":1,"meth'], 3000, i < 2);
+      const out = await rawSocket(
+        path,
+        i < 2 ? [`${hello}\n`, Buffer.alloc(9 * 1024 * 1024, 0x61)] : [`${hello}\n`, '{"jsonrpc":"2.0","id":1,"meth'],
+        3000,
+        i < 2,
+      );
       if (i < 2) assert.equal(out.closed, true, 'an oversized line closes that connection');
       counts.bridge++;
     }
@@ -197,10 +315,17 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
     assert.ok(total >= 500, `${total} cases`);
     assert.equal(s.child.exitCode, null);
     const snap = await ui.command<UiSnapshot>('snapshot');
-    assert.ok(snap.pending.some((p) => p.approval_id === card.approval_id), 'the pending card is still there');
+    assert.ok(
+      snap.pending.some((p) => p.approval_id === card.approval_id),
+      'the pending card is still there',
+    );
     assert.equal(snap.brake, 'running');
     assert.equal(snap.helper.pid, helperPid, 'the helper was never restarted');
-    assert.deepEqual(snap.rules.filter((r) => r.kind === 'allow'), [], 'no rule appeared');
+    assert.deepEqual(
+      snap.rules.filter((r) => r.kind === 'allow'),
+      [],
+      'no rule appeared',
+    );
     const waiting = toolJson<Receipt>(agent, 'action_wait', { receipt_id: firstAnswer.receipt_id });
     await ui.command('approve', { approval_id: card.approval_id });
     const final = await waiting;

@@ -7,7 +7,6 @@ import { REPO_ROOT } from './paths.js';
 /** How much of the helper's stderr is kept for `stderr()` (its lines are logged as they come anyway). */
 const MAX_STDERR_KEPT = 64 * 1024;
 
-
 /** A running helper process and a typed, validating client for it. */
 export interface HelperProcess {
   child: ChildProcess;

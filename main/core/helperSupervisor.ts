@@ -1,4 +1,13 @@
-import { DesktopChanged, OverseerError, errorInfo, type Exclusions, type HelperHealth, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
+import {
+  DesktopChanged,
+  OverseerError,
+  errorInfo,
+  type Exclusions,
+  type HelperHealth,
+  type HelperMethod,
+  type HelperParams,
+  type HelperResult,
+} from '../../protocol/index.js';
 import { spawnHelper, type HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
 
@@ -76,9 +85,13 @@ export class HelperSupervisor {
 
   /** Calls the helper; while it is down or restarting, answers helper_unavailable at once. */
   async call<M extends HelperMethod>(method: M, params: HelperParams<M>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<HelperResult<M>> {
-    if (this.suspended || this.stopped) throw new OverseerError(errorInfo('helper_unavailable', this.suspended ? 'the helper was stopped by the emergency stop; re-arm to restart it' : 'the helper is stopped'));
+    if (this.suspended || this.stopped)
+      throw new OverseerError(
+        errorInfo('helper_unavailable', this.suspended ? 'the helper was stopped by the emergency stop; re-arm to restart it' : 'the helper is stopped'),
+      );
     const helper = this.health.state === 'ready' ? this.helper : await this.ready?.catch(() => undefined);
-    if (helper === undefined) throw new OverseerError(errorInfo('helper_unavailable', `the accessibility helper is ${this.health.state}`, { restarts: this.restarts }));
+    if (helper === undefined)
+      throw new OverseerError(errorInfo('helper_unavailable', `the accessibility helper is ${this.health.state}`, { restarts: this.restarts }));
     return helper.call(method, params, options);
   }
 

@@ -17,7 +17,12 @@ import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served
 import { exportJournal } from './journal/index.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
-const INIT = JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } } });
+const INIT = JSON.stringify({
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
+});
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
 
 /**
@@ -34,12 +39,14 @@ describe('as a hostile agent: nothing but the person decides', () => {
   let win: string;
   let since = 0;
 
-  const pendingCard = (test: (p: PendingApproval) => boolean): Promise<PendingApproval> => ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test), 15_000, since).then((list) => list.find(test) as PendingApproval);
+  const pendingCard = (test: (p: PendingApproval) => boolean): Promise<PendingApproval> =>
+    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test), 15_000, since).then((list) => list.find(test) as PendingApproval);
   const act = (client: Client, args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => {
     since = ui.mark();
     return toolJson<Receipt>(client, 'element_act', { window: win, ...args }, { timeout: 120_000 });
   };
-  const value = async (id: string): Promise<string | undefined> => (await toolJson<{ matches: { value?: string }[] }>(agent, 'element_find', { window: win, selector: { automation_id: id } })).matches[0]?.value;
+  const value = async (id: string): Promise<string | undefined> =>
+    (await toolJson<{ matches: { value?: string }[] }>(agent, 'element_find', { window: win, selector: { automation_id: id } })).matches[0]?.value;
   const journal = async (): Promise<Record<string, unknown>[]> => {
     const lines: Record<string, unknown>[] = [];
     await exportJournal(join(s.dataDir, 'journal'), (l) => lines.push(JSON.parse(l) as Record<string, unknown>));
@@ -67,7 +74,9 @@ describe('as a hostile agent: nothing but the person decides', () => {
     agent = await httpClient(s, 'hostile-agent');
     ui = await UiClient.connect(s);
     driver = await FixtureDriver.connect(desktop.a11yBusAddress);
-    win = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
+    win =
+      (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ??
+      '';
   });
   after(async () => {
     driver?.close();
@@ -107,12 +116,22 @@ describe('as a hostile agent: nothing but the person decides', () => {
     assert.match((await tool(agent, 'approve', { approval_id: card.approval_id })).text, /^error invalid_argument: unknown tool/);
     // Still waiting for the person, who denies it.
     const snap = await ui.command<UiSnapshot>('snapshot');
-    assert.ok(snap.pending.some((p) => p.approval_id === card.approval_id), 'the card still waits for the person');
-    assert.deepEqual(snap.rules.filter((r) => r.kind === 'allow'), [], 'no rule was created');
+    assert.ok(
+      snap.pending.some((p) => p.approval_id === card.approval_id),
+      'the card still waits for the person',
+    );
+    assert.deepEqual(
+      snap.rules.filter((r) => r.kind === 'allow'),
+      [],
+      'no rule was created',
+    );
     await ui.command('deny', { approval_id: card.approval_id, reason: 'not yours to approve' });
     assert.equal((await answer).refusal?.code, 'denied');
     assert.equal(await value('name_entry'), 'Alice', 'the field was never written');
-    assert.ok(!(await journal()).some((l) => l['kind'] === 'approval_resolved' && l['approval_id'] === card.approval_id && l['verdict'] === 'approved'), 'the journal never says approved');
+    assert.ok(
+      !(await journal()).some((l) => l['kind'] === 'approval_resolved' && l['approval_id'] === card.approval_id && l['verdict'] === 'approved'),
+      'the journal never says approved',
+    );
     // The two credentials live in two files; the agent's says nothing of the person's.
     const token = (await readFile(join(s.dataDir, 'token'), 'utf8')).trim();
     const uiSecret = (await readFile(join(s.dataDir, 'ui-secret'), 'utf8')).trim();
@@ -127,16 +146,25 @@ describe('as a hostile agent: nothing but the person decides', () => {
     await flooder.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
     try {
       since = ui.mark();
-      const burst = Array.from({ length: 24 }, () => toolJson<Receipt>(flooder, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 120_000 }));
+      const burst = Array.from({ length: 24 }, () =>
+        toolJson<Receipt>(flooder, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 120_000 }),
+      );
       const cards = await ui.waitFor<PendingApproval[]>('pending', (list) => list.filter((p) => p.agent.startsWith('APPROVED')).length >= 16, 15_000, since);
       const mine = cards.filter((p) => p.agent.startsWith('APPROVED'));
       assert.equal(mine.length, 16, 'the bound reaches the person, no more');
-      assert.ok(mine.every((p) => p.agent.length <= 80 && !/[\n\u202e]/u.test(p.agent)), `shown as ${JSON.stringify(mine[0]?.agent.slice(0, 100))}`);
+      assert.ok(
+        mine.every((p) => p.agent.length <= 80 && !/[\n\u202e]/u.test(p.agent)),
+        `shown as ${JSON.stringify(mine[0]?.agent.slice(0, 100))}`,
+      );
       const snap = await ui.command<UiSnapshot>('snapshot');
       assert.ok(snap.agents.every((a) => a.client.length <= 80));
       for (const p of mine) await ui.command('deny', { approval_id: p.approval_id });
       const answers = await Promise.all(burst);
-      assert.equal(answers.filter((r) => r.refusal?.code === 'denied' && r.refusal.data?.['limit'] === 16).length, 8, 'the rest were refused at once, saying why');
+      assert.equal(
+        answers.filter((r) => r.refusal?.code === 'denied' && r.refusal.data?.['limit'] === 16).length,
+        8,
+        'the rest were refused at once, saying why',
+      );
       assert.equal(answers.filter((r) => r.outcome !== 'refused').length, 0, 'nothing ran');
     } finally {
       await flooder.close();
@@ -166,7 +194,9 @@ describe('as a hostile agent: nothing but the person decides', () => {
     const r = await answer;
     assert.equal(r.refusal?.code, 'stale_element');
     assert.deepEqual(r.refusal?.data?.['changed'], ['checked']);
-    const now = (await toolJson<{ matches: { state: { checked?: boolean } }[] }>(agent, 'element_find', { window: win, selector: { automation_id: 'subscribe' } })).matches[0]?.state.checked;
+    const now = (
+      await toolJson<{ matches: { state: { checked?: boolean } }[] }>(agent, 'element_find', { window: win, selector: { automation_id: 'subscribe' } })
+    ).matches[0]?.state.checked;
     assert.notEqual(now, before, 'only the person’s toggle happened');
   });
 
@@ -190,7 +220,15 @@ describe('as a hostile agent: nothing but the person decides', () => {
 
   it('3. a bridge that closes withdraws its pending action too', async () => {
     const client = new Client({ name: 'bridge-agent', version: '1' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['bin/overseer.mjs', 'mcp', '--data-dir', s.dataDir], cwd: REPO_ROOT, env: { ...process.env } as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/overseer.mjs', 'mcp', '--data-dir', s.dataDir],
+        cwd: REPO_ROOT,
+        env: { ...process.env } as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
     const answer = act(client, { selector: { automation_id: 'counter' }, action: 'invoke' }).catch(() => undefined);
     const card = await pendingCard((p) => p.agent === 'bridge-agent');
     const gone = ui.mark();
@@ -216,7 +254,9 @@ describe('as a hostile agent: nothing but the person decides', () => {
       const most = Math.max(...ui.events.filter((e) => e.event === 'agents').map((e) => (e.data as AgentInfo[]).length));
       assert.ok(most <= 64, `at most 64 agents at once (saw ${most})`);
       const mark = ui.mark();
-      await ui.waitFor<AgentInfo[]>('agents', (a) => a.every((x) => x.client === 'hostile-agent'), 20_000, mark).catch(async () => ui.command<UiSnapshot>('snapshot').then((snap) => assert.fail(`still listed: ${snap.agents.map((a) => a.client).join(', ')}`)));
+      await ui
+        .waitFor<AgentInfo[]>('agents', (a) => a.every((x) => x.client === 'hostile-agent'), 20_000, mark)
+        .catch(async () => ui.command<UiSnapshot>('snapshot').then((snap) => assert.fail(`still listed: ${snap.agents.map((a) => a.client).join(', ')}`)));
       const resolved = await journaled((l) => l['kind'] === 'approval_resolved' && l['approval_id'] === card.approval_id);
       assert.equal(resolved?.['verdict'], 'withdrawn');
     } finally {
@@ -231,12 +271,20 @@ describe('as a hostile agent: nothing but the person decides', () => {
     assert.equal(badUtf8.closeCode, 1007, 'invalid UTF-8 closes that socket (1007)');
     const huge = await rawWs(ws, headers, (w) => w.send('x'.repeat(1024 * 1024 + 10)));
     assert.equal(huge.closeCode, 1009, 'an oversized frame closes that socket (1009)');
-    const junk = await rawWs(ws, headers, (w) => {
-      w.send('{not json');
-      w.send(Buffer.from([1, 2, 3]), { binary: true });
-      w.send(JSON.stringify({ type: 'command', id: 7, command: 'no_such_command', params: {} }));
-    }, 1500);
-    assert.ok(junk.frames.some((f) => f.includes('"invalid_argument"')), 'bad commands are answered typed');
+    const junk = await rawWs(
+      ws,
+      headers,
+      (w) => {
+        w.send('{not json');
+        w.send(Buffer.from([1, 2, 3]), { binary: true });
+        w.send(JSON.stringify({ type: 'command', id: 7, command: 'no_such_command', params: {} }));
+      },
+      1500,
+    );
+    assert.ok(
+      junk.frames.some((f) => f.includes('"invalid_argument"')),
+      'bad commands are answered typed',
+    );
     const unauth = await rawWs(ws, { origin: s.origin }, (w) => w.send(Buffer.from([0xff, 0xff]), { binary: false }));
     assert.equal(unauth.closeCode, 4401);
     const snap = await ui.command<UiSnapshot>('snapshot');
@@ -264,7 +312,10 @@ describe('as a hostile agent: nothing but the person decides', () => {
     const raw = agent as unknown as { request: Client['request'] };
     const { CallToolResultSchema } = await import('@modelcontextprotocol/sdk/types.js');
     for (const args of ['a string', [1, 2], 42]) {
-      const err = await raw.request({ method: 'tools/call', params: { name: 'window_list', arguments: args as never } }, CallToolResultSchema).then(() => undefined, (e: unknown) => e as { code: number; message: string });
+      const err = await raw.request({ method: 'tools/call', params: { name: 'window_list', arguments: args as never } }, CallToolResultSchema).then(
+        () => undefined,
+        (e: unknown) => e as { code: number; message: string },
+      );
       assert.equal(err?.code, -32602, `arguments ${JSON.stringify(args)}`);
       assert.match(err?.message ?? '', /invalid_argument: tools\/call arguments must be a JSON object/);
       assert.doesNotMatch(err?.message ?? '', /"code":|invalid_type|expected/, 'no raw validation dump');
@@ -272,19 +323,29 @@ describe('as a hostile agent: nothing but the person decides', () => {
     // 5,000 levels as raw JSON text (no client would serialize it): JSON.parse takes it, JSON.stringify would overflow.
     const raw5000 = await rawMcpSession(s.mcpUrl, s.token);
     const deep = `${'{"a":'.repeat(5000)}1${'}'.repeat(5000)}`;
-    const nested = mcpMessage(await raw5000.post(`{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"element_find","arguments":{"window":${JSON.stringify(win)},"selector":${deep}}}}`));
+    const nested = mcpMessage(
+      await raw5000.post(
+        `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"element_find","arguments":{"window":${JSON.stringify(win)},"selector":${deep}}}}`,
+      ),
+    );
     const result = nested?.['result'] as { isError?: boolean; content?: { text: string }[] } | undefined;
     assert.equal(result?.isError, true, JSON.stringify(nested).slice(0, 300));
     assert.match(result?.content?.[0]?.text ?? '', /^error invalid_argument: .*nested deeper/);
     const started = Date.now();
-    const found = await toolJson<{ matches: unknown[]; error?: unknown }>(agent, 'element_find', { window: win, selector: { automation_id: 'counter' }, timeout_ms: 2 ** 31 });
+    const found = await toolJson<{ matches: unknown[]; error?: unknown }>(agent, 'element_find', {
+      window: win,
+      selector: { automation_id: 'counter' },
+      timeout_ms: 2 ** 31,
+    });
     assert.equal(found.error, undefined, `answered ${JSON.stringify(found.error)} after ${Date.now() - started} ms`);
     assert.equal(found.matches.length, 1);
-    const journaled = (await journal()).filter((l) => l['kind'] === 'tool_call' && l['tool'] === 'window_list' && (l['error'] as { code?: string } | undefined)?.code === 'invalid_argument');
+    const journaled = (await journal()).filter(
+      (l) => l['kind'] === 'tool_call' && l['tool'] === 'window_list' && (l['error'] as { code?: string } | undefined)?.code === 'invalid_argument',
+    );
     assert.ok(journaled.length >= 3, 'each malformed call is journaled');
   });
 
-  it('6. a window showing the supervisor\'s own UI is neither listed, read nor acted on, even by a guessed id', async () => {
+  it("6. a window showing the supervisor's own UI is neither listed, read nor acted on, even by a guessed id", async () => {
     const disguise = '(1) Overseer - Chromium';
     const app = await desktop.launch('/usr/bin/python3', [FIXTURE, '--title', disguise, '--rows', '5'], { waitForWindow: disguise });
     try {
@@ -305,7 +366,10 @@ describe('as a hostile agent: nothing but the person decides', () => {
         }
       }
       assert.deepEqual(answers, ['excluded_target'], 'the guess that hit the UI window is refused, the act too');
-      const cards = ui.events.slice(since).filter((e) => e.event === 'pending').flatMap((e) => e.data as PendingApproval[]);
+      const cards = ui.events
+        .slice(since)
+        .filter((e) => e.event === 'pending')
+        .flatMap((e) => e.data as PendingApproval[]);
       assert.ok(!cards.some((p) => p.window.title === disguise), 'no card was ever made for the UI window');
     } finally {
       await app.stop();
@@ -321,7 +385,8 @@ describe('as a hostile agent: nothing but the person decides', () => {
   it('5. Stop refuses focus and scroll_into_view too; reads go on', async () => {
     await ui.command('brake', { action: 'stop' });
     try {
-      for (const action of ['focus', 'scroll_into_view']) assert.equal((await act(agent, { selector: { automation_id: 'counter' }, action })).refusal?.code, 'braked', action);
+      for (const action of ['focus', 'scroll_into_view'])
+        assert.equal((await act(agent, { selector: { automation_id: 'counter' }, action })).refusal?.code, 'braked', action);
       assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/);
     } finally {
       await ui.command('brake', { action: 'resume' });
@@ -333,7 +398,12 @@ describe('as a hostile agent: nothing but the person decides', () => {
     since = ui.mark();
     const waiting = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 10_000 });
     await pendingCard((p) => p.target.automation_id === 'counter');
-    const reading = toolJson<{ error?: { code: string } }>(agent, 'element_find', { window: win, selector: { automation_id: 'appears-never' }, timeout_ms: 15_000 }, { timeout: 10_000 });
+    const reading = toolJson<{ error?: { code: string } }>(
+      agent,
+      'element_find',
+      { window: win, selector: { automation_id: 'appears-never' }, timeout_ms: 15_000 },
+      { timeout: 10_000 },
+    );
     await new Promise((r) => setTimeout(r, 300)); // the find is now polling in the helper
     await ui.command('brake', { action: 'emergency_stop' });
     const [act1, read1] = await Promise.all([waiting, reading]);

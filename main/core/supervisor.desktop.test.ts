@@ -75,7 +75,9 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       assert.ok(!r.text.startsWith('{'), 'the model still reads the compact text');
       return r.structured as unknown as WindowReadAnswer;
     };
-    const long = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Long Fixture')?.window;
+    const long = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find(
+      (w) => w.title === 'Long Fixture',
+    )?.window;
     assert.ok(long !== undefined);
     assert.ok((await read({ window: long, max_nodes: 5 })).truncated_by.includes('max_nodes'));
     assert.ok((await read({ window: long, format: 'flat', max_depth: 1 })).truncated_by.includes('max_depth'));
@@ -166,11 +168,16 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     assert.ok(old);
     await driver.click('renamable');
     let second = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, format: 'flat' });
-    for (let i = 0; i < 50 && second.elements?.find((e) => e.automation_id === 'renamable')?.name !== 'Renamed'; i++) second = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, format: 'flat' });
+    for (let i = 0; i < 50 && second.elements?.find((e) => e.automation_id === 'renamable')?.name !== 'Renamed'; i++)
+      second = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, format: 'flat' });
     const renamed = second.elements?.find((e) => e.automation_id === 'renamable');
     assert.equal(renamed?.name, 'Renamed');
     assert.notEqual(renamed?.target, old, 'a changed element gets a new handle');
-    assert.equal(second.elements?.find((e) => e.automation_id === 'counter')?.target, first.elements?.find((e) => e.automation_id === 'counter')?.target, 'an unchanged one keeps its handle');
+    assert.equal(
+      second.elements?.find((e) => e.automation_id === 'counter')?.target,
+      first.elements?.find((e) => e.automation_id === 'counter')?.target,
+      'an unchanged one keeps its handle',
+    );
     const r = await act({ target: old, action: 'invoke' });
     assert.equal(r.refusal?.code, 'snapshot_superseded');
   });
@@ -178,21 +185,30 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
   it('sends progress notifications while an action waits for approval', async () => {
     const seen: number[] = [];
     since = ui.mark();
-    const call = agent.callTool({ name: 'element_act', arguments: { window: win, selector: { automation_id: 'counter' }, action: 'invoke' } }, undefined, { timeout: 60_000, onprogress: (p) => seen.push(p.progress) });
+    const call = agent.callTool({ name: 'element_act', arguments: { window: win, selector: { automation_id: 'counter' }, action: 'invoke' } }, undefined, {
+      timeout: 60_000,
+      onprogress: (p) => seen.push(p.progress),
+    });
     const card = await pendingCard((p) => p.target.automation_id === 'counter');
     // The serve above reports progress every 200 ms: wait for notifications to arrive, then decide.
     for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
     await ui.command('approve', { approval_id: card.approval_id });
     await call;
     assert.ok(seen.length >= 2, `${seen.length} progress notifications while waiting`);
-    assert.ok(seen.every((p, i) => i === 0 || p > (seen[i - 1] ?? 0)), 'progress only grows');
+    assert.ok(
+      seen.every((p, i) => i === 0 || p > (seen[i - 1] ?? 0)),
+      'progress only grows',
+    );
   });
 
   it('shows only the activation tool in progressive mode until the agent activates', async () => {
     await ui.command('update_settings', { progressive_tools: true });
     const late = await httpClient(s, 'progressive-agent');
     try {
-      assert.deepEqual((await late.listTools()).tools.map((t) => t.name), ['computer_use_activate']);
+      assert.deepEqual(
+        (await late.listTools()).tools.map((t) => t.name),
+        ['computer_use_activate'],
+      );
       assert.equal((await tool(late, 'window_list')).isError, true);
       let changed = false;
       late.setNotificationHandler(ToolListChangedNotificationSchema, () => {
@@ -208,7 +224,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     }
   });
 
-  it('shows the chosen window\'s live tree on the UI channel', async () => {
+  it("shows the chosen window's live tree on the UI channel", async () => {
     const { windows } = await ui.command<{ windows: { window: string; title: string }[] }>('refresh_windows');
     assert.ok(windows.some((w) => w.window === win));
     await ui.command('choose_window', { window: win });
@@ -243,8 +259,16 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
   });
 
   it('answers a handle from an observation that fell out of the 512 identities evicted', async () => {
-    const long = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Long Fixture')?.window;
-    const big = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: long, format: 'flat', max_nodes: 1200, max_children_per_node: 1200, max_tokens: 200_000 });
+    const long = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find(
+      (w) => w.title === 'Long Fixture',
+    )?.window;
+    const big = await toolJson<WindowReadAnswer>(agent, 'window_read', {
+      window: long,
+      format: 'flat',
+      max_nodes: 1200,
+      max_children_per_node: 1200,
+      max_tokens: 200_000,
+    });
     assert.ok((big.elements?.length ?? 0) > 600, `${big.elements?.length} elements`);
     const first = big.elements?.[0]?.target;
     assert.ok(first);
@@ -363,9 +387,20 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('serves the same tools over the stdio bridge', async () => {
     const client = new McpClient({ name: 'stdio-agent', version: '1.0.0' });
-    await client.connect(new StdioClientTransport({ command: process.execPath, args: ['bin/overseer.mjs', 'mcp', '--data-dir', s.dataDir], cwd: REPO_ROOT, env: { ...process.env } as Record<string, string>, stderr: 'pipe' }));
+    await client.connect(
+      new StdioClientTransport({
+        command: process.execPath,
+        args: ['bin/overseer.mjs', 'mcp', '--data-dir', s.dataDir],
+        cwd: REPO_ROOT,
+        env: { ...process.env } as Record<string, string>,
+        stderr: 'pipe',
+      }),
+    );
     try {
-      assert.equal((await client.listTools()).tools.every((t) => t.outputSchema !== undefined), true);
+      assert.equal(
+        (await client.listTools()).tools.every((t) => t.outputSchema !== undefined),
+        true,
+      );
       const list = await tool(client, 'window_list');
       assert.match(list.text, /Overseer Fixture/);
       const agents = await ui.waitFor<{ transport: string; client: string }[]>('agents', (a) => a.some((x) => x.transport === 'stdio'));
@@ -376,13 +411,32 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
   });
 
   it('refuses missing or wrong tokens and foreign origins; the token file is private', async () => {
-    const post = (headers: Record<string, string>): Promise<number> => fetch(s.mcpUrl, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers }, body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } } }) }).then((r) => r.status);
+    const post = (headers: Record<string, string>): Promise<number> =>
+      fetch(s.mcpUrl, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+        body: JSON.stringify({
+          jsonrpc: '2.0',
+          id: 1,
+          method: 'initialize',
+          params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'x', version: '1' } },
+        }),
+      }).then((r) => r.status);
     assert.equal(await post({}), 401);
     assert.equal(await post({ authorization: 'Bearer wrong-token-wrong-token' }), 401);
     assert.equal(await post({ authorization: `Bearer ${s.token}`, origin: 'http://evil.example' }), 403);
     const u = new URL(s.mcpUrl);
     const rebound = await new Promise<number>((resolve, reject) => {
-      const req = request({ host: u.hostname, port: u.port, path: '/mcp', method: 'POST', headers: { host: `evil.example:${u.port}`, authorization: `Bearer ${s.token}`, 'content-type': 'application/json' } }, (res) => resolve(res.statusCode ?? 0));
+      const req = request(
+        {
+          host: u.hostname,
+          port: u.port,
+          path: '/mcp',
+          method: 'POST',
+          headers: { host: `evil.example:${u.port}`, authorization: `Bearer ${s.token}`, 'content-type': 'application/json' },
+        },
+        (res) => resolve(res.statusCode ?? 0),
+      );
       req.once('error', reject);
       req.end('{}');
     });
@@ -406,7 +460,11 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       else if (k === 4) bad.push(['element_act', { window: win, target: `T${String(i)}bad`, action: 'invoke' }]);
       else if (k === 5) bad.push(['window_read', { window: win, since: j }]);
       else if (k === 6) bad.push(['window_read', { snapshot: `O${i}zz` }]);
-      else if (k === 7) bad.push(['element_act', { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: [null, 42, [], {}, true, 'x'.repeat(200_000)][i % 6] }]);
+      else if (k === 7)
+        bad.push([
+          'element_act',
+          { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: [null, 42, [], {}, true, 'x'.repeat(200_000)][i % 6] },
+        ]);
       else if (k === 8) bad.push(['action_wait', { receipt_id: j }]);
       else bad.push(['window_list', { limit: j, extra: 1 }]);
     }

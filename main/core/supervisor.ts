@@ -67,7 +67,11 @@ export class Supervisor {
     this.holds = new HoldList(this.brakes, this.clock);
     this.helper = new HelperSupervisor({ env: options.helperEnv, log: options.log, ...(options.spawnHelper ? { spawn: options.spawnHelper } : {}) });
     this.policy.load(settings.rules);
-    this.agents = new AgentRegistry({ ended: (session, reason) => this.onSessionEnded(session, reason), pendingOf: (id) => this.approvals.countFor(id) }, () => this.settings.settings.agent_idle_s * 1000, this.clock);
+    this.agents = new AgentRegistry(
+      { ended: (session, reason) => this.onSessionEnded(session, reason), pendingOf: (id) => this.approvals.countFor(id) },
+      () => this.settings.settings.agent_idle_s * 1000,
+      this.clock,
+    );
     this.ui = new UiHub(supervisorUiHandlers(this), options.log);
     this.tree = new TreeFollower({
       helper: this.helper,
@@ -92,8 +96,32 @@ export class Supervisor {
           await this.journal.append(record);
         },
         journalFinal: async (session, receipt) => {
-          const record = await this.journal.append({ kind: 'tool_call', session: session.id, agent: session.client, tool: 'element_act', phase: 'final', args: {}, outcome: receipt.outcome, receipt, duration_ms: 0 });
-          this.addReceipt({ seq: record.seq, at: record.at, session: session.id, agent: session.client, tool: 'element_act', receipt_id: receipt.receipt_id, outcome: receipt.outcome, ...(receipt.decision ? { decision: receipt.decision.verdict } : {}), verification: receipt.verification, ...(receipt.path ? { path: receipt.path } : {}), duration_ms: 0, summary: `${receipt.action} "${receipt.target?.name ?? ''}" → ${receipt.outcome} (after the agent was answered)`, receipt });
+          const record = await this.journal.append({
+            kind: 'tool_call',
+            session: session.id,
+            agent: session.client,
+            tool: 'element_act',
+            phase: 'final',
+            args: {},
+            outcome: receipt.outcome,
+            receipt,
+            duration_ms: 0,
+          });
+          this.addReceipt({
+            seq: record.seq,
+            at: record.at,
+            session: session.id,
+            agent: session.client,
+            tool: 'element_act',
+            receipt_id: receipt.receipt_id,
+            outcome: receipt.outcome,
+            ...(receipt.decision ? { decision: receipt.decision.verdict } : {}),
+            verification: receipt.verification,
+            ...(receipt.path ? { path: receipt.path } : {}),
+            duration_ms: 0,
+            summary: `${receipt.action} "${receipt.target?.name ?? ''}" → ${receipt.outcome} (after the agent was answered)`,
+            receipt,
+          });
         },
         onDispatched: (window) => this.tree.changed([window.pid]),
       },
@@ -124,7 +152,14 @@ export class Supervisor {
     const journal = await Journal.open(`${options.dataDir}/journal`, { log: options.log });
     const s = new Supervisor(options, journal, settings);
     for (const pending of await journal.pendingApprovals()) {
-      await journal.append({ kind: 'approval_resolved', approval_id: pending['approval_id'], receipt_id: pending['receipt_id'], verdict: 'expired', by: 'policy', note: 'the supervisor restarted before anyone answered' });
+      await journal.append({
+        kind: 'approval_resolved',
+        approval_id: pending['approval_id'],
+        receipt_id: pending['receipt_id'],
+        verdict: 'expired',
+        by: 'policy',
+        note: 'the supervisor restarted before anyone answered',
+      });
       options.log(`[supervisor] approval ${String(pending['approval_id'])} left pending by a crash: answered expired`);
     }
     await journal.append({ kind: 'system', event: 'started', pid: process.pid, version: OVERSEER_VERSION });
@@ -137,7 +172,11 @@ export class Supervisor {
   exclusions(): { pids: number[]; apps: string[]; titles: string[] } {
     const pids = new Set([process.pid, ...(this.settings.settings.exclusions.pids ?? [])]);
     for (const session of this.agents.list()) for (const p of session.hostPids) pids.add(p);
-    return { pids: [...pids], apps: [...(this.settings.settings.exclusions.apps ?? [])], titles: [...UI_WINDOW_TITLES, ...(this.settings.settings.exclusions.titles ?? [])] };
+    return {
+      pids: [...pids],
+      apps: [...(this.settings.settings.exclusions.apps ?? [])],
+      titles: [...UI_WINDOW_TITLES, ...(this.settings.settings.exclusions.titles ?? [])],
+    };
   }
 
   /** Whether a new agent may connect now: never during an emergency stop, and never past the bound. */
@@ -198,7 +237,12 @@ export class Supervisor {
     let timer: ReturnType<Clock['setTimeout']> | undefined;
     const bounded = new Promise<void>((resolve) => (timer = systemClock.setTimeout(resolve, EMERGENCY_ANSWER_MS)));
     // Each answer is journaled before it is handed to its transport; then the transports write it.
-    await Promise.race([Promise.allSettled(runs).then(() => new Promise<void>((r) => setImmediate(r))).then(() => this.agents.drainAll()), bounded]);
+    await Promise.race([
+      Promise.allSettled(runs)
+        .then(() => new Promise<void>((r) => setImmediate(r)))
+        .then(() => this.agents.drainAll()),
+      bounded,
+    ]);
     systemClock.clearTimeout(timer);
     this.helper.suspend();
     this.agents.endAll('emergency stop');

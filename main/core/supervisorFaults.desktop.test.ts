@@ -40,7 +40,9 @@ describe('overseer serve: faults', () => {
     s = await serve(desktop.env);
     agent = await httpClient(s);
     ui = await UiClient.connect(s);
-    win = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
+    win =
+      (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ??
+      '';
   });
   after(async () => {
     ui?.close();
@@ -92,7 +94,9 @@ describe('overseer serve: faults', () => {
     // The fixture's Freeze button blocks the application after the click: the act stays in its dispatch (read back) phase.
     const since = ui.mark();
     const inDispatch = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'freeze' }, action: 'invoke' }, { timeout: 10_000 });
-    const card = await ui.waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target.automation_id === 'freeze'), 15_000, since).then((p) => p.find((x) => x.target.automation_id === 'freeze') as PendingApproval);
+    const card = await ui
+      .waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target.automation_id === 'freeze'), 15_000, since)
+      .then((p) => p.find((x) => x.target.automation_id === 'freeze') as PendingApproval);
     await ui.command('approve', { approval_id: card.approval_id });
     await new Promise((r) => setTimeout(r, 400)); // the helper is now reading back from the frozen fixture
     const braked = ui.mark();
@@ -121,8 +125,15 @@ describe('overseer serve: faults', () => {
       await tool(agent, 'window_list');
       acknowledged.push('window_list');
     }
-    const pending = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 120_000 }).catch(() => undefined);
-    const card = await ui.waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target.automation_id === 'counter')).then((p) => p.find((x) => x.target.automation_id === 'counter') as PendingApproval);
+    const pending = toolJson<Receipt>(
+      agent,
+      'element_act',
+      { window: win, selector: { automation_id: 'counter' }, action: 'invoke' },
+      { timeout: 120_000 },
+    ).catch(() => undefined);
+    const card = await ui
+      .waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target.automation_id === 'counter'))
+      .then((p) => p.find((x) => x.target.automation_id === 'counter') as PendingApproval);
     const helperPid = (await ui.command<UiSnapshot>('snapshot')).helper.pid;
     ui.close();
     await s.kill('SIGKILL');

@@ -2,7 +2,8 @@ import { OverseerError, errorInfo, fail, type PolicyRule } from '../../protocol/
 import type { Supervisor } from './supervisor.js';
 import type { UiHandlers } from './uiHub.js';
 
-const gone = (id: string): OverseerError => new OverseerError(errorInfo('expired', `approval ${id} is no longer pending (it was decided, expired, braked or withdrawn)`));
+const gone = (id: string): OverseerError =>
+  new OverseerError(errorInfo('expired', `approval ${id} is no longer pending (it was decided, expired, braked or withdrawn)`));
 
 /**
  * What each UI command does. Only the UI channel reaches these — the WebSocket with the person's
@@ -14,7 +15,15 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       const item = s.approvals.get(approval_id);
       if (item === undefined || !s.approvals.approve(approval_id, allow?.scope)) return Promise.reject(gone(approval_id));
       if (allow === undefined) return Promise.resolve({ ok: true as const });
-      const rule: PolicyRule = s.policy.allowForSession({ session: item.session, agent: item.agent, action: item.action, app: item.window.app, scope: allow.scope, element: item.target.key, elementLabel: `${item.target.role}${item.target.name !== undefined ? ` "${item.target.name}"` : ''}` });
+      const rule: PolicyRule = s.policy.allowForSession({
+        session: item.session,
+        agent: item.agent,
+        action: item.action,
+        app: item.window.app,
+        scope: allow.scope,
+        element: item.target.key,
+        elementLabel: `${item.target.role}${item.target.name !== undefined ? ` "${item.target.name}"` : ''}`,
+      });
       return Promise.resolve({ ok: true as const, rule });
     },
     deny: ({ approval_id, reason }) => {
@@ -22,7 +31,10 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       return Promise.resolve({ ok: true as const });
     },
     cancel_held: ({ approval_id, reason }) => {
-      if (!s.holds.cancel(approval_id, reason)) return Promise.reject(new OverseerError(errorInfo('expired', `action ${approval_id} is no longer held (the pause ended, or it was cancelled or withdrawn)`)));
+      if (!s.holds.cancel(approval_id, reason))
+        return Promise.reject(
+          new OverseerError(errorInfo('expired', `action ${approval_id} is no longer held (the pause ended, or it was cancelled or withdrawn)`)),
+        );
       return Promise.resolve({ ok: true as const });
     },
     brake: ({ action }) => Promise.resolve({ brake: s.brakes.apply(action) }),
@@ -41,7 +53,8 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       return { windows: s.windows };
     },
     pair_link: () => {
-      if (s.pairLink === undefined) return Promise.reject(fail('invalid_argument', 'this supervisor has no browser UI to sign in to (the desktop app talks to its own window only)'));
+      if (s.pairLink === undefined)
+        return Promise.reject(fail('invalid_argument', 'this supervisor has no browser UI to sign in to (the desktop app talks to its own window only)'));
       return Promise.resolve(s.pairLink());
     },
     update_settings: async (patch) => {

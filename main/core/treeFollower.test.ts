@@ -18,7 +18,9 @@ class TreeHelper implements HelperCaller {
     const value = this.value;
     if (this.gate !== undefined) await this.gate;
     if (this.broken) throw fail('helper_unavailable', 'the helper is restarting');
-    const elements: Element[] = [{ key: 'root', role: 'window', name: 'W', state: {}, patterns: [], children: [{ key: 'q', role: 'spinner', value, state: {}, patterns: [] }] }];
+    const elements: Element[] = [
+      { key: 'root', role: 'window', name: 'W', state: {}, patterns: [], children: [{ key: 'q', role: 'spinner', value, state: {}, patterns: [] }] },
+    ];
     return { window: FAKE_WINDOW, format: 'tree', elements, node_count: 2, limits: {}, truncated_by: [], notes: [], read_ms: 1 } as unknown as HelperResult<M>;
   }
 }
@@ -29,7 +31,16 @@ function rig() {
   const trees: ShownTree[] = [];
   const statuses: TreeStatus[] = [];
   let watched = true;
-  const follower = new TreeFollower({ helper, watched: () => watched, onTree: (t) => trees.push(t), onStatus: (s) => statuses.push(s), log: () => {}, clock, pollMs: 5000, debounceMs: 100 });
+  const follower = new TreeFollower({
+    helper,
+    watched: () => watched,
+    onTree: (t) => trees.push(t),
+    onStatus: (s) => statuses.push(s),
+    log: () => {},
+    clock,
+    pollMs: 5000,
+    debounceMs: 100,
+  });
   const shown = (): string | undefined => trees.at(-1)?.elements[0]?.children?.[0]?.value;
   return { clock, helper, trees, statuses, follower, shown, unwatch: () => (watched = false) };
 }

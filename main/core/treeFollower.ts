@@ -130,7 +130,9 @@ export class TreeFollower {
       if (this.chosen?.window !== c.window) return;
       c.pid = r.window.pid;
       const readAt = new Date(this.clock.now()).toISOString();
-      const hash = createHash('sha256').update(JSON.stringify([r.elements, r.truncated_by])).digest('base64url');
+      const hash = createHash('sha256')
+        .update(JSON.stringify([r.elements, r.truncated_by]))
+        .digest('base64url');
       if (hash !== this.hash) {
         this.hash = hash;
         this.shown = { window: c.window, elements: r.elements, truncated_by: r.truncated_by, read_at: readAt };

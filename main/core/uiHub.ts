@@ -1,4 +1,15 @@
-import { OverseerError, UI_COMMANDS, type UI_EVENTS, UiFrame, errorInfo, invalidArgument, type ErrorInfo, type UiCommand, type UiEvent, type UiSnapshot } from '../../protocol/index.js';
+import {
+  OverseerError,
+  UI_COMMANDS,
+  type UI_EVENTS,
+  UiFrame,
+  errorInfo,
+  invalidArgument,
+  type ErrorInfo,
+  type UiCommand,
+  type UiEvent,
+  type UiSnapshot,
+} from '../../protocol/index.js';
 import type { z } from 'zod';
 
 /** A connected UI (a WebSocket in browser mode, the renderer over IPC in the desktop app). */

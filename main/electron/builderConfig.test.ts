@@ -56,13 +56,16 @@ describe('electron-builder.yml', () => {
     const unpacked = c.asarUnpack as string[];
     const pkg = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8')) as { main: string };
     assert.equal(pkg.main, 'dist/electron/main.mjs');
-    for (const dir of ['dist/electron/**', 'dist/helper/**', 'dist/cli/**', 'dist/renderer/**', 'assets/**', 'package.json']) assert.ok(files.includes(dir), `files has ${dir}`);
-    for (const dir of ['dist/helper/**', 'dist/cli/**', 'node_modules/koffi/**', 'node_modules/@koromix/**']) assert.ok(unpacked.includes(dir), `asarUnpack has ${dir}`);
+    for (const dir of ['dist/electron/**', 'dist/helper/**', 'dist/cli/**', 'dist/renderer/**', 'assets/**', 'package.json'])
+      assert.ok(files.includes(dir), `files has ${dir}`);
+    for (const dir of ['dist/helper/**', 'dist/cli/**', 'node_modules/koffi/**', 'node_modules/@koromix/**'])
+      assert.ok(unpacked.includes(dir), `asarUnpack has ${dir}`);
     for (const dir of ['node_modules/koffi/**', 'node_modules/@koromix/**']) assert.ok(files.includes(dir), `files has ${dir}`);
     // The packaged layout runs exactly what asarUnpack leaves outside the archive.
     const packaged = desktopLayout({ appPath: '/app/resources/app.asar', packaged: true, execPath: '/app/overseer' });
     assert.match(packaged.helper.args[0] ?? '', /^\/app\/resources\/app\.asar\.unpacked\/dist\/helper\//);
     assert.match(packaged.cli, /^\/app\/resources\/app\.asar\.unpacked\/dist\/cli\//);
-    for (const bundle of [pkg.main, 'dist/electron/preload.cjs', 'dist/helper/main.mjs', 'dist/cli/overseer.mjs', 'dist/renderer/index.html']) assert.ok(existsSync(join(REPO_ROOT, bundle)), `${bundle} is built by npm run build`);
+    for (const bundle of [pkg.main, 'dist/electron/preload.cjs', 'dist/helper/main.mjs', 'dist/cli/overseer.mjs', 'dist/renderer/index.html'])
+      assert.ok(existsSync(join(REPO_ROOT, bundle)), `${bundle} is built by npm run build`);
   });
 });

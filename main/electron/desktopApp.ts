@@ -1,5 +1,17 @@
 import { readFile } from 'node:fs/promises';
-import { app, BrowserWindow, globalShortcut, ipcMain, Menu, nativeImage, Notification, protocol, session, Tray, type MenuItemConstructorOptions } from 'electron';
+import {
+  app,
+  BrowserWindow,
+  globalShortcut,
+  ipcMain,
+  Menu,
+  nativeImage,
+  Notification,
+  protocol,
+  session,
+  Tray,
+  type MenuItemConstructorOptions,
+} from 'electron';
 import { resolveStaticFile } from '../core/server/staticFiles.js';
 import { startDesktopCore } from './desktopCore.js';
 import { desktopFlags, desktopLayout, type DesktopLayout } from './desktopLayout.js';
@@ -125,7 +137,11 @@ async function start(layout: DesktopLayout, dataDir: string, port: number | unde
     window.hide();
     if (!toldStillRunning && Notification.isSupported()) {
       toldStillRunning = true;
-      new Notification({ title: 'Overseer is still supervising', body: 'Agents stay connected and approvals still wait for you. Quit from the tray icon.', icon: layout.icons.app }).show();
+      new Notification({
+        title: 'Overseer is still supervising',
+        body: 'Agents stay connected and approvals still wait for you. Quit from the tray icon.',
+        icon: layout.icons.app,
+      }).show();
     }
   });
 
@@ -146,12 +162,31 @@ async function start(layout: DesktopLayout, dataDir: string, port: number | unde
     void quit();
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => void quit());
-  Menu.setApplicationMenu(Menu.buildFromTemplate([{ label: 'Overseer', submenu: [{ label: 'Hide window', accelerator: 'CommandOrControl+W', click: () => window.hide() }, { label: 'Quit Overseer', accelerator: 'CommandOrControl+Q', click: () => void quit() }] }]));
+  Menu.setApplicationMenu(
+    Menu.buildFromTemplate([
+      {
+        label: 'Overseer',
+        submenu: [
+          { label: 'Hide window', accelerator: 'CommandOrControl+W', click: () => window.hide() },
+          { label: 'Quit Overseer', accelerator: 'CommandOrControl+Q', click: () => void quit() },
+        ],
+      },
+    ]),
+  );
   render();
 }
 
 function createWindow(layout: DesktopLayout, hidden: boolean): BrowserWindow {
-  const window = new BrowserWindow({ width: 1280, height: 800, minWidth: 900, minHeight: 600, show: false, title: 'Overseer', icon: layout.icons.app, webPreferences: webPreferences(layout.preload) });
+  const window = new BrowserWindow({
+    width: 1280,
+    height: 800,
+    minWidth: 900,
+    minHeight: 600,
+    show: false,
+    title: 'Overseer',
+    icon: layout.icons.app,
+    webPreferences: webPreferences(layout.preload),
+  });
   window.once('ready-to-show', () => {
     if (!hidden) window.show();
   });
@@ -166,7 +201,9 @@ async function serveAppFile(root: string, url: string): Promise<Response> {
   const bytes = file === undefined ? undefined : await readFile(file.file).catch(() => undefined);
   if (file === undefined || bytes === undefined) return new Response('not found', { status: 404, headers: { 'content-type': 'text/plain' } });
   const body = file.index ? withCspMeta(bytes.toString('utf8')) : new Uint8Array(bytes);
-  return new Response(body, { headers: { 'content-type': file.type, 'content-security-policy': DESKTOP_CSP, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' } });
+  return new Response(body, {
+    headers: { 'content-type': file.type, 'content-security-policy': DESKTOP_CSP, 'x-content-type-options': 'nosniff', 'cache-control': 'no-store' },
+  });
 }
 
 /** The tray's menu from its view. */
@@ -174,6 +211,11 @@ function menuTemplate(view: TrayView, run: (command: TrayCommand) => void): Menu
   return view.items.map((item): MenuItemConstructorOptions => {
     if (item.kind === 'separator') return { type: 'separator' };
     if (item.kind === 'status') return { label: item.label, enabled: false };
-    return { label: item.label, enabled: item.enabled, ...(item.accelerator !== undefined ? { accelerator: item.accelerator, registerAccelerator: false } : {}), click: () => run(item.id) };
+    return {
+      label: item.label,
+      enabled: item.enabled,
+      ...(item.accelerator !== undefined ? { accelerator: item.accelerator, registerAccelerator: false } : {}),
+      click: () => run(item.id),
+    };
   });
 }

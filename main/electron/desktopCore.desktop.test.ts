@@ -25,7 +25,8 @@ describe('the desktop app core with its bundled helper and CLI', () => {
   const log: string[] = [];
 
   before(async () => {
-    for (const bundle of [layout.helper.args[0] as string, layout.cli, layout.preload, join(layout.rendererRoot, 'index.html')]) assert.ok(existsSync(bundle), `${bundle} is built by npm run build (npm ci runs it)`);
+    for (const bundle of [layout.helper.args[0] as string, layout.cli, layout.preload, join(layout.rendererRoot, 'index.html')])
+      assert.ok(existsSync(bundle), `${bundle} is built by npm run build (npm ci runs it)`);
     desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '10'], { waitForWindow: 'Overseer Fixture' });
     dataDir = await mkdtemp(join(tmpdir(), 'overseer-desktop-'));
@@ -51,7 +52,11 @@ describe('the desktop app core with its bundled helper and CLI', () => {
 
   it('serves an agent launched with the Settings snippet, and asks the person before acting', async () => {
     const snapshot = (await core.supervisor.ui.invoke('snapshot', {})) as { ok: true; result: UiSnapshot };
-    const { stdio_command: [command = '', ...args], stdio_env, mcp_url } = snapshot.result.connection;
+    const {
+      stdio_command: [command = '', ...args],
+      stdio_env,
+      mcp_url,
+    } = snapshot.result.connection;
     assert.deepEqual(args, [layout.cli, 'mcp', '--data-dir', dataDir]);
     assert.deepEqual(stdio_env, { ELECTRON_RUN_AS_NODE: '1' });
     assert.equal(mcp_url, core.mcpUrl);
@@ -61,7 +66,12 @@ describe('the desktop app core with its bundled helper and CLI', () => {
     const list = await toolJson<WindowListAnswer>(agent, 'window_list');
     const win = list.windows.find((w) => w.title === 'Overseer Fixture')?.window;
     assert.ok(win !== undefined, JSON.stringify(list));
-    const answer = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'From the desktop app' }, { timeout: 60_000 });
+    const answer = toolJson<Receipt>(
+      agent,
+      'element_act',
+      { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'From the desktop app' },
+      { timeout: 60_000 },
+    );
     let card: PendingApproval | undefined;
     for (let i = 0; i < 100 && card === undefined; i++) {
       card = core.supervisor.approvals.list().find((p) => p.target.automation_id === 'name_entry');

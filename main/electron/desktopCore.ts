@@ -22,10 +22,23 @@ export interface DesktopCore {
  * Node, MCP over loopback HTTP, and the local socket `overseer mcp` connects to, with a token kept
  * in the data folder across launches. The connection snippet names the installed app's CLI.
  */
-export async function startDesktopCore(options: { layout: DesktopLayout; dataDir: string; port: number | undefined; execPath: string; env: Record<string, string | undefined>; log: (line: string) => void }): Promise<DesktopCore> {
+export async function startDesktopCore(options: {
+  layout: DesktopLayout;
+  dataDir: string;
+  port: number | undefined;
+  execPath: string;
+  env: Record<string, string | undefined>;
+  log: (line: string) => void;
+}): Promise<DesktopCore> {
   const { layout, dataDir, log } = options;
   const stdio = desktopStdioConnection(layout, options.execPath, dataDir);
-  const supervisor = await Supervisor.start({ dataDir, helperEnv: options.env, log, connection: { mcp_url: '', ...stdio }, spawnHelper: (env) => spawnHelper(env, layout.helper) });
+  const supervisor = await Supervisor.start({
+    dataDir,
+    helperEnv: options.env,
+    log,
+    connection: { mcp_url: '', ...stdio },
+    spawnHelper: (env) => spawnHelper(env, layout.helper),
+  });
   try {
     const token = await loadOrCreateToken(dataDir);
     const http = await listen(supervisor, options.port, token, log);

@@ -31,12 +31,21 @@ export function desktopLayout(options: { appPath: string; packaged: boolean; exe
     preload: join(app, 'dist', 'electron', 'preload.cjs'),
     helper: { file: options.execPath, args: [helperEntry], cwd: join(unpacked, 'dist', 'helper'), env: { ELECTRON_RUN_AS_NODE: '1' } },
     cli: join(unpacked, 'dist', 'cli', 'overseer.mjs'),
-    icons: { app: join(assets, 'icon.png'), idle: join(assets, 'tray.png'), pending: join(assets, 'tray-pending.png'), braked: join(assets, 'tray-braked.png') },
+    icons: {
+      app: join(assets, 'icon.png'),
+      idle: join(assets, 'tray.png'),
+      pending: join(assets, 'tray-pending.png'),
+      braked: join(assets, 'tray-braked.png'),
+    },
   };
 }
 
 /** How an agent's MCP client launches `overseer mcp` against this installed app. */
-export function desktopStdioConnection(layout: DesktopLayout, execPath: string, dataDir: string): Pick<UiSnapshot['connection'], 'stdio_command' | 'stdio_env'> {
+export function desktopStdioConnection(
+  layout: DesktopLayout,
+  execPath: string,
+  dataDir: string,
+): Pick<UiSnapshot['connection'], 'stdio_command' | 'stdio_env'> {
   return { stdio_command: [execPath, layout.cli, 'mcp', '--data-dir', dataDir], stdio_env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 

@@ -35,14 +35,25 @@ const commands = (items: TrayItem[]): Record<string, boolean> => Object.fromEntr
 describe('the desktop shell as data', () => {
   it('runs the helper and CLI unpacked from the archive when packaged, and from the build otherwise', () => {
     const packaged = desktopLayout({ appPath: '/opt/Overseer/resources/app.asar', packaged: true, execPath: '/opt/Overseer/overseer' });
-    assert.deepEqual(packaged.helper, { file: '/opt/Overseer/overseer', args: ['/opt/Overseer/resources/app.asar.unpacked/dist/helper/main.mjs'], cwd: '/opt/Overseer/resources/app.asar.unpacked/dist/helper', env: { ELECTRON_RUN_AS_NODE: '1' } });
+    assert.deepEqual(packaged.helper, {
+      file: '/opt/Overseer/overseer',
+      args: ['/opt/Overseer/resources/app.asar.unpacked/dist/helper/main.mjs'],
+      cwd: '/opt/Overseer/resources/app.asar.unpacked/dist/helper',
+      env: { ELECTRON_RUN_AS_NODE: '1' },
+    });
     assert.equal(packaged.cli, '/opt/Overseer/resources/app.asar.unpacked/dist/cli/overseer.mjs');
     assert.equal(packaged.preload, '/opt/Overseer/resources/app.asar/dist/electron/preload.cjs');
     assert.equal(packaged.rendererRoot, '/opt/Overseer/resources/app.asar/dist/renderer');
     const dev = desktopLayout({ appPath: '/src/overseer', packaged: false, execPath: '/usr/bin/electron' });
     assert.equal(dev.helper.args[0], '/src/overseer/dist/helper/main.mjs');
     assert.deepEqual(desktopStdioConnection(packaged, '/opt/Overseer/overseer', '/home/a/.config/Overseer'), {
-      stdio_command: ['/opt/Overseer/overseer', '/opt/Overseer/resources/app.asar.unpacked/dist/cli/overseer.mjs', 'mcp', '--data-dir', '/home/a/.config/Overseer'],
+      stdio_command: [
+        '/opt/Overseer/overseer',
+        '/opt/Overseer/resources/app.asar.unpacked/dist/cli/overseer.mjs',
+        'mcp',
+        '--data-dir',
+        '/home/a/.config/Overseer',
+      ],
       stdio_env: { ELECTRON_RUN_AS_NODE: '1' },
     });
   });
@@ -86,14 +97,22 @@ describe('the desktop shell as data', () => {
     assert.equal(approvalNotification([], [pending('A1')], true), undefined);
     assert.equal(approvalNotification([pending('A1')], [pending('A1')], false), undefined, 'nothing new');
     assert.equal(approvalNotification([pending('A1')], [], false), undefined, 'an answered card is no news');
-    const note = approvalNotification([pending('A1')], [pending('A1'), pending('A2', { action: 'invoke', risk_hints: ['Send'], target: { ...pending('x').target, name: 'Send' } })], false);
+    const note = approvalNotification(
+      [pending('A1')],
+      [pending('A1'), pending('A2', { action: 'invoke', risk_hints: ['Send'], target: { ...pending('x').target, name: 'Send' } })],
+      false,
+    );
     assert.deepEqual(note, { title: 'Approval needed (2 waiting)', body: 'claude wants to invoke “Send” in mail ⚠ Send', approval_id: 'A2' });
     const secret = approvalNotification([], [pending('P', { password: true, text: '••••', target: { ...pending('x').target, name: 'hunter2-label' } })], false);
     assert.equal(secret?.body, 'claude wants to set value a password field in mail');
   });
 
   it('follows the supervisor through UI events', () => {
-    let s = followEvent({ pending: [], brake: 'running', helper: 'starting' }, 'snapshot', { pending: [pending('A1')], brake: 'paused', helper: { state: 'ready', restarts: 0 } });
+    let s = followEvent({ pending: [], brake: 'running', helper: 'starting' }, 'snapshot', {
+      pending: [pending('A1')],
+      brake: 'paused',
+      helper: { state: 'ready', restarts: 0 },
+    });
     assert.deepEqual(s, { pending: [pending('A1')], brake: 'paused', helper: 'ready' });
     s = followEvent(s, 'pending', []);
     s = followEvent(s, 'brake', 'emergency');
@@ -109,13 +128,22 @@ describe('the desktop shell as data', () => {
     const registered = new Map<string, (event: IpcInvokeEventLike, params: unknown) => Promise<IpcAnswer>>();
     const log: string[] = [];
     const unregister = registerUiIpc({ handle: (c, l) => registered.set(c, l), removeHandler: (c) => registered.delete(c) }, hub, APP_URL, (l) => log.push(l));
-    assert.deepEqual([...registered.keys()].sort(), Object.keys(UI_COMMANDS).map((c) => `overseer:${c}`).sort());
+    assert.deepEqual(
+      [...registered.keys()].sort(),
+      Object.keys(UI_COMMANDS)
+        .map((c) => `overseer:${c}`)
+        .sort(),
+    );
     const approve = registered.get('overseer:approve');
     assert.ok(approve);
     const top = { senderFrame: { url: APP_URL, parent: null } };
     assert.deepEqual(await approve(top, { approval_id: 'A1' }), { ok: true, result: { ok: true } });
     assert.deepEqual(calls, [['approve', { approval_id: 'A1' }]]);
-    for (const event of [{ senderFrame: { url: APP_URL, parent: {} } }, { senderFrame: { url: 'https://evil.example/', parent: null } }, { senderFrame: null }]) {
+    for (const event of [
+      { senderFrame: { url: APP_URL, parent: {} } },
+      { senderFrame: { url: 'https://evil.example/', parent: null } },
+      { senderFrame: null },
+    ]) {
       const answer: IpcAnswer = await approve(event, { approval_id: 'A1' });
       assert.equal(answer.ok ? 'ok' : answer.error.code, 'denied');
     }

@@ -1,11 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { UI_COMMANDS } from '../../protocol/index.js';
-import { APP_URL, DESKTOP_CSP, withCspMeta, IPC_CHANNELS, isAllowedNavigation, isTrustedSender, permissionRequestHandler, webPreferences, windowOpenHandler } from './security.js';
+import {
+  APP_URL,
+  DESKTOP_CSP,
+  withCspMeta,
+  IPC_CHANNELS,
+  isAllowedNavigation,
+  isTrustedSender,
+  permissionRequestHandler,
+  webPreferences,
+  windowOpenHandler,
+} from './security.js';
 
 const APP = APP_URL;
 
-describe('the desktop shell\'s security decisions', () => {
+describe("the desktop shell's security decisions", () => {
   it('isolates and sandboxes the page, with no Node and no webviews', () => {
     const p = webPreferences('/opt/Overseer/preload.js');
     assert.equal(p.contextIsolation, true);
@@ -20,7 +30,11 @@ describe('the desktop shell\'s security decisions', () => {
   });
 
   it('has a CSP that allows only its own files and no network', () => {
-    const directives = new Map(DESKTOP_CSP.split(';').map((d) => d.trim().split(/\s+/)).map(([k, ...v]) => [k, v.join(' ')]));
+    const directives = new Map(
+      DESKTOP_CSP.split(';')
+        .map((d) => d.trim().split(/\s+/))
+        .map(([k, ...v]) => [k, v.join(' ')]),
+    );
     assert.equal(directives.get('default-src'), "'none'");
     assert.equal(directives.get('script-src'), "'self'");
     assert.equal(directives.get('connect-src'), "'none'");
@@ -30,7 +44,16 @@ describe('the desktop shell\'s security decisions', () => {
 
   it('denies every navigation but to its own page, and every window.open', () => {
     assert.equal(isAllowedNavigation(APP, APP), true);
-    for (const url of ['https://example.com/', 'file:///etc/passwd', 'overseer://app/other.html', 'overseer://elsewhere/index.html', 'file:///opt/Overseer/resources/app/dist/renderer/index.html', 'javascript:alert(1)', 'not a url']) assert.equal(isAllowedNavigation(url, APP), false, url);
+    for (const url of [
+      'https://example.com/',
+      'file:///etc/passwd',
+      'overseer://app/other.html',
+      'overseer://elsewhere/index.html',
+      'file:///opt/Overseer/resources/app/dist/renderer/index.html',
+      'javascript:alert(1)',
+      'not a url',
+    ])
+      assert.equal(isAllowedNavigation(url, APP), false, url);
     assert.deepEqual(windowOpenHandler({ url: 'https://example.com' } as never), { action: 'deny' });
   });
 

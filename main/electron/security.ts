@@ -29,7 +29,8 @@ export function webPreferences(preloadPath: string): WebPreferences {
 }
 
 /** The renderer's Content-Security-Policy in the desktop app: its own files only, no network at all (IPC carries the UI channel). */
-export const DESKTOP_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'";
+export const DESKTOP_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'none'; base-uri 'none'; form-action 'none'; frame-ancestors 'none'; object-src 'none'";
 
 /** True only for the app's own page: every other navigation is denied (will-navigate, will-redirect). */
 export function isAllowedNavigation(url: string, appUrl: string): boolean {
@@ -65,7 +66,9 @@ export function isTrustedSender(frame: SenderFrame | null | undefined, appUrl: s
 }
 
 /** The IPC channel of each UI command: derived from the one table, never listed by hand. */
-export const IPC_CHANNELS: Readonly<Record<UiCommand, string>> = Object.fromEntries((Object.keys(UI_COMMANDS) as UiCommand[]).map((c) => [c, uiCommandChannel(c)])) as Record<UiCommand, string>;
+export const IPC_CHANNELS: Readonly<Record<UiCommand, string>> = Object.fromEntries(
+  (Object.keys(UI_COMMANDS) as UiCommand[]).map((c) => [c, uiCommandChannel(c)]),
+) as Record<UiCommand, string>;
 
 /**
  * The page with the desktop CSP also as a meta tag (the response header carries it too): the

@@ -11,7 +11,12 @@ describe('npm start', () => {
   it('without the Electron binary says so in one line and serves the UI in browser mode', async () => {
     const desktop = await startPrivateDesktop();
     const dir = await mkdtemp(join(tmpdir(), 'overseer-start-'));
-    const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--data-dir', dir, '--token', 'start-token-0123456789'], { cwd: REPO_ROOT, env: desktop.env, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+    const child = spawn('npm', ['start', '--silent', '--', '--port', '0', '--data-dir', dir, '--token', 'start-token-0123456789'], {
+      cwd: REPO_ROOT,
+      env: desktop.env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+      detached: true,
+    });
     let out = '';
     let err = '';
     child.stdout.on('data', (b: Buffer) => (out += b.toString('utf8')));

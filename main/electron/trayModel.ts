@@ -14,9 +14,7 @@ export interface TrayState {
 
 /** A tray menu entry: a command the tray runs, a line of status, or a separator. */
 export type TrayItem =
-  | { kind: 'command'; id: TrayCommand; label: string; enabled: boolean; accelerator?: string }
-  | { kind: 'status'; label: string }
-  | { kind: 'separator' };
+  { kind: 'command'; id: TrayCommand; label: string; enabled: boolean; accelerator?: string } | { kind: 'status'; label: string } | { kind: 'separator' };
 
 /** What a tray entry does. Re-arm opens the window: ending an emergency stop is done in full view. */
 export type TrayCommand = 'show' | 'pause' | 'resume' | 'stop' | 'emergency_stop' | 'rearm' | 'quit';
@@ -46,8 +44,12 @@ export function trayView(state: TrayState): TrayView {
     { kind: 'separator' },
     { kind: 'command', id: 'show', label: n > 0 ? 'Review approvals…' : 'Open Overseer', enabled: true },
     { kind: 'separator' },
-    state.brake === 'paused' ? { kind: 'command', id: 'resume', label: 'Resume', enabled: true } : { kind: 'command', id: 'pause', label: 'Pause', enabled: state.brake === 'running' },
-    state.brake === 'stopped' ? { kind: 'command', id: 'resume', label: 'Resume after stop', enabled: true } : { kind: 'command', id: 'stop', label: 'Stop (refuse pending actions)', enabled: state.brake === 'running' || state.brake === 'paused' },
+    state.brake === 'paused'
+      ? { kind: 'command', id: 'resume', label: 'Resume', enabled: true }
+      : { kind: 'command', id: 'pause', label: 'Pause', enabled: state.brake === 'running' },
+    state.brake === 'stopped'
+      ? { kind: 'command', id: 'resume', label: 'Resume after stop', enabled: true }
+      : { kind: 'command', id: 'stop', label: 'Stop (refuse pending actions)', enabled: state.brake === 'running' || state.brake === 'paused' },
     state.brake === 'emergency'
       ? { kind: 'command', id: 'rearm', label: 'Re-arm…', enabled: true }
       : { kind: 'command', id: 'emergency_stop', label: 'Emergency stop', enabled: true, ...(state.shortcut ? { accelerator: EMERGENCY_SHORTCUT } : {}) },
@@ -62,7 +64,11 @@ export function trayView(state: TrayState): TrayView {
  * The OS notification for approvals that arrived while the window is not in view: one for the
  * newest arrival, none when nothing new arrived or the person is already looking.
  */
-export function approvalNotification(before: readonly PendingApproval[], after: readonly PendingApproval[], windowInView: boolean): { title: string; body: string; approval_id: string } | undefined {
+export function approvalNotification(
+  before: readonly PendingApproval[],
+  after: readonly PendingApproval[],
+  windowInView: boolean,
+): { title: string; body: string; approval_id: string } | undefined {
   if (windowInView) return undefined;
   const known = new Set(before.map((p) => p.approval_id));
   const fresh = after.filter((p) => !known.has(p.approval_id));
@@ -71,7 +77,11 @@ export function approvalNotification(before: readonly PendingApproval[], after: 
   const name = newest.password ? 'a password field' : `“${(newest.target.name ?? newest.target.role).slice(0, 60)}”`;
   const more = after.length > 1 ? ` (${after.length} waiting)` : '';
   const risk = newest.risk_hints.length > 0 ? ` ⚠ ${newest.risk_hints.join(', ')}` : '';
-  return { title: `Approval needed${more}`, body: `${newest.agent} wants to ${newest.action.replace('_', ' ')} ${name} in ${newest.window.app}${risk}`, approval_id: newest.approval_id };
+  return {
+    title: `Approval needed${more}`,
+    body: `${newest.agent} wants to ${newest.action.replace('_', ' ')} ${name} in ${newest.window.app}${risk}`,
+    approval_id: newest.approval_id,
+  };
 }
 
 /** The part of the supervisor's state the tray follows. */

@@ -24,7 +24,9 @@ export function registerUiIpc(ipc: IpcMainLike, hub: Pick<UiHub, 'invoke'>, appU
     ipc.handle(channel, async (event, params) => {
       const frame = event.senderFrame;
       if (!isTrustedSender(frame === null ? null : { url: frame.url, top: frame.parent === null }, appUrl)) {
-        log(`[ipc] refused ${command} from ${frame === null ? 'a destroyed frame' : `${frame.parent === null ? 'top frame' : 'subframe'} ${frame.url.slice(0, 200)}`}`);
+        log(
+          `[ipc] refused ${command} from ${frame === null ? 'a destroyed frame' : `${frame.parent === null ? 'top frame' : 'subframe'} ${frame.url.slice(0, 200)}`}`,
+        );
         return { ok: false, error: errorInfo('denied', 'UI commands are accepted only from the app’s own page') };
       }
       return hub.invoke(command, params);

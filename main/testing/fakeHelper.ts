@@ -1,4 +1,15 @@
-import { HELPER_METHODS, fail, type Element, type ElementRef, type HelperActParams, type HelperActResult, type HelperMethod, type HelperParams, type HelperResult, type WindowInfo } from '../../protocol/index.js';
+import {
+  HELPER_METHODS,
+  fail,
+  type Element,
+  type ElementRef,
+  type HelperActParams,
+  type HelperActResult,
+  type HelperMethod,
+  type HelperParams,
+  type HelperResult,
+  type WindowInfo,
+} from '../../protocol/index.js';
 import type { HelperCaller } from '../core/helperSupervisor.js';
 
 /** The window every fake element lives in. */
@@ -13,7 +24,15 @@ export interface FakeElement {
 
 /** A fake element: role, name, value and states as the helper would report them. */
 export function fakeElement(id: string, over: Partial<Element> = {}): FakeElement {
-  const element: Element = { key: `k:${id}`, role: 'button', name: id, automation_id: id, state: { enabled: true }, patterns: ['invoke', 'value', 'toggle', 'focus', 'scroll_item'], ...over };
+  const element: Element = {
+    key: `k:${id}`,
+    role: 'button',
+    name: id,
+    automation_id: id,
+    state: { enabled: true },
+    patterns: ['invoke', 'value', 'toggle', 'focus', 'scroll_item'],
+    ...over,
+  };
   return { element, shown: { value_hash: `h:${element.value ?? 'none'}`, enabled: true } };
 }
 
@@ -42,8 +61,10 @@ export class FakeHelper implements HelperCaller {
     this.calls.push({ method, params });
     if (method === 'window_list') return this.list() as Promise<HelperResult<M>>;
     // Checked against the helper's result schema, as the real helper client does (unknown keys stripped).
-    if (method === 'window_read') return Promise.resolve(HELPER_METHODS.window_read.result.parse(this.read(params as HelperParams<'window_read'>)) as HelperResult<M>);
-    if (method === 'element_find') return Promise.resolve(HELPER_METHODS.element_find.result.parse(this.find(params as HelperParams<'element_find'>)) as HelperResult<M>);
+    if (method === 'window_read')
+      return Promise.resolve(HELPER_METHODS.window_read.result.parse(this.read(params as HelperParams<'window_read'>)) as HelperResult<M>);
+    if (method === 'element_find')
+      return Promise.resolve(HELPER_METHODS.element_find.result.parse(this.find(params as HelperParams<'element_find'>)) as HelperResult<M>);
     if (method !== 'element_act') return Promise.reject(new Error(`the fake helper has no ${method}`));
     return this.act(params as HelperActParams) as Promise<HelperResult<M>>;
   }
@@ -59,7 +80,14 @@ export class FakeHelper implements HelperCaller {
     const max = p.max_nodes ?? 400;
     const cut = all.length + 1 > max;
     const kept = all.slice(0, Math.max(0, max - 1));
-    const root: Element = { key: 'k:window', role: 'window', name: FAKE_WINDOW.title, state: {}, patterns: [], ...(p.identity === true ? { digest: 'd:window' } : {}) };
+    const root: Element = {
+      key: 'k:window',
+      role: 'window',
+      name: FAKE_WINDOW.title,
+      state: {},
+      patterns: [],
+      ...(p.identity === true ? { digest: 'd:window' } : {}),
+    };
     const elements = p.format === 'flat' ? [{ ...root, depth: 0 }, ...kept.map((e) => ({ ...e, depth: 1, parent: root.key }))] : [{ ...root, children: kept }];
     return {
       window: FAKE_WINDOW,
@@ -79,32 +107,76 @@ export class FakeHelper implements HelperCaller {
   private refOf(key: string): ElementRef {
     const e = [...this.elements.values()].find((x) => x.element.key === key);
     if (e === undefined) throw new Error(`no fake element ${key}`);
-    return { key, window: FAKE_WINDOW.window, process: { pid: FAKE_WINDOW.pid, process_start: FAKE_WINDOW.process_start }, digest: `d:${key}`, role: e.element.role, ancestors: ['window:Fixture'], shown: e.shown };
+    return {
+      key,
+      window: FAKE_WINDOW.window,
+      process: { pid: FAKE_WINDOW.pid, process_start: FAKE_WINDOW.process_start },
+      digest: `d:${key}`,
+      role: e.element.role,
+      ancestors: ['window:Fixture'],
+      shown: e.shown,
+    };
   }
 
   /** element_find over the table by automation_id or name (exact). */
   private find(p: HelperParams<'element_find'>): HelperResult<'element_find'> {
-    const matches = [...this.elements.values()].filter((e) => (p.selector.automation_id === undefined || e.element.automation_id === p.selector.automation_id) && (p.selector.name === undefined || e.element.name === p.selector.name));
+    const matches = [...this.elements.values()].filter(
+      (e) =>
+        (p.selector.automation_id === undefined || e.element.automation_id === p.selector.automation_id) &&
+        (p.selector.name === undefined || e.element.name === p.selector.name),
+    );
     const refs = matches.map((e) => this.refOf(e.element.key));
-    return { window: FAKE_WINDOW, matches: matches.map((e) => ({ ...structuredClone(e.element), digest: `d:${e.element.key}` })), match_count: matches.length, searched_whole_window: true, limit: { value: p.limit ?? 20, ceiling: 200 }, truncated_by: [], notes: [], ...(p.refs === true ? { refs } : {}) };
+    return {
+      window: FAKE_WINDOW,
+      matches: matches.map((e) => ({ ...structuredClone(e.element), digest: `d:${e.element.key}` })),
+      match_count: matches.length,
+      searched_whole_window: true,
+      limit: { value: p.limit ?? 20, ceiling: 200 },
+      truncated_by: [],
+      notes: [],
+      ...(p.refs === true ? { refs } : {}),
+    };
   }
 
   private async act(p: HelperActParams): Promise<HelperActResult> {
     const id = p.element !== undefined ? p.element.key.replace(/^k:/, '') : p.selector?.automation_id;
     const found = id === undefined ? undefined : this.elements.get(id);
-    const base: HelperActResult = { action: p.action, outcome: 'refused', action_call_made: false, verification: 'not_checked', after_read: { status: 'unavailable' } };
+    const base: HelperActResult = {
+      action: p.action,
+      outcome: 'refused',
+      action_call_made: false,
+      verification: 'not_checked',
+      after_read: { status: 'unavailable' },
+    };
     // Like the real helper: password text never leaves it, not even echoed.
     if (p.text !== undefined) base.text = found?.element.state.password === true ? '••••••' : p.text;
     if (found === undefined) return { ...base, refusal: { code: 'not_found', detail: 'no such element' } };
-    const ref: ElementRef = { key: found.element.key, window: FAKE_WINDOW.window, process: { pid: FAKE_WINDOW.pid, process_start: FAKE_WINDOW.process_start }, digest: 'd', role: found.element.role, ancestors: ['window:Fixture'], shown: found.shown };
+    const ref: ElementRef = {
+      key: found.element.key,
+      window: FAKE_WINDOW.window,
+      process: { pid: FAKE_WINDOW.pid, process_start: FAKE_WINDOW.process_start },
+      digest: 'd',
+      role: found.element.role,
+      ancestors: ['window:Fixture'],
+      shown: found.shown,
+    };
     if (found.element.name !== undefined) ref.name = found.element.name;
     const result: HelperActResult = { ...base, window: FAKE_WINDOW, target: found.element, element_ref: ref };
     if (p.check_only === true) return { ...result, outcome: 'pending' };
     this.dispatched.push(p);
     if (this.hold !== undefined) await this.hold;
     if (this.dieOnDispatch) throw fail('helper_unavailable', 'the helper died while the call was in flight');
-    if (p.element?.shown !== undefined && p.element.shown.value_hash !== found.shown.value_hash) return { ...result, refusal: { code: 'stale_element', detail: 'the value changed since the card showed it', data: { changed: ['value'] } } };
+    if (p.element?.shown !== undefined && p.element.shown.value_hash !== found.shown.value_hash)
+      return { ...result, refusal: { code: 'stale_element', detail: 'the value changed since the card showed it', data: { changed: ['value'] } } };
     const after: Element = p.action === 'set_value' && found.element.state.password !== true ? { ...found.element, value: p.text ?? '' } : found.element;
-    return { ...result, outcome: 'completed', action_call_made: true, path: `fake:${p.action}`, verification: p.action === 'invoke' ? 'not_checked' : 'verified', after, after_read: { status: 'full' } };
+    return {
+      ...result,
+      outcome: 'completed',
+      action_call_made: true,
+      path: `fake:${p.action}`,
+      verification: p.action === 'invoke' ? 'not_checked' : 'verified',
+      after,
+      after_read: { status: 'full' },
+    };
   }
 }

@@ -30,8 +30,22 @@ export function fakeHelperProcess(): FakeHelperProcess {
   const exited = new Promise<number | null>((resolve) => (exit = resolve));
   const pid = nextPid++;
   const signals: string[] = [];
-  const hello: HelloResult = { backend: 'atspi', version: 'fake', protocol_version: HELPER_PROTOCOL_VERSION, pid, capabilities: [], actions: [...ACTIONS], limits: {} };
-  const server = new RpcPeer(theirs, (method) => (frozen ? new Promise(() => {}) : method === 'hello' || method === 'configure' ? Promise.resolve(method === 'hello' ? hello : { ok: true }) : Promise.reject(fail('internal', `the fake helper has no ${method}`))));
+  const hello: HelloResult = {
+    backend: 'atspi',
+    version: 'fake',
+    protocol_version: HELPER_PROTOCOL_VERSION,
+    pid,
+    capabilities: [],
+    actions: [...ACTIONS],
+    limits: {},
+  };
+  const server = new RpcPeer(theirs, (method) =>
+    frozen
+      ? new Promise(() => {})
+      : method === 'hello' || method === 'configure'
+        ? Promise.resolve(method === 'hello' ? hello : { ok: true })
+        : Promise.reject(fail('internal', `the fake helper has no ${method}`)),
+  );
   const peer = new RpcPeer(ours);
   server.start();
   peer.start();

@@ -28,13 +28,21 @@ export class FixtureDriver {
   }
 
   private async find(automationId: string): Promise<{ busName: string; path: string }> {
-    const [apps] = await dbusCall(this.bus, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Accessible', 'GetChildren', { timeoutMs: CALL_MS });
+    const [apps] = await dbusCall(this.bus, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Accessible', 'GetChildren', {
+      timeoutMs: CALL_MS,
+    });
     for (const app of asRefs(apps)) {
-      const [items] = await dbusCall(this.bus, app.busName, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems', { timeoutMs: CALL_MS }).catch(() => [[]]);
+      const [items] = await dbusCall(this.bus, app.busName, '/org/a11y/atspi/cache', 'org.a11y.atspi.Cache', 'GetItems', { timeoutMs: CALL_MS }).catch(() => [
+        [],
+      ]);
       for (const item of Array.isArray(items) ? (items as unknown[][]) : []) {
         const [ref] = asRefs([item[0]]);
         if (ref === undefined) continue;
-        const [id] = await dbusCall(this.bus, ref.busName, ref.path, 'org.freedesktop.DBus.Properties', 'Get', { signature: 'ss', body: ['org.a11y.atspi.Accessible', 'AccessibleId'], timeoutMs: CALL_MS }).catch(() => ['']);
+        const [id] = await dbusCall(this.bus, ref.busName, ref.path, 'org.freedesktop.DBus.Properties', 'Get', {
+          signature: 'ss',
+          body: ['org.a11y.atspi.Accessible', 'AccessibleId'],
+          timeoutMs: CALL_MS,
+        }).catch(() => ['']);
         if (variantValue(id) === automationId) return ref;
       }
     }

@@ -15,7 +15,24 @@ export function pick<T>(rand: () => number, items: readonly T[]): T {
   return items[Math.floor(rand() * items.length)] as T;
 }
 
-const STRINGS = ['', ' ', 'x', 'approve', '__proto__', 'constructor', '\u0000', '\ud800', '😀', 'Привет', '"', '\\', '\n', '%00', '../../etc/passwd', 'x'.repeat(5000)];
+const STRINGS = [
+  '',
+  ' ',
+  'x',
+  'approve',
+  '__proto__',
+  'constructor',
+  '\u0000',
+  '\ud800',
+  '😀',
+  'Привет',
+  '"',
+  '\\',
+  '\n',
+  '%00',
+  '../../etc/passwd',
+  'x'.repeat(5000),
+];
 const NUMBERS = [0, -1, 1.5, 2 ** 31, 2 ** 53 + 1, -0, 1e308, Number.MAX_SAFE_INTEGER];
 
 /** A random JSON value: nesting, width, odd strings and numbers; never more than `budget` nodes. */
@@ -31,7 +48,24 @@ export function jsonValue(rand: () => number, depth = 0, budget = { left: 200 })
   }
   if (r < 0.65) return Array.from({ length: Math.floor(rand() * 5) }, () => jsonValue(rand, depth + 1, budget));
   const obj: Record<string, unknown> = {};
-  for (let i = Math.floor(rand() * 5); i > 0; i--) obj[pick(rand, [...STRINGS.slice(0, 8), 'type', 'id', 'command', 'params', 'approval_id', 'allow', 'scope', 'action', 'method', 'jsonrpc', 'name', 'arguments'])] = jsonValue(rand, depth + 1, budget);
+  for (let i = Math.floor(rand() * 5); i > 0; i--)
+    obj[
+      pick(rand, [
+        ...STRINGS.slice(0, 8),
+        'type',
+        'id',
+        'command',
+        'params',
+        'approval_id',
+        'allow',
+        'scope',
+        'action',
+        'method',
+        'jsonrpc',
+        'name',
+        'arguments',
+      ])
+    ] = jsonValue(rand, depth + 1, budget);
   return obj;
 }
 
@@ -41,7 +75,13 @@ export function deepText(n: number, kind: 'array' | 'object'): string {
 }
 
 /** Bytes that are not valid UTF-8. */
-export const BAD_UTF8 = [Buffer.from([0xff]), Buffer.from([0xc3, 0x28]), Buffer.from([0xe2, 0x82]), Buffer.from([0xf0, 0x90, 0x28, 0xbc]), Buffer.from([0xed, 0xa0, 0x80])];
+export const BAD_UTF8 = [
+  Buffer.from([0xff]),
+  Buffer.from([0xc3, 0x28]),
+  Buffer.from([0xe2, 0x82]),
+  Buffer.from([0xf0, 0x90, 0x28, 0xbc]),
+  Buffer.from([0xed, 0xa0, 0x80]),
+];
 
 /** Cuts text at a random place (truncated JSON). */
 export function truncate(rand: () => number, text: string): string {

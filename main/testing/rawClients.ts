@@ -58,16 +58,29 @@ export interface HttpAnswer {
 }
 
 /** Sends a request with a raw body through `agent` (keep-alive when given), exactly as written. */
-export function rawHttp(url: string, options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; agent?: Agent; timeoutMs?: number }): Promise<HttpAnswer> {
+export function rawHttp(
+  url: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string | Buffer; agent?: Agent; timeoutMs?: number },
+): Promise<HttpAnswer> {
   return new Promise((resolve, reject) => {
     const u = new URL(url);
-    const req = request({ host: u.hostname, port: u.port, path: `${u.pathname}${u.search}`, method: options.method ?? 'POST', headers: options.headers, ...(options.agent !== undefined ? { agent: options.agent } : {}) }, (res) => {
-      let body = '';
-      res.setEncoding('utf8');
-      res.on('data', (c: string) => (body += c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
-      res.on('error', reject);
-    });
+    const req = request(
+      {
+        host: u.hostname,
+        port: u.port,
+        path: `${u.pathname}${u.search}`,
+        method: options.method ?? 'POST',
+        headers: options.headers,
+        ...(options.agent !== undefined ? { agent: options.agent } : {}),
+      },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        res.on('error', reject);
+      },
+    );
     req.setTimeout(options.timeoutMs ?? 10_000, () => req.destroy(new Error(`no answer within ${options.timeoutMs ?? 10_000} ms`)));
     req.on('error', reject);
     req.end(options.body);
@@ -100,7 +113,13 @@ export function rawSocket(path: string, chunks: (string | Buffer)[], ms = 2000, 
 
 /** The JSON-RPC message in an MCP HTTP answer (plain JSON, or the first `data:` of an event stream). */
 export function mcpMessage(answer: HttpAnswer): Record<string, unknown> | undefined {
-  const text = answer.headers['content-type']?.includes('text/event-stream') === true ? answer.body.split('\n').find((l) => l.startsWith('data: '))?.slice(6) : answer.body;
+  const text =
+    answer.headers['content-type']?.includes('text/event-stream') === true
+      ? answer.body
+          .split('\n')
+          .find((l) => l.startsWith('data: '))
+          ?.slice(6)
+      : answer.body;
   try {
     return text === undefined || text === '' ? undefined : (JSON.parse(text) as Record<string, unknown>);
   } catch {
@@ -114,7 +133,15 @@ export function mcpMessage(answer: HttpAnswer): Record<string, unknown> | undefi
  */
 export async function rawMcpSession(mcpUrl: string, token: string): Promise<{ id: string; post(body: string): Promise<HttpAnswer> }> {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
-  const init = await rawHttp(mcpUrl, { headers, body: JSON.stringify({ jsonrpc: '2.0', id: 0, method: 'initialize', params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw-agent', version: '1' } } }) });
+  const init = await rawHttp(mcpUrl, {
+    headers,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 0,
+      method: 'initialize',
+      params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw-agent', version: '1' } },
+    }),
+  });
   const id = init.headers['mcp-session-id'];
   if (typeof id !== 'string') throw new Error(`initialize answered ${init.status}: ${init.body.slice(0, 200)}`);
   const inSession = { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' };

@@ -35,10 +35,17 @@ export async function signIn(link: string): Promise<string> {
 }
 
 /** Starts `node bin/overseer.mjs serve --port 0` with the given desktop environment. */
-export async function serve(env: Record<string, string | undefined>, options: { dataDir?: string; token?: string; extra?: string[]; cookie?: string } = {}): Promise<Served> {
+export async function serve(
+  env: Record<string, string | undefined>,
+  options: { dataDir?: string; token?: string; extra?: string[]; cookie?: string } = {},
+): Promise<Served> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'overseer-data-')));
   const token = options.token ?? 'test-token-0123456789abcdef';
-  const child = spawn(process.execPath, ['bin/overseer.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--token', token, ...(options.extra ?? [])], { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['bin/overseer.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--token', token, ...(options.extra ?? [])], {
+    cwd: REPO_ROOT,
+    env,
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let out = '';
   let err = '';
   child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')));
@@ -110,12 +117,18 @@ export async function tool(client: Client, name: string, args: Record<string, un
   const structured = r.structuredContent as Record<string, unknown> | undefined;
   if (isError && structured !== undefined) throw new Error(`${name}: an error answer carried structuredContent`);
   if (!isError && structured === undefined) throw new Error(`${name}: a successful answer carried no structuredContent`);
-  if (!isError && args['output'] === 'json' && !isDeepStrictEqual(JSON.parse(text), structured)) throw new Error(`${name}: output json and structuredContent differ`);
+  if (!isError && args['output'] === 'json' && !isDeepStrictEqual(JSON.parse(text), structured))
+    throw new Error(`${name}: output json and structuredContent differ`);
   return { text, isError, structured };
 }
 
 /** Calls a tool with output json and parses the answer. */
-export async function toolJson<T = Record<string, unknown>>(client: Client, name: string, args: Record<string, unknown> = {}, options: { timeout?: number } = {}): Promise<T & { error?: { code: string; detail: string; data?: Record<string, unknown> } }> {
+export async function toolJson<T = Record<string, unknown>>(
+  client: Client,
+  name: string,
+  args: Record<string, unknown> = {},
+  options: { timeout?: number } = {},
+): Promise<T & { error?: { code: string; detail: string; data?: Record<string, unknown> } }> {
   const r = await tool(client, name, { ...args, output: 'json' }, options);
   return JSON.parse(r.text) as T & { error?: { code: string; detail: string } };
 }
@@ -132,7 +145,8 @@ export class UiClient {
       const frame = JSON.parse(data.toString('utf8')) as UiFrame;
       if (frame.type === 'event') this.events.push({ event: frame.event, data: frame.data });
       else if (frame.type === 'result') this.waiting.get(frame.id)?.resolve(frame.result);
-      else if (frame.type === 'error') this.waiting.get(frame.id)?.reject(Object.assign(new Error(`${frame.error.code}: ${frame.error.detail}`), { code: frame.error.code }));
+      else if (frame.type === 'error')
+        this.waiting.get(frame.id)?.reject(Object.assign(new Error(`${frame.error.code}: ${frame.error.detail}`), { code: frame.error.code }));
       for (const l of this.listeners) l();
     });
   }

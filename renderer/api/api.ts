@@ -119,7 +119,8 @@ export function createApi(options: ApiOptions): Api {
       transport = undefined;
       failAll(why);
       if (stopped) return options.onStatus({ state: 'closed', why, attempt });
-      const delay = unauthorized === true ? UNAUTHORIZED_RETRY_MS : (BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)] ?? 8000) * (0.8 + Math.random() * 0.4);
+      const delay =
+        unauthorized === true ? UNAUTHORIZED_RETRY_MS : (BACKOFF_MS[Math.min(attempt, BACKOFF_MS.length - 1)] ?? 8000) * (0.8 + Math.random() * 0.4);
       attempt += 1;
       options.onStatus({ state: unauthorized === true ? 'unauthorized' : 'closed', why, attempt, retry_at: Date.now() + delay });
       retryTimer = setTimeout(start, delay);
@@ -131,7 +132,8 @@ export function createApi(options: ApiOptions): Api {
 
   return {
     command<C extends UiCommand>(command: C, params: CommandParams<C>): Promise<CommandResult<C>> {
-      if (!open || transport === undefined) return Promise.reject(new ApiError({ code: 'disconnected', detail: `${command}: not connected to the supervisor` }));
+      if (!open || transport === undefined)
+        return Promise.reject(new ApiError({ code: 'disconnected', detail: `${command}: not connected to the supervisor` }));
       const id = nextId++;
       const t = transport;
       return new Promise<CommandResult<C>>((resolve, reject) => {

@@ -16,7 +16,19 @@ import { IpcTransport } from './transport.js';
 function wire(frameUrl = APP_URL) {
   const handlers = new Map<string, (event: IpcInvokeEventLike, params: unknown) => Promise<IpcAnswer>>();
   const listeners = new Set<(event: unknown, frame: unknown) => void>();
-  const snapshot: UiSnapshot = { agents: [], windows: [], tree_status: { state: 'none' }, pending: [], held: [], receipts: [], brake: 'running', helper: { state: 'ready', restarts: 0 }, settings: DEFAULT_SETTINGS, rules: [], connection: { mcp_url: 'http://127.0.0.1:7300/mcp', stdio_command: ['overseer', 'mcp'] } };
+  const snapshot: UiSnapshot = {
+    agents: [],
+    windows: [],
+    tree_status: { state: 'none' },
+    pending: [],
+    held: [],
+    receipts: [],
+    brake: 'running',
+    helper: { state: 'ready', restarts: 0 },
+    settings: DEFAULT_SETTINGS,
+    rules: [],
+    connection: { mcp_url: 'http://127.0.0.1:7300/mcp', stdio_command: ['overseer', 'mcp'] },
+  };
   const hubHandlers = new Proxy({} as UiHandlers, {
     get: (_t, name) => (params: unknown) => {
       if (name === 'snapshot') return Promise.resolve(snapshot);
@@ -29,7 +41,9 @@ function wire(frameUrl = APP_URL) {
   const bridge = buildBridge({
     invoke: (channel, params) => {
       const h = handlers.get(channel);
-      return h === undefined ? Promise.reject(new Error(`No handler registered for '${channel}'`)) : h({ senderFrame: { url: frameUrl, parent: null } }, params);
+      return h === undefined
+        ? Promise.reject(new Error(`No handler registered for '${channel}'`))
+        : h({ senderFrame: { url: frameUrl, parent: null } }, params);
     },
     on: (_c, l) => listeners.add(l),
     removeListener: (_c, l) => listeners.delete(l),

@@ -107,7 +107,10 @@ export class IpcTransport implements Transport {
     if (f.type !== 'command' || typeof f.id !== 'number' || typeof f.command !== 'string') return;
     const id = f.id;
     const call = Object.hasOwn(this.bridge.commands, f.command) ? this.bridge.commands[f.command as UiCommand] : undefined;
-    const answer: Promise<IpcAnswer> = call !== undefined ? call(f.params) : Promise.resolve({ ok: false, error: { code: 'invalid_argument', detail: `unknown UI command "${f.command.slice(0, 100)}"` } });
+    const answer: Promise<IpcAnswer> =
+      call !== undefined
+        ? call(f.params)
+        : Promise.resolve({ ok: false, error: { code: 'invalid_argument', detail: `unknown UI command "${f.command.slice(0, 100)}"` } });
     void answer.then(
       (a) => this.onmessage?.(a.ok ? { type: 'result', id, result: a.result } : { type: 'error', id, error: a.error }),
       (error: unknown) => this.onmessage?.({ type: 'error', id, error: { code: 'internal', detail: `IPC failed: ${String(error)}` } }),

@@ -33,15 +33,29 @@ const final = (id: string, receipt: Partial<Receipt>, seq = 1): ReceiptEntry => 
   outcome: receipt.outcome ?? 'completed',
   duration_ms: 5,
   summary: 'invoke',
-  receipt: { receipt_id: `r-${id}`, action: 'invoke', outcome: 'completed', action_call_made: true, verification: 'verified', after_read: { status: 'full' }, ...receipt },
+  receipt: {
+    receipt_id: `r-${id}`,
+    action: 'invoke',
+    outcome: 'completed',
+    action_call_made: true,
+    verification: 'verified',
+    after_read: { status: 'full' },
+    ...receipt,
+  },
 });
 
 /** A connected store with these cards pending, each seen on screen at t=0 (y = 100 × index). */
 function queue(...ids: string[]) {
   const store = createAppStore();
   store.getState().setConnection({ state: 'open', attempt: 0 });
-  store.getState().setPending(ids.map((id) => card(id)), 0);
-  store.getState().noteSeen(ids.map((id, i) => [armKey.card(id), 10, 100 * i] as const), 0);
+  store.getState().setPending(
+    ids.map((id) => card(id)),
+    0,
+  );
+  store.getState().noteSeen(
+    ids.map((id, i) => [armKey.card(id), 10, 100 * i] as const),
+    0,
+  );
   return store;
 }
 
@@ -116,21 +130,34 @@ describe('placeholders', () => {
     store.getState().setPointerInQueue(true);
     store.getState().markDecided('a2', 'approved', 1000);
     store.getState().setPending([card('a1'), card('a3')], 1010);
-    assert.deepEqual(store.getState().slots.map((x) => [x.id, x.left !== undefined]), [['a1', false], ['a2', true], ['a3', false]]);
+    assert.deepEqual(
+      store.getState().slots.map((x) => [x.id, x.left !== undefined]),
+      [
+        ['a1', false],
+        ['a2', true],
+        ['a3', false],
+      ],
+    );
     store.getState().tick(1000 + PLACEHOLDER_MS * 3);
     assert.equal(store.getState().slots.length, 3, 'nothing collapses while someone points at the queue');
     store.getState().setPointerInQueue(false);
     store.getState().tick(1000 + PLACEHOLDER_MS - 1);
     assert.equal(store.getState().slots.length, 3, 'and not before a few seconds');
     store.getState().tick(1000 + PLACEHOLDER_MS);
-    assert.deepEqual(store.getState().slots.map((x) => x.id), ['a1', 'a3']);
+    assert.deepEqual(
+      store.getState().slots.map((x) => x.id),
+      ['a1', 'a3'],
+    );
   });
 
   it('append new cards at the end, after placeholders', () => {
     const store = queue('a1', 'a2');
     store.getState().markDecided('a1', 'denied', 1000);
     store.getState().setPending([card('a2'), card('a0')], 1100);
-    assert.deepEqual(store.getState().slots.map((x) => x.id), ['a1', 'a2', 'a0']);
+    assert.deepEqual(
+      store.getState().slots.map((x) => x.id),
+      ['a1', 'a2', 'a0'],
+    );
   });
 
   it('leave a placeholder for a card the supervisor removed, whose outcome comes from its receipt', () => {
@@ -140,7 +167,14 @@ describe('placeholders', () => {
     const record = () => store.getState().records.find((r) => r.approval_id === 'a1');
     assert.equal(record()?.verdict, undefined);
     assert.equal(outcomeLine(record()!, false).text, 'Left the queue — waiting for its outcome…');
-    store.getState().applyEvent({ event: 'receipt', data: final('a1', { outcome: 'refused', refusal: { code: 'expired', detail: 'nobody answered within 120 s' }, decision: { verdict: 'expired', by: 'policy', at: '' } }) });
+    store.getState().applyEvent({
+      event: 'receipt',
+      data: final('a1', {
+        outcome: 'refused',
+        refusal: { code: 'expired', detail: 'nobody answered within 120 s' },
+        decision: { verdict: 'expired', by: 'policy', at: '' },
+      }),
+    });
     assert.equal(outcomeLine(record()!, false).text, 'Expired — nobody answered within 120 s');
     assert.equal(store.getState().selectedApproval, 'a2');
   });
@@ -165,7 +199,10 @@ describe('outcome after a decision', () => {
     const line = () => {
       const s = store.getState();
       const r = s.records.find((x) => x.approval_id === 'a1')!;
-      return outcomeLine(r, s.held.some((h) => h.approval_id === 'a1')).text;
+      return outcomeLine(
+        r,
+        s.held.some((h) => h.approval_id === 'a1'),
+      ).text;
     };
     assert.equal(line(), 'Approved — sending…');
     store.getState().decisionAnswered('a1', { ok: true });
@@ -186,13 +223,37 @@ describe('outcome after a decision', () => {
     const text = (receipt: Partial<Receipt>) => outcomeLine({ ...r, final: final('a1', receipt) }, false).text;
     assert.equal(text({ verification: 'mismatch', verification_detail: 'value is 4' }), 'Approved — mismatch — value is 4');
     assert.equal(text({ verification: 'not_checked' }), 'Approved — completed (not checked)');
-    assert.equal(outcomeLine({ ...r, final: final('a1', { verification: 'not_checked' }) }, false).tone, 'unverified', 'final, but not shown as verified nor as still waiting');
-    assert.equal(text({ outcome: 'failed', error: { code: 'pattern_unsupported', detail: 'no such action' } }), 'Approved — failed: pattern_unsupported — no such action');
-    assert.equal(text({ outcome: 'refused', refusal: { code: 'stale_element', detail: "the element's value changed" } }), "Approved — refused: stale_element — the element's value changed");
+    assert.equal(
+      outcomeLine({ ...r, final: final('a1', { verification: 'not_checked' }) }, false).tone,
+      'unverified',
+      'final, but not shown as verified nor as still waiting',
+    );
+    assert.equal(
+      text({ outcome: 'failed', error: { code: 'pattern_unsupported', detail: 'no such action' } }),
+      'Approved — failed: pattern_unsupported — no such action',
+    );
+    assert.equal(
+      text({ outcome: 'refused', refusal: { code: 'stale_element', detail: "the element's value changed" } }),
+      "Approved — refused: stale_element — the element's value changed",
+    );
     assert.equal(text({ outcome: 'refused', refusal: { code: 'withdrawn', detail: 'the agent went away' } }), 'Approved — withdrawn — the agent went away');
     assert.equal(text({ outcome: 'refused', refusal: { code: 'braked', detail: 'stopped' } }), 'Approved — braked — stopped');
-    assert.equal(text({ outcome: 'unknown', error: { code: 'timeout', detail: 'no answer' } }), 'Approved — unknown — it may or may not have happened — no answer');
-    const denied = outcomeLine({ ...r, verdict: 'denied', final: final('a1', { outcome: 'refused', refusal: { code: 'denied', detail: 'x' }, decision: { verdict: 'denied', by: 'human', at: '', note: 'wrong window' } }) }, false);
+    assert.equal(
+      text({ outcome: 'unknown', error: { code: 'timeout', detail: 'no answer' } }),
+      'Approved — unknown — it may or may not have happened — no answer',
+    );
+    const denied = outcomeLine(
+      {
+        ...r,
+        verdict: 'denied',
+        final: final('a1', {
+          outcome: 'refused',
+          refusal: { code: 'denied', detail: 'x' },
+          decision: { verdict: 'denied', by: 'human', at: '', note: 'wrong window' },
+        }),
+      },
+      false,
+    );
     assert.equal(denied.text, 'Denied — the agent was told — wrong window');
   });
 
@@ -202,12 +263,22 @@ describe('outcome after a decision', () => {
     ids.forEach((id, i) => store.getState().markDecided(id, 'approved', 1000 + i));
     store.getState().tick(1000 + PLACEHOLDER_MS + 20);
     assert.equal(store.getState().slots.length, 0);
-    assert.deepEqual(store.getState().records.slice(0, 3).map((r) => r.approval_id), ['a11', 'a10', 'a9']);
+    assert.deepEqual(
+      store
+        .getState()
+        .records.slice(0, 3)
+        .map((r) => r.approval_id),
+      ['a11', 'a10', 'a9'],
+    );
   });
 
   it('never says nothing waits while an approved action waits for Resume', () => {
     assert.equal(emptyQueueText(true, ['a1', 'a2'], [], false), '2 approved actions wait for Resume.');
-    assert.equal(emptyQueueText(true, [], ['a1'], true), '1 approved action waits for Resume.', 'approved while paused, before the supervisor lists it as held');
+    assert.equal(
+      emptyQueueText(true, [], ['a1'], true),
+      '1 approved action waits for Resume.',
+      'approved while paused, before the supervisor lists it as held',
+    );
     assert.equal(emptyQueueText(true, ['a1'], ['a1'], true), '1 approved action waits for Resume.', 'counted once');
     assert.equal(emptyQueueText(true, [], ['a1'], false), 'Nothing new waits for you; 1 approved action is running.');
     assert.equal(emptyQueueText(true, [], [], false), 'Nothing waits for you. Actions that change an application will appear here.');

@@ -159,7 +159,8 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     const slot = s.slots.find((x) => x.id === id);
     if (id !== undefined && !live(slot)) return;
     // Selecting the selected card again shows its target again, without restarting the key's arming.
-    if (id !== s.selectedApproval) set({ selectedApproval: id, selectedSince: now, denying: s.denying === id ? id : undefined, allowing: s.allowing === id ? id : undefined });
+    if (id !== s.selectedApproval)
+      set({ selectedApproval: id, selectedSince: now, denying: s.denying === id ? id : undefined, allowing: s.allowing === id ? id : undefined });
     if (slot !== undefined) get().selectKey(slot.card.target.key);
   },
   moveApproval: (delta, now = Date.now()) => {
@@ -194,7 +195,9 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     if (slot === undefined) return 'Not decided: this card is no longer in the queue.';
     if (!live(slot)) {
       const record = s.records.find((r) => r.approval_id === id);
-      return record?.verdict !== undefined ? 'Already decided here — nothing more was sent.' : 'Not decided: this card already left the queue (see its outcome).';
+      return record?.verdict !== undefined
+        ? 'Already decided here — nothing more was sent.'
+        : 'Not decided: this card already left the queue (see its outcome).';
     }
     if (aim.via === 'pointer') return notArmedWhy(s.seen[aim.key], now, aim.what);
     if (s.selectedApproval !== id) return 'Not decided: select the card first.';
@@ -213,7 +216,16 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     const slot = s.slots[index];
     if (slot === undefined || !live(slot)) return;
     const slots = s.slots.map((x, i) => (i === index ? { ...x, left: now } : x));
-    const record: DecisionRecord = { approval_id: id, receipt_id: slot.card.receipt_id, card: slot.card, at: now, verdict, ...(scope !== undefined ? { scope } : {}), sent: 'sending', ...withFinal(s.receipts, slot.card.receipt_id) };
+    const record: DecisionRecord = {
+      approval_id: id,
+      receipt_id: slot.card.receipt_id,
+      card: slot.card,
+      at: now,
+      verdict,
+      ...(scope !== undefined ? { scope } : {}),
+      sent: 'sending',
+      ...withFinal(s.receipts, slot.card.receipt_id),
+    };
     set({
       slots,
       records: [record, ...s.records.filter((r) => r.approval_id !== id)].slice(0, MAX_RECORDS),

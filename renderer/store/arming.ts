@@ -73,7 +73,9 @@ export function notArmedWhy(s: Seen | undefined, now: number, what = 'this card'
   if (s === undefined) return `Not decided: ${what} is not on screen yet — read it first.`;
   const age = now - s.since;
   if (age >= ARM_MS) return undefined;
-  return s.moved ? `Not decided: ${what} moved ${seconds(age)} ago — check that it is the one you mean.` : `Not decided: ${what} appeared ${seconds(age)} ago — read it first.`;
+  return s.moved
+    ? `Not decided: ${what} moved ${seconds(age)} ago — check that it is the one you mean.`
+    : `Not decided: ${what} appeared ${seconds(age)} ago — read it first.`;
 }
 
 /** Why a key may not decide the selected card yet (it must have been selected for ARM_MS); undefined when it may. */

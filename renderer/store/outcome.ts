@@ -71,21 +71,33 @@ const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
  * "Approved — refused: stale_element — …", "Expired — nobody answered within 120 s".
  */
 export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine {
-  const lead = record.verdict === 'approved' ? 'Approved' : record.verdict === 'allowed' ? `Approved and allowed for the session (${record.scope === 'app' ? 'any element of the app' : 'this element'})` : record.verdict === 'denied' ? 'Denied' : undefined;
+  const lead =
+    record.verdict === 'approved'
+      ? 'Approved'
+      : record.verdict === 'allowed'
+        ? `Approved and allowed for the session (${record.scope === 'app' ? 'any element of the app' : 'this element'})`
+        : record.verdict === 'denied'
+          ? 'Denied'
+          : undefined;
   const final = record.final;
   if (final !== undefined) {
     const result = resultOf(final);
     if (lead === undefined) {
       // Decided in another window, or ended by the supervisor: say so, then what happened.
       const verdict = final.receipt?.decision?.verdict ?? final.decision;
-      const elsewhere = verdict === 'approved' ? 'Approved elsewhere — ' : verdict === 'denied' && final.receipt?.decision?.by === 'human' ? 'Decided elsewhere — ' : '';
+      const elsewhere =
+        verdict === 'approved' ? 'Approved elsewhere — ' : verdict === 'denied' && final.receipt?.decision?.by === 'human' ? 'Decided elsewhere — ' : '';
       return { tone: result.tone, text: elsewhere === '' ? capital(result.text) : `${elsewhere}${result.text}` };
     }
-    if (record.verdict === 'denied' && final.receipt?.refusal?.code === 'denied') return { tone: 'neutral', text: `Denied — the agent was told${dash(final.receipt.decision?.note)}` };
+    if (record.verdict === 'denied' && final.receipt?.refusal?.code === 'denied')
+      return { tone: 'neutral', text: `Denied — the agent was told${dash(final.receipt.decision?.note)}` };
     return { tone: result.tone, text: `${lead} — ${result.text}` };
   }
   if (typeof record.sent === 'object') return { tone: 'bad', text: `Not decided: ${record.sent.error}` };
-  if (lead === undefined) return held ? { tone: 'wait', text: 'Approved elsewhere — held by the pause; runs on Resume' } : { tone: 'wait', text: 'Left the queue — waiting for its outcome…' };
+  if (lead === undefined)
+    return held
+      ? { tone: 'wait', text: 'Approved elsewhere — held by the pause; runs on Resume' }
+      : { tone: 'wait', text: 'Left the queue — waiting for its outcome…' };
   if (record.sent === 'sending') return { tone: 'wait', text: `${lead} — sending…` };
   if (record.verdict === 'denied') return { tone: 'neutral', text: 'Denied — telling the agent…' };
   if (held) return { tone: 'wait', text: `${lead} — held by the pause; runs on Resume` };
@@ -97,7 +109,12 @@ const RUNNING_MS = 60_000;
 
 /** Whether a decision made here is approved and still on its way to its outcome (not held, no final receipt yet). */
 export function inFlight(record: DecisionRecord, now: number): boolean {
-  return (record.verdict === 'approved' || record.verdict === 'allowed') && record.final === undefined && typeof record.sent !== 'object' && now - record.at < RUNNING_MS;
+  return (
+    (record.verdict === 'approved' || record.verdict === 'allowed') &&
+    record.final === undefined &&
+    typeof record.sent !== 'object' &&
+    now - record.at < RUNNING_MS
+  );
 }
 
 /**

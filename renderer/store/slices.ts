@@ -1,5 +1,17 @@
 import type { StateCreator } from 'zustand';
-import { MAX_RECEIPTS, type AgentInfo, type BrakeState, type Element, type HelperHealth, type PolicyRule, type ReceiptEntry, type Settings, type TreeStatus, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
+import {
+  MAX_RECEIPTS,
+  type AgentInfo,
+  type BrakeState,
+  type Element,
+  type HelperHealth,
+  type PolicyRule,
+  type ReceiptEntry,
+  type Settings,
+  type TreeStatus,
+  type UiSnapshot,
+  type WindowInfo,
+} from '../../protocol/index.js';
 import type { ConnectionStatus } from '../api/api.js';
 import { ancestorsOf, flattenTree, searchTree, type TreeNode } from './tree.js';
 import type { AppState } from './store.js';
@@ -153,7 +165,6 @@ export interface ReceiptsSlice {
   selectReceipt(seq: number | undefined): void;
 }
 
-
 export const receiptsSlice: StateCreator<AppState, [], [], ReceiptsSlice> = (set, get) => ({
   receipts: [],
   receiptFilters: {},
@@ -176,7 +187,10 @@ export const receiptsSlice: StateCreator<AppState, [], [], ReceiptsSlice> = (set
 
 /** The receipts that pass the filters, in arrival order. */
 export function filterReceipts(receipts: readonly ReceiptEntry[], f: ReceiptFilters): ReceiptEntry[] {
-  return receipts.filter((r) => (f.agent === undefined || r.agent === f.agent) && (f.tool === undefined || r.tool === f.tool) && (f.outcome === undefined || r.outcome === f.outcome));
+  return receipts.filter(
+    (r) =>
+      (f.agent === undefined || r.agent === f.agent) && (f.tool === undefined || r.tool === f.tool) && (f.outcome === undefined || r.outcome === f.outcome),
+  );
 }
 
 /** Brake, settings, rules and how agents connect. */

@@ -13,7 +13,11 @@ const tree: Element[] = [
     role: 'window',
     name: 'Fixture',
     children: [
-      el('form', { role: 'group', name: 'Form', children: [el('name', { role: 'edit', name: 'Name', automation_id: 'name_entry' }), el('delete', { name: 'Delete', automation_id: 'delete_btn' })] }),
+      el('form', {
+        role: 'group',
+        name: 'Form',
+        children: [el('name', { role: 'edit', name: 'Name', automation_id: 'name_entry' }), el('delete', { name: 'Delete', automation_id: 'delete_btn' })],
+      }),
       el('other', { name: 'Other' }),
     ],
   }),
@@ -34,10 +38,30 @@ const approval = (id: string, key: string, window = 'w1'): PendingApproval => ({
   risk_hints: [],
 });
 
-const receipt = (seq: number, agent: string, tool: string, outcome: string): ReceiptEntry => ({ seq, at: new Date(seq).toISOString(), session: 's1', agent, tool, outcome, duration_ms: 3, summary: `${tool} ${outcome}` });
+const receipt = (seq: number, agent: string, tool: string, outcome: string): ReceiptEntry => ({
+  seq,
+  at: new Date(seq).toISOString(),
+  session: 's1',
+  agent,
+  tool,
+  outcome,
+  duration_ms: 3,
+  summary: `${tool} ${outcome}`,
+});
 
 const snapshot = (extra: Partial<UiSnapshot> = {}): UiSnapshot => ({
-  agents: [{ session: 's1', client: 'claude', transport: 'http', since: new Date(0).toISOString(), calls: 3, pending: 0, activated: true, last_active: new Date(0).toISOString() }],
+  agents: [
+    {
+      session: 's1',
+      client: 'claude',
+      transport: 'http',
+      since: new Date(0).toISOString(),
+      calls: 3,
+      pending: 0,
+      activated: true,
+      last_active: new Date(0).toISOString(),
+    },
+  ],
   windows: [win('w1'), win('w2')],
   chosen_window: 'w1',
   tree,
@@ -49,7 +73,10 @@ const snapshot = (extra: Partial<UiSnapshot> = {}): UiSnapshot => ({
   helper: { state: 'ready', restarts: 0 },
   settings: DEFAULT_SETTINGS,
   rules: [],
-  connection: { mcp_url: 'http://127.0.0.1:7399/mcp', stdio_command: ['/usr/bin/node', '/opt/overseer/bin/overseer.mjs', 'mcp', '--data-dir', '/home/a/.local/share/overseer'] },
+  connection: {
+    mcp_url: 'http://127.0.0.1:7399/mcp',
+    stdio_command: ['/usr/bin/node', '/opt/overseer/bin/overseer.mjs', 'mcp', '--data-dir', '/home/a/.local/share/overseer'],
+  },
   ...extra,
 });
 
@@ -71,7 +98,10 @@ describe('app store', () => {
     assert.equal(s.selectedKey, 'delete');
 
     store.getState().applyEvent({ event: 'receipt', data: receipt(2, 'claude', 'element_act', 'completed') });
-    assert.deepEqual(store.getState().receipts.map((r) => r.seq), [1, 2]);
+    assert.deepEqual(
+      store.getState().receipts.map((r) => r.seq),
+      [1, 2],
+    );
 
     store.getState().applyEvent({ event: 'snapshot', data: snapshot({ receipts: [], tree: [] }) });
     s = store.getState();
@@ -107,7 +137,13 @@ describe('app store', () => {
     const store = createAppStore();
     store.getState().applySnapshot(snapshot());
     store.getState().selectKey('name');
-    const changed: Element[] = [el('root', { role: 'window', name: 'Fixture', children: [el('form', { role: 'group', name: 'Form', children: [el('name', { role: 'edit', name: 'Name', value: 'Bob' })] })] })];
+    const changed: Element[] = [
+      el('root', {
+        role: 'window',
+        name: 'Fixture',
+        children: [el('form', { role: 'group', name: 'Form', children: [el('name', { role: 'edit', name: 'Name', value: 'Bob' })] })],
+      }),
+    ];
     store.getState().applyEvent({ event: 'tree', data: { window: 'w1', elements: changed, truncated_by: [], read_at: new Date(5000).toISOString() } });
     const s = store.getState();
     assert.equal(s.selectedKey, 'name');
@@ -117,16 +153,31 @@ describe('app store', () => {
 
   it('filters receipts by agent, tool and outcome', () => {
     const store = createAppStore();
-    store.getState().setReceipts([receipt(1, 'claude', 'window_read', 'completed'), receipt(2, 'codex', 'element_act', 'refused'), receipt(3, 'claude', 'element_act', 'completed')]);
+    store
+      .getState()
+      .setReceipts([
+        receipt(1, 'claude', 'window_read', 'completed'),
+        receipt(2, 'codex', 'element_act', 'refused'),
+        receipt(3, 'claude', 'element_act', 'completed'),
+      ]);
     const s = () => store.getState();
     s().setReceiptFilter('agent', 'claude');
-    assert.deepEqual(filterReceipts(s().receipts, s().receiptFilters).map((r) => r.seq), [1, 3]);
+    assert.deepEqual(
+      filterReceipts(s().receipts, s().receiptFilters).map((r) => r.seq),
+      [1, 3],
+    );
     s().setReceiptFilter('tool', 'element_act');
-    assert.deepEqual(filterReceipts(s().receipts, s().receiptFilters).map((r) => r.seq), [3]);
+    assert.deepEqual(
+      filterReceipts(s().receipts, s().receiptFilters).map((r) => r.seq),
+      [3],
+    );
     s().setReceiptFilter('agent', undefined);
     s().setReceiptFilter('tool', undefined);
     s().setReceiptFilter('outcome', 'refused');
-    assert.deepEqual(filterReceipts(s().receipts, s().receiptFilters).map((r) => r.seq), [2]);
+    assert.deepEqual(
+      filterReceipts(s().receipts, s().receiptFilters).map((r) => r.seq),
+      [2],
+    );
   });
 
   it('searches the tree by name, role and automation id and steps through matches', () => {
@@ -159,7 +210,11 @@ describe('search across tree arrivals', () => {
   it('selects the first match of a search typed before the tree arrived', () => {
     const store = createAppStore();
     store.getState().setSearch('Target');
-    store.getState().setTree('w1', [{ key: 'r', role: 'window', name: 'W', state: {}, patterns: [], children: [{ key: 'a', role: 'button', name: 'Target', state: {}, patterns: [] }] }]);
+    store
+      .getState()
+      .setTree('w1', [
+        { key: 'r', role: 'window', name: 'W', state: {}, patterns: [], children: [{ key: 'a', role: 'button', name: 'Target', state: {}, patterns: [] }] },
+      ]);
     assert.equal(store.getState().selectedKey, 'a');
   });
 });

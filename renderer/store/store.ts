@@ -2,7 +2,18 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { UiSnapshot } from '../../protocol/index.js';
 import type { AnyUiEvent } from '../api/api.js';
 import { approvalsSlice, type ApprovalsSlice } from './approvalsSlice.js';
-import { agentsSlice, connectionSlice, receiptsSlice, systemSlice, windowsSlice, type AgentsSlice, type ConnectionSlice, type ReceiptsSlice, type SystemSlice, type WindowsSlice } from './slices.js';
+import {
+  agentsSlice,
+  connectionSlice,
+  receiptsSlice,
+  systemSlice,
+  windowsSlice,
+  type AgentsSlice,
+  type ConnectionSlice,
+  type ReceiptsSlice,
+  type SystemSlice,
+  type WindowsSlice,
+} from './slices.js';
 
 /** Applies UI channel events: a snapshot replaces everything, the others patch. */
 export interface EventsSlice {
@@ -16,7 +27,17 @@ export type AppState = ConnectionSlice & AgentsSlice & WindowsSlice & ApprovalsS
 const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => ({
   applySnapshot: (s) => {
     const state = get();
-    set({ ready: true, agents: s.agents, helper: s.helper, windows: s.windows, chosenWindow: s.chosen_window, brake: s.brake, settings: s.settings, rules: s.rules, connectionInfo: s.connection });
+    set({
+      ready: true,
+      agents: s.agents,
+      helper: s.helper,
+      windows: s.windows,
+      chosenWindow: s.chosen_window,
+      brake: s.brake,
+      settings: s.settings,
+      rules: s.rules,
+      connectionInfo: s.connection,
+    });
     state.setTree(s.chosen_window, s.tree, [], s.tree_status.read_at);
     state.setTreeStatus(s.tree_status);
     state.setReceipts(s.receipts);

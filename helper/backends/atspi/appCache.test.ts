@@ -37,7 +37,8 @@ class FakeBus {
   }
 }
 
-const ids = (_cache: AppCache, nodes: ReadonlyMap<string, AtspiNode>): (string | undefined)[] => [2, 3, 4].map((n) => nodes.get(keyOf(BUS, path(n)))?.automationId);
+const ids = (_cache: AppCache, nodes: ReadonlyMap<string, AtspiNode>): (string | undefined)[] =>
+  [2, 3, 4].map((n) => nodes.get(keyOf(BUS, path(n)))?.automationId);
 
 describe('AppCache: automation ids read by one read reach every read', () => {
   it('a read that loaded its structure before another read learned the ids still sees them (no false not found)', async () => {

@@ -11,7 +11,28 @@ import { S, STATE_NUMBERS, mapState } from './roles.js';
 /** Largest text read for a value; answers cut it further to max_text_chars. */
 const MAX_VALUE_READ = 20_001;
 /** Canonical AT-SPI action names (GTK, Qt, Chromium) whose English localized forms only differ in case. */
-const KNOWN_ACTIONS = new Set(['click', 'press', 'activate', 'toggle', 'expand or contract', 'expand', 'collapse', 'jump', 'open', 'select', 'check', 'uncheck', 'edit', 'showcontextmenu', 'show menu', 'menu', 'increment', 'decrement', 'switch', 'scroll']);
+const KNOWN_ACTIONS = new Set([
+  'click',
+  'press',
+  'activate',
+  'toggle',
+  'expand or contract',
+  'expand',
+  'collapse',
+  'jump',
+  'open',
+  'select',
+  'check',
+  'uncheck',
+  'edit',
+  'showcontextmenu',
+  'show menu',
+  'menu',
+  'increment',
+  'decrement',
+  'switch',
+  'scroll',
+]);
 
 /** Calls in flight at once towards one application. */
 const CONCURRENCY = 64;
@@ -186,7 +207,8 @@ export class AppCache {
       if (sorted.every((k, i) => k.index === i)) parent.children = sorted.map((k) => k.key);
     }
     for (const node of nodes.values()) if (node.childCount === 0) node.children = [];
-    for (const [key, gap] of this.gapNodes) if (!nodes.has(key)) nodes.set(key, { ...gap, unread: new Set(), children: this.childLists.get(key) ?? (gap.childCount === 0 ? [] : undefined) });
+    for (const [key, gap] of this.gapNodes)
+      if (!nodes.has(key)) nodes.set(key, { ...gap, unread: new Set(), children: this.childLists.get(key) ?? (gap.childCount === 0 ? [] : undefined) });
     for (const [key, list] of this.childLists) {
       const node = nodes.get(key);
       if (node !== undefined && node.children === undefined) node.children = list;
@@ -219,7 +241,19 @@ export class AppCache {
       const parent = asRef(item[2]);
       if (ref === undefined) return [];
       const parentKey = parent === undefined || parent.path === NULL_PATH ? undefined : keyOf(parent.bus, parent.path);
-      return [makeNode(ref.bus, ref.path, parentKey, Number(item[3]), Number(item[4]), (item[5] as string[]) ?? [], str(item[6]), Number(item[7]), (item[9] as number[]) ?? [])];
+      return [
+        makeNode(
+          ref.bus,
+          ref.path,
+          parentKey,
+          Number(item[3]),
+          Number(item[4]),
+          (item[5] as string[]) ?? [],
+          str(item[6]),
+          Number(item[7]),
+          (item[9] as number[]) ?? [],
+        ),
+      ];
     });
   }
 
@@ -257,7 +291,17 @@ export class AppCache {
     ]);
     const all = (props[0] ?? {}) as Record<string, { value: unknown }>;
     const childCount = Number(all['ChildCount']?.value ?? 0);
-    const node = makeNode(busName, path, parentKey, index, childCount, (ifaces[0] as string[]) ?? [], str(all['Name']?.value), Number(role[0]), (state[0] as number[]) ?? []);
+    const node = makeNode(
+      busName,
+      path,
+      parentKey,
+      index,
+      childCount,
+      (ifaces[0] as string[]) ?? [],
+      str(all['Name']?.value),
+      Number(role[0]),
+      (state[0] as number[]) ?? [],
+    );
     const id = str(all['AccessibleId']?.value);
     if (id !== '') node.automationId = id;
     this.ids.set(node.key, id);
@@ -346,14 +390,26 @@ export class AppCache {
   }
 
   /** Reads only what matching needs: automation ids (kept for the object's life) or values. */
-  private async partialDetails(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, scope: 'ids' | 'values', problems: Problems): Promise<void> {
-    if (scope === 'ids') for (const k of keys) {
-      const n = nodes.get(k);
-      if (n !== undefined) this.knownId(n);
-    }
+  private async partialDetails(
+    nodes: Map<string, AtspiNode>,
+    keys: readonly string[],
+    deadline: Deadline,
+    scope: 'ids' | 'values',
+    problems: Problems,
+  ): Promise<void> {
+    if (scope === 'ids')
+      for (const k of keys) {
+        const n = nodes.get(k);
+        if (n !== undefined) this.knownId(n);
+      }
     const todo = keys
       .map((k) => nodes.get(k))
-      .filter((n): n is AtspiNode => n !== undefined && !n.detailed && (scope === 'ids' ? !this.ids.has(n.key) : n.interfaces.has(I.value) || n.interfaces.has(I.text) || n.role === 'combo_box'));
+      .filter(
+        (n): n is AtspiNode =>
+          n !== undefined &&
+          !n.detailed &&
+          (scope === 'ids' ? !this.ids.has(n.key) : n.interfaces.has(I.value) || n.interfaces.has(I.text) || n.role === 'combo_box'),
+      );
     await pool(todo, CONCURRENCY, deadline, async (node) => {
       try {
         if (scope === 'ids') {
@@ -373,7 +429,8 @@ export class AppCache {
       // A combo box's value is its selected item (UIA's ValuePattern on a combo box says the same).
       const [child] = await this.bus.call(node.bus, node.path, I.selection, 'GetSelectedChild', deadline.remaining(), 'i', [0]);
       const ref = asRef(child);
-      node.value = ref === undefined || ref.path === NULL_PATH ? '' : str(await this.bus.getProperty(ref.bus, ref.path, I.accessible, 'Name', deadline.remaining()));
+      node.value =
+        ref === undefined || ref.path === NULL_PATH ? '' : str(await this.bus.getProperty(ref.bus, ref.path, I.accessible, 'Name', deadline.remaining()));
     } else if (node.interfaces.has(I.value)) {
       node.value = formatNumber(Number(await this.bus.getProperty(node.bus, node.path, I.value, 'CurrentValue', deadline.remaining())));
     } else if (node.interfaces.has(I.text) && (node.patterns.includes('value') || node.patterns.includes('text'))) {
@@ -383,7 +440,14 @@ export class AppCache {
   }
 
   /** Reads rect, automation id, value/text and action names of these nodes concurrently. */
-  async details(nodes: Map<string, AtspiNode>, keys: readonly string[], deadline: Deadline, problems: Problems, scope: DetailScope = 'full', detailed?: Set<string>): Promise<void> {
+  async details(
+    nodes: Map<string, AtspiNode>,
+    keys: readonly string[],
+    deadline: Deadline,
+    problems: Problems,
+    scope: DetailScope = 'full',
+    detailed?: Set<string>,
+  ): Promise<void> {
     if (scope !== 'full') return this.partialDetails(nodes, keys, deadline, scope, problems);
     const since = this.eventSeq;
     const todo = keys.map((k) => nodes.get(k)).filter((n): n is AtspiNode => n !== undefined && !n.detailed);

@@ -28,17 +28,37 @@ async function doAction(bus: A11yBus, node: AtspiNode, names: readonly string[],
  * Dispatches one action through the node's semantic interface. Never synthesizes input and never
  * falls back to coordinates. Throws OverseerError for refusals before any call.
  */
-export async function dispatchAtspi(bus: A11yBus, source: AtspiTreeSource, node: AtspiNode, action: Action, text: string | undefined, deadline: Deadline): Promise<DispatchResult> {
+export async function dispatchAtspi(
+  bus: A11yBus,
+  source: AtspiTreeSource,
+  node: AtspiNode,
+  action: Action,
+  text: string | undefined,
+  deadline: Deadline,
+): Promise<DispatchResult> {
   try {
     return await dispatchOnce(bus, source, node, action, text, deadline);
   } catch (error) {
     if (error instanceof OverseerError) throw error;
     if (error instanceof DBusReplyError) throw new DispatchError(`the application answered ${error.errorName}: ${error.message}`, true, 'failed');
-    throw new DispatchError(error instanceof DBusTimeoutError ? `no answer within the time budget; the action may have happened` : `the call broke off: ${error instanceof Error ? error.message : String(error)}`, 'unknown', 'unknown');
+    throw new DispatchError(
+      error instanceof DBusTimeoutError
+        ? `no answer within the time budget; the action may have happened`
+        : `the call broke off: ${error instanceof Error ? error.message : String(error)}`,
+      'unknown',
+      'unknown',
+    );
   }
 }
 
-async function dispatchOnce(bus: A11yBus, source: AtspiTreeSource, node: AtspiNode, action: Action, text: string | undefined, deadline: Deadline): Promise<DispatchResult> {
+async function dispatchOnce(
+  bus: A11yBus,
+  source: AtspiTreeSource,
+  node: AtspiNode,
+  action: Action,
+  text: string | undefined,
+  deadline: Deadline,
+): Promise<DispatchResult> {
   switch (action) {
     case 'invoke':
       return doAction(bus, node, INVOKE_NAMES, deadline);

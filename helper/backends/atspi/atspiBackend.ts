@@ -13,7 +13,13 @@ import { ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
 const EVENT_CLASSES = ['object:', 'window:', 'focus:', 'document:'];
-const SIGNAL_INTERFACES = ['org.a11y.atspi.Event.Object', 'org.a11y.atspi.Event.Window', 'org.a11y.atspi.Event.Focus', 'org.a11y.atspi.Event.Document', 'org.a11y.atspi.Cache'];
+const SIGNAL_INTERFACES = [
+  'org.a11y.atspi.Event.Object',
+  'org.a11y.atspi.Event.Window',
+  'org.a11y.atspi.Event.Focus',
+  'org.a11y.atspi.Event.Document',
+  'org.a11y.atspi.Cache',
+];
 /** Per-application budget of a window listing. */
 const LIST_APP_MS = 1500;
 
@@ -83,7 +89,9 @@ export class AtspiBackend implements Backend {
       bus.addMatch("type='signal',sender='org.freedesktop.DBus',member='NameOwnerChanged'", 3000),
     ]);
     // Registering listeners also makes toolkit bridges publish their Cache object.
-    await Promise.all(EVENT_CLASSES.map((e) => bus.call(REGISTRY, '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'RegisterEvent', 3000, 'sass', [e, [], ''])));
+    await Promise.all(
+      EVENT_CLASSES.map((e) => bus.call(REGISTRY, '/org/a11y/atspi/registry', 'org.a11y.atspi.Registry', 'RegisterEvent', 3000, 'sass', [e, [], ''])),
+    );
     await this.warmUp(bus);
   }
 
@@ -169,7 +177,9 @@ export class AtspiBackend implements Backend {
           const cut: Truncation = error instanceof DBusTimeoutError ? 'timeout' : 'provider_error';
           truncated.add(cut);
           const known = this.apps.get(bus);
-          notes.push(`${cut}: application ${known?.name ?? bus}${known ? ` (pid ${known.pid})` : ''} did not answer: ${error instanceof Error ? error.message : String(error)}`);
+          notes.push(
+            `${cut}: application ${known?.name ?? bus}${known ? ` (pid ${known.pid})` : ''} did not answer: ${error instanceof Error ? error.message : String(error)}`,
+          );
         }
       }),
     );
@@ -183,7 +193,9 @@ export class AtspiBackend implements Backend {
     const nodes = cache.nodes;
     const rootKey = keyOf(app.bus, ROOT_PATH);
     // A frame without a name (GTK header-bar apps) is titled by its application, as the window system shows it.
-    const frames = [...nodes.values()].filter((n) => n.parent === rootKey && (n.name !== undefined && n.name !== '' ? n.name : app.name) !== '' && n.state?.offscreen === false);
+    const frames = [...nodes.values()].filter(
+      (n) => n.parent === rootKey && (n.name !== undefined && n.name !== '' ? n.name : app.name) !== '' && n.state?.offscreen === false,
+    );
     await cache.details(
       nodes,
       frames.map((f) => f.key),
@@ -194,7 +206,15 @@ export class AtspiBackend implements Backend {
   }
 
   private windowInfo(app: AppInfo, frame: AtspiNode): WindowInfo {
-    const info: WindowInfo = { window: frame.key, title: frame.name !== undefined && frame.name !== '' ? frame.name : app.name, app: app.name, pid: app.pid, process_start: app.start, foreground: frame.state?.active === true, role: frame.role };
+    const info: WindowInfo = {
+      window: frame.key,
+      title: frame.name !== undefined && frame.name !== '' ? frame.name : app.name,
+      app: app.name,
+      pid: app.pid,
+      process_start: app.start,
+      foreground: frame.state?.active === true,
+      role: frame.role,
+    };
     if (frame.rect !== undefined) info.rect = frame.rect;
     this.lastWindows.set(frame.key, info);
     return info;
@@ -213,10 +233,12 @@ export class AtspiBackend implements Backend {
     try {
       app = await this.appInfo(ref.bus, deadline);
     } catch (error) {
-      if (error instanceof OverseerError && error.code === 'stale_process') throw fail('stale_window', `window ${id} is gone: its application exited`, { window: id });
+      if (error instanceof OverseerError && error.code === 'stale_process')
+        throw fail('stale_window', `window ${id} is gone: its application exited`, { window: id });
       throw error;
     }
-    if (this.isExcluded(app)) throw fail('excluded_target', `window ${id} belongs to an excluded application (${app.name}, pid ${app.pid})`, { window: id, pid: app.pid });
+    if (this.isExcluded(app))
+      throw fail('excluded_target', `window ${id} belongs to an excluded application (${app.name}, pid ${app.pid})`, { window: id, pid: app.pid });
     const cache = this.cacheFor(app.bus);
     const last = this.lastWindows.get(id);
     try {
@@ -232,7 +254,8 @@ export class AtspiBackend implements Backend {
     if (frame === undefined || frame.parent !== keyOf(app.bus, ROOT_PATH)) throw fail('stale_window', `window ${id} is gone`, { window: id });
     await cache.details(nodes, [id], deadline, new Problems());
     const info = this.windowInfo(app, frame);
-    if (isExcludedTitle(this.exclusions, info.title)) throw fail('excluded_target', `window ${id} shows the supervisor's own UI ("${info.title}")`, { window: id, pid: app.pid });
+    if (isExcludedTitle(this.exclusions, info.title))
+      throw fail('excluded_target', `window ${id} shows the supervisor's own UI ("${info.title}")`, { window: id, pid: app.pid });
     return { info, rootKey: id, process: { pid: app.pid, process_start: app.start } };
   }
 
@@ -247,7 +270,8 @@ export class AtspiBackend implements Backend {
   checkProcess(process: ProcessIdentity): Promise<void> {
     const start = procStart(process.pid);
     if (start === undefined) return Promise.reject(fail('stale_process', `process ${process.pid} has exited`, { pid: process.pid }));
-    if (start !== process.process_start) return Promise.reject(fail('stale_process', `pid ${process.pid} now belongs to another process (start time changed)`, { pid: process.pid }));
+    if (start !== process.process_start)
+      return Promise.reject(fail('stale_process', `pid ${process.pid} now belongs to another process (start time changed)`, { pid: process.pid }));
     return Promise.resolve();
   }
 

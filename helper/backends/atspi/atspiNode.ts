@@ -26,7 +26,17 @@ export interface AtspiNode extends NativeNode {
 }
 
 /** Builds a node from the fields every read path yields (cache item or individual calls). */
-export function makeNode(bus: string, path: string, parentKey: string | undefined, index: number, childCount: number, interfaces: readonly string[], name: string, roleNumber: number, stateWords: readonly number[]): AtspiNode {
+export function makeNode(
+  bus: string,
+  path: string,
+  parentKey: string | undefined,
+  index: number,
+  childCount: number,
+  interfaces: readonly string[],
+  name: string,
+  roleNumber: number,
+  stateWords: readonly number[],
+): AtspiNode {
   const { role, nativeRole } = mapRole(roleNumber);
   const states = stateSet(stateWords);
   const node: AtspiNode = {
@@ -82,7 +92,13 @@ export function patternsOf(node: AtspiNode, parent?: AtspiNode): Pattern[] {
   if (node.state?.expandable === true && hasActions && (node.actions === undefined || findAction(node, EXPAND_NAMES) >= 0)) p.add('expand_collapse');
   if (has(I.selection)) p.add('selection');
   const clickable = findAction(node, ['click', 'press', 'select']) >= 0;
-  if (node.states.has(S.selectable) || (node.actions?.includes('select') ?? false) || (parent?.interfaces.has(I.selection) === true && node.states.has(S.selectable)) || ((node.role === 'radio_button' || node.role === 'tab_item') && clickable)) p.add('selection_item');
+  if (
+    node.states.has(S.selectable) ||
+    (node.actions?.includes('select') ?? false) ||
+    (parent?.interfaces.has(I.selection) === true && node.states.has(S.selectable)) ||
+    ((node.role === 'radio_button' || node.role === 'tab_item') && clickable)
+  )
+    p.add('selection_item');
   if (has(I.component)) p.add('scroll_item');
   if (has(I.component) && node.states.has(S.focusable)) p.add('focus');
   return [...p];

@@ -20,17 +20,23 @@ type Bus = dbus.MessageBus & { _methodReturnHandlers?: Record<number, unknown> }
 /** Resolves the accessibility bus address from the session bus (org.a11y.Bus.GetAddress). */
 async function a11yAddress(timeoutMs: number): Promise<string> {
   if (process.env['AT_SPI_BUS_ADDRESS'] !== undefined && process.env['AT_SPI_BUS_ADDRESS'] !== '') return process.env['AT_SPI_BUS_ADDRESS'];
-  if (process.env['DBUS_SESSION_BUS_ADDRESS'] === undefined) throw fail('no_interactive_desktop', 'DBUS_SESSION_BUS_ADDRESS is not set: there is no desktop session to read');
+  if (process.env['DBUS_SESSION_BUS_ADDRESS'] === undefined)
+    throw fail('no_interactive_desktop', 'DBUS_SESSION_BUS_ADDRESS is not set: there is no desktop session to read');
   const session = dbus.sessionBus() as Bus;
   session.on('error', () => {});
   try {
-    const reply = await withTimeout(session.call(new dbus.Message({ destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.a11y.Bus', member: 'GetAddress' })), timeoutMs);
+    const reply = await withTimeout(
+      session.call(new dbus.Message({ destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.a11y.Bus', member: 'GetAddress' })),
+      timeoutMs,
+    );
     const address: unknown = reply?.body[0];
     if (typeof address !== 'string' || address === '') throw fail('accessibility_unavailable', 'org.a11y.Bus returned no address', { reason: 'bus_down' });
     return address;
   } catch (error) {
     if (error instanceof Error && error.name === 'OverseerError') throw error;
-    throw fail('accessibility_unavailable', `the accessibility bus could not be found: ${error instanceof Error ? error.message : String(error)}`, { reason: 'bus_down' });
+    throw fail('accessibility_unavailable', `the accessibility bus could not be found: ${error instanceof Error ? error.message : String(error)}`, {
+      reason: 'bus_down',
+    });
   } finally {
     session.disconnect();
   }
@@ -71,7 +77,11 @@ export class A11yBus {
       await withTimeout(connected, timeoutMs);
     } catch (error) {
       bus.disconnect();
-      throw fail('accessibility_unavailable', `cannot connect to the accessibility bus at ${address}: ${error instanceof Error ? error.message : String(error)}`, { reason: 'bus_down' });
+      throw fail(
+        'accessibility_unavailable',
+        `cannot connect to the accessibility bus at ${address}: ${error instanceof Error ? error.message : String(error)}`,
+        { reason: 'bus_down' },
+      );
     }
     bus.on('error', () => {});
     return new A11yBus(bus);

@@ -21,12 +21,21 @@ export interface EventEffect {
 }
 
 const OBJECT = 'org.a11y.atspi.Event.Object';
-const CHILDREN_MEMBERS = new Set(['ChildrenChanged', 'RowInserted', 'RowDeleted', 'RowReordered', 'ColumnInserted', 'ColumnDeleted', 'ColumnReordered', 'ModelChanged']);
+const CHILDREN_MEMBERS = new Set([
+  'ChildrenChanged',
+  'RowInserted',
+  'RowDeleted',
+  'RowReordered',
+  'ColumnInserted',
+  'ColumnDeleted',
+  'ColumnReordered',
+  'ModelChanged',
+]);
 /** Object events that concern only the caret or selection of text, which answers do not carry. */
 const IGNORED_MEMBERS = new Set(['TextCaretMoved', 'TextSelectionChanged', 'TextBoundsChanged', 'Announcement', 'AttributesChanged']);
 
 function variant(value: unknown): unknown {
-  return typeof value === 'object' && value !== null && 'value' in value ? (value).value : value;
+  return typeof value === 'object' && value !== null && 'value' in value ? value.value : value;
 }
 
 /**

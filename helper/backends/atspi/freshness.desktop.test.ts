@@ -45,10 +45,19 @@ describe('atspi cache: fresh and faithful', () => {
       const ids = ['counter', 'dup_a', 'dup_b', 'save_ru', 'hello_ru', 'name_entry', 'subscribe', 'quantity'];
       for (let round = 0; round < 4; round++) {
         const found = await Promise.all(ids.map((id) => fresh.call('element_find', { window: win, selector: { automation_id: id } })));
-        assert.deepEqual(found.map((f) => f.match_count), ids.map(() => 1), `round ${round}: ${ids.map((id, i) => `${id}=${found[i]?.match_count}`).join(' ')}`);
+        assert.deepEqual(
+          found.map((f) => f.match_count),
+          ids.map(() => 1),
+          `round ${round}: ${ids.map((id, i) => `${id}=${found[i]?.match_count}`).join(' ')}`,
+        );
       }
-      const checks = await Promise.all(ids.map((id) => fresh.call('element_act', { window: win, selector: { automation_id: id }, action: 'focus', check_only: true })));
-      assert.deepEqual(checks.map((c) => c.refusal?.code ?? c.outcome), ids.map(() => 'pending'));
+      const checks = await Promise.all(
+        ids.map((id) => fresh.call('element_act', { window: win, selector: { automation_id: id }, action: 'focus', check_only: true })),
+      );
+      assert.deepEqual(
+        checks.map((c) => c.refusal?.code ?? c.outcome),
+        ids.map(() => 'pending'),
+      );
     } finally {
       await fresh.close();
     }

@@ -37,7 +37,10 @@ describe('atspi backend on real applications', () => {
   it('lists each application window with its title', async () => {
     const titles = (await helper.call('window_list', {})).windows.map((w) => `${w.app}: ${w.title}`);
     assert.ok(titles.includes('gnome-calculator: Calculator'), titles.join('; '));
-    assert.ok(titles.some((t) => /^mousepad: .*Mousepad$/.test(t)), titles.join('; '));
+    assert.ok(
+      titles.some((t) => /^mousepad: .*Mousepad$/.test(t)),
+      titles.join('; '),
+    );
     assert.ok(titles.includes('gtk3-widget-factory: gtk3-widget-factory'), 'a frame without a name is titled by its application');
   });
 

@@ -23,7 +23,10 @@ describe('the helper without an accessibility bus', () => {
   it('answers accessibility_unavailable when the accessibility bus cannot be reached', async () => {
     const h = spawnHelper({ ...without('DBUS_SESSION_BUS_ADDRESS'), AT_SPI_BUS_ADDRESS: 'unix:path=/nonexistent/overseer-bus' });
     try {
-      await assert.rejects(h.call('window_read', {}), (e: unknown) => e instanceof OverseerError && e.code === 'accessibility_unavailable' && e.info.data?.['reason'] === 'bus_down');
+      await assert.rejects(
+        h.call('window_read', {}),
+        (e: unknown) => e instanceof OverseerError && e.code === 'accessibility_unavailable' && e.info.data?.['reason'] === 'bus_down',
+      );
     } finally {
       await h.close();
     }

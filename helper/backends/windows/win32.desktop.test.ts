@@ -59,22 +59,33 @@ describe(native ? 'the Windows backends on Windows' : 'the Windows backends unde
     await desktop?.stop();
   });
 
-  it('falls back from UI Automation to the Win32 tier and says why (Wine 8 has no CUIAutomation)', { skip: native && 'UI Automation exists on Windows' }, async () => {
-    const hello = await helper.call('hello', { client: 'wine-test' });
-    assert.equal(hello.backend, 'win32');
-    assert.match(hello.fallback_reason ?? '', /UI Automation is unavailable: CoCreateInstance\(IUIAutomation\) answered 0x80040154 REGDB_E_CLASSNOTREG/);
-    assert.match(await readFile(log, 'utf8'), /falling back to the Win32 tier/);
-  });
+  it(
+    'falls back from UI Automation to the Win32 tier and says why (Wine 8 has no CUIAutomation)',
+    { skip: native && 'UI Automation exists on Windows' },
+    async () => {
+      const hello = await helper.call('hello', { client: 'wine-test' });
+      assert.equal(hello.backend, 'win32');
+      assert.match(hello.fallback_reason ?? '', /UI Automation is unavailable: CoCreateInstance\(IUIAutomation\) answered 0x80040154 REGDB_E_CLASSNOTREG/);
+      assert.match(await readFile(log, 'utf8'), /falling back to the Win32 tier/);
+    },
+  );
 
-  it('answers backend "uia" with every call refused and the reason, when UI Automation cannot be created', { skip: native && 'UI Automation exists on Windows' }, async () => {
-    const uia = spawnHelper({ ...process.env, ...desktop?.env }, lane.helperCommand(`${log}.uia`, 'uia'));
-    try {
-      assert.equal((await uia.call('hello', { client: 'wine-test' })).backend, 'uia');
-      await assert.rejects(uia.call('window_list', {}), (e: { code?: string; message?: string }) => e.code === 'accessibility_unavailable' && /REGDB_E_CLASSNOTREG/.test(e.message ?? ''));
-    } finally {
-      await uia.close();
-    }
-  });
+  it(
+    'answers backend "uia" with every call refused and the reason, when UI Automation cannot be created',
+    { skip: native && 'UI Automation exists on Windows' },
+    async () => {
+      const uia = spawnHelper({ ...process.env, ...desktop?.env }, lane.helperCommand(`${log}.uia`, 'uia'));
+      try {
+        assert.equal((await uia.call('hello', { client: 'wine-test' })).backend, 'uia');
+        await assert.rejects(
+          uia.call('window_list', {}),
+          (e: { code?: string; message?: string }) => e.code === 'accessibility_unavailable' && /REGDB_E_CLASSNOTREG/.test(e.message ?? ''),
+        );
+      } finally {
+        await uia.close();
+      }
+    },
+  );
 
   it('runs UI Automation where it exists', { skip: !native && 'Wine 8 cannot create CUIAutomation' }, async () => {
     const hello = await helper.call('hello', { client: 'windows-test' });
@@ -109,7 +120,12 @@ describe(native ? 'the Windows backends on Windows' : 'the Windows backends unde
   it('reads and writes notepad', async () => {
     lane.launch(lane.notepad.command);
     const pad = await windowId(lane.notepad.title);
-    const r = await helper.call('element_act', { window: pad, selector: { role: viaUia() ? 'document' : 'edit' }, action: 'set_value', text: 'Hello from Overseer' });
+    const r = await helper.call('element_act', {
+      window: pad,
+      selector: { role: viaUia() ? 'document' : 'edit' },
+      action: 'set_value',
+      text: 'Hello from Overseer',
+    });
     assert.equal(r.verification, 'verified', JSON.stringify(r));
   });
 });

@@ -95,7 +95,10 @@ describe('Journal: hash chain', () => {
   it('refuses reserved fields and unknown kinds without breaking the journal', async (t) => {
     const dir = await journalDir(t);
     const { journal } = await openJournal(dir);
-    await assert.rejects(journal.append({ kind: 'tool_call', seq: 99 }), (e: unknown) => e instanceof OverseerError && e.code === 'invalid_argument' && e.message.includes('seq'));
+    await assert.rejects(
+      journal.append({ kind: 'tool_call', seq: 99 }),
+      (e: unknown) => e instanceof OverseerError && e.code === 'invalid_argument' && e.message.includes('seq'),
+    );
     await assert.rejects(journal.append({ kind: 'chat' as 'system' }), (e: unknown) => e instanceof OverseerError && e.code === 'invalid_argument');
     const circular: Record<string, unknown> = {};
     circular['self'] = circular;
@@ -125,7 +128,10 @@ describe('verifyJournal: tampering and truncation', () => {
     await writeLines(file, lines);
     const v = await verifyJournal(dir);
     assert.equal(v.ok, false);
-    assert.deepEqual(v.problems.map((p) => [p.kind, p.segment, p.line]), [['edited', 'journal-000001.jsonl', 5]]);
+    assert.deepEqual(
+      v.problems.map((p) => [p.kind, p.segment, p.line]),
+      [['edited', 'journal-000001.jsonl', 5]],
+    );
   });
 
   it('reports a record whose hash was recomputed after editing by the broken link to the next record', async (t) => {
@@ -137,11 +143,16 @@ describe('verifyJournal: tampering and truncation', () => {
     const rest = { ...rec };
     delete rest['hash'];
     const canonical = JSON.stringify(Object.fromEntries(Object.entries(rest).sort(([a], [b]) => (a < b ? -1 : 1))));
-    rec['hash'] = createHash('sha256').update(`${rest['prev_hash'] as string}\n${canonical}`).digest('hex');
+    rec['hash'] = createHash('sha256')
+      .update(`${rest['prev_hash'] as string}\n${canonical}`)
+      .digest('hex');
     lines[1] = JSON.stringify(Object.fromEntries(Object.entries(rec).sort(([a], [b]) => (a < b ? -1 : 1))));
     await writeLines(file, lines);
     const v = await verifyJournal(dir);
-    assert.deepEqual(v.problems.map((p) => [p.kind, p.line]), [['edited', 3]]);
+    assert.deepEqual(
+      v.problems.map((p) => [p.kind, p.line]),
+      [['edited', 3]],
+    );
   });
 
   it('reports a deleted middle line as removed', async (t) => {
@@ -164,7 +175,10 @@ describe('verifyJournal: tampering and truncation', () => {
     assert.deepEqual(kinds(v), ['truncated']);
     assert.match(v.problems[0]?.detail ?? '', /2 record\(s\) missing from the end/);
     // Reopening must not paper over it by rewriting the head.
-    await assert.rejects(Journal.open(dir), (e: unknown) => e instanceof OverseerError && e.message.includes('journal.head') && /removed from the end/.test(e.message));
+    await assert.rejects(
+      Journal.open(dir),
+      (e: unknown) => e instanceof OverseerError && e.message.includes('journal.head') && /removed from the end/.test(e.message),
+    );
   });
 
   it('reports a deleted whole middle segment as removed', async (t) => {
@@ -193,7 +207,10 @@ describe('verifyJournal: tampering and truncation', () => {
     await writeLines(file, lines);
     const v = await verifyJournal(dir);
     assert.ok(v.problems.length > 0);
-    assert.ok(v.problems.every((p) => p.kind === 'reordered'), JSON.stringify(v.problems));
+    assert.ok(
+      v.problems.every((p) => p.kind === 'reordered'),
+      JSON.stringify(v.problems),
+    );
   });
 
   it('reports a line that is not a record as malformed, and a missing head as head_mismatch', async (t) => {
@@ -224,7 +241,10 @@ describe('Journal: crash recovery and startup failures', () => {
     const crashed = await verifyJournal(dir);
     assert.deepEqual(kinds(crashed), ['truncated']);
     const second = await openJournal(dir);
-    assert.ok(second.logs.some((l) => l.startsWith('[journal] ') && l.includes('partial last line')), second.logs.join('\n'));
+    assert.ok(
+      second.logs.some((l) => l.startsWith('[journal] ') && l.includes('partial last line')),
+      second.logs.join('\n'),
+    );
     const [next] = await fill(second.journal, 1, 4);
     await second.journal.close();
     assert.equal(next?.seq, 4);
@@ -254,7 +274,10 @@ describe('Journal: crash recovery and startup failures', () => {
     await fill(journal, 2);
     await journal.close();
     await writeFile(join(dir, 'journal.head'), 'not json');
-    await assert.rejects(Journal.open(dir), (e: unknown) => e instanceof OverseerError && e.code === 'internal' && e.message.includes(join(dir, 'journal.head')) && e.message.includes('corrupt'));
+    await assert.rejects(
+      Journal.open(dir),
+      (e: unknown) => e instanceof OverseerError && e.code === 'internal' && e.message.includes(join(dir, 'journal.head')) && e.message.includes('corrupt'),
+    );
   });
 
   it('refuses to open a path that is a file, naming the path', async (t) => {
@@ -278,7 +301,10 @@ describe('Journal: approvals, files, export', () => {
     const pending = await second.journal.pendingApprovals();
     await second.journal.close();
     assert.ok((await segmentFiles(dir)).length > 1);
-    assert.deepEqual(pending.map((r) => r['approval_id']), ['a2', 'a3']);
+    assert.deepEqual(
+      pending.map((r) => r['approval_id']),
+      ['a2', 'a3'],
+    );
     assert.ok(pending.every((r) => r.kind === 'approval_pending' && typeof r.hash === 'string'));
   });
 
@@ -300,7 +326,10 @@ describe('Journal: approvals, files, export', () => {
     await journal.close();
     const out: string[] = [];
     assert.equal(await exportJournal(dir, (line) => out.push(line)), 25);
-    assert.deepEqual(out.map((l) => JSON.parse(l) as JournalRecord), records);
+    assert.deepEqual(
+      out.map((l) => JSON.parse(l) as JournalRecord),
+      records,
+    );
   });
 });
 

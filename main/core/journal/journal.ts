@@ -187,7 +187,8 @@ export class Journal {
 /** Validates and freezes the caller's record: redacted, reduced to plain JSON, no reserved fields. */
 function prepare(input: JournalRecordInput): Record<string, unknown> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw fail('invalid_argument', 'a journal record must be an object');
-  if (!(RECORD_KINDS as readonly unknown[]).includes(input.kind)) throw fail('invalid_argument', `unknown journal record kind ${JSON.stringify(input.kind)}`, { kinds: [...RECORD_KINDS] });
+  if (!(RECORD_KINDS as readonly unknown[]).includes(input.kind))
+    throw fail('invalid_argument', `unknown journal record kind ${JSON.stringify(input.kind)}`, { kinds: [...RECORD_KINDS] });
   let plain: unknown;
   try {
     // The JSON round trip is what makes the stored line, the hash and the returned record agree.

@@ -70,7 +70,9 @@ export function canonicalJSON(value: unknown): string {
 /** The hash a record must carry: sha256hex(prev_hash + "\n" + canonicalJSON(record without hash)). */
 export function recordHash(record: Readonly<Record<string, unknown>>): string {
   const prev = typeof record['prev_hash'] === 'string' ? record['prev_hash'] : '';
-  return createHash('sha256').update(`${prev}\n${canonicalJSON({ ...record, hash: undefined })}`).digest('hex');
+  return createHash('sha256')
+    .update(`${prev}\n${canonicalJSON({ ...record, hash: undefined })}`)
+    .digest('hex');
 }
 
 /** File name of segment number `n` (1-based). */

@@ -93,7 +93,9 @@ async function cutPartialLine(path: string, log: (line: string) => void): Promis
     const seq = /"seq":(\d+)/.exec(buf.subarray(keep).toString('utf8'))?.[1];
     await fh.truncate(keep);
     await fh.sync();
-    log(`[journal] ${path}: cut a partial last line of ${buf.length - keep} bytes${seq === undefined ? '' : ` (seq ${seq})`} left by a crash mid-append; it was never acknowledged`);
+    log(
+      `[journal] ${path}: cut a partial last line of ${buf.length - keep} bytes${seq === undefined ? '' : ` (seq ${seq})`} left by a crash mid-append; it was never acknowledged`,
+    );
   } catch (error) {
     throw openFailure(path, 'cannot cut the partial last line left by a crash', error);
   } finally {
@@ -144,7 +146,11 @@ function reconcile(headPath: string, head: HeadState | undefined, last: LastReco
     log(`[journal] ${headPath} was one record behind (crash between a record and its head update); moved to seq ${last.seq}`);
     return atLast;
   }
-  if (head.seq > last.seq) throw openFailure(headPath, `the head says the journal ends at seq ${head.seq} but the segments end at seq ${last.seq}: records were removed from the end; ${ADVICE}`);
+  if (head.seq > last.seq)
+    throw openFailure(
+      headPath,
+      `the head says the journal ends at seq ${head.seq} but the segments end at seq ${last.seq}: records were removed from the end; ${ADVICE}`,
+    );
   throw openFailure(headPath, `the head (seq ${head.seq}) does not match the last record (seq ${last.seq} in ${last.segment}); ${ADVICE}`);
 }
 

@@ -64,19 +64,37 @@ export async function verifyJournal(dir: string): Promise<JournalVerification> {
       const at = { segment: seg.name, line: j + 1 };
       const record = parseLine(line);
       if (record === undefined) {
-        problems.push({ ...at, kind: 'malformed', detail: line.length === 0 ? 'empty line' : 'not a JSON journal record with seq, at, kind, prev_hash and hash' });
+        problems.push({
+          ...at,
+          kind: 'malformed',
+          detail: line.length === 0 ? 'empty line' : 'not a JSON journal record with seq, at, kind, prev_hash and hash',
+        });
         unreadable++;
         continue;
       }
-      if (recordHash(record) !== record.hash) problems.push({ ...at, kind: 'edited', detail: `seq ${record.seq} does not match its hash: its content was changed` });
-      else if (canonicalJSON(record) !== line) problems.push({ ...at, kind: 'edited', detail: `seq ${record.seq} is not stored in canonical form: the line was rewritten` });
-      entries.push({ ...at, seq: record.seq, hash: record.hash, prev_hash: record.prev_hash, unreadableBefore: unreadable, afterMissingSegment: missingBefore });
+      if (recordHash(record) !== record.hash)
+        problems.push({ ...at, kind: 'edited', detail: `seq ${record.seq} does not match its hash: its content was changed` });
+      else if (canonicalJSON(record) !== line)
+        problems.push({ ...at, kind: 'edited', detail: `seq ${record.seq} is not stored in canonical form: the line was rewritten` });
+      entries.push({
+        ...at,
+        seq: record.seq,
+        hash: record.hash,
+        prev_hash: record.prev_hash,
+        unreadableBefore: unreadable,
+        afterMissingSegment: missingBefore,
+      });
       unreadable = 0;
       missingBefore = false;
     }
     if (partial.length > 0) {
       const where = i === segments.length - 1 ? 'the end of the journal' : 'the end of a segment that is not the last';
-      problems.push({ segment: seg.name, line: lines.length + 1, kind: 'truncated', detail: `partial line of ${Buffer.byteLength(partial)} bytes at ${where} (an append cut short, e.g. by a crash)` });
+      problems.push({
+        segment: seg.name,
+        line: lines.length + 1,
+        kind: 'truncated',
+        detail: `partial line of ${Buffer.byteLength(partial)} bytes at ${where} (an append cut short, e.g. by a crash)`,
+      });
     }
   }
   const tail = checkChain(entries, problems);
@@ -123,7 +141,8 @@ function checkChain(entries: readonly Entry[], problems: JournalProblem[]): { se
     const expected = seq + 1;
     if (e.seq === expected) {
       if (e.prev_hash !== hash && e.unreadableBefore === 0) {
-        const detail = expected === 1 ? 'the first record does not start from genesis' : `prev_hash does not match seq ${seq}: a record before it was rewritten`;
+        const detail =
+          expected === 1 ? 'the first record does not start from genesis' : `prev_hash does not match seq ${seq}: a record before it was rewritten`;
         problems.push({ ...at, kind: 'edited', detail });
       }
     } else if (e.seq > expected) {
@@ -164,12 +183,21 @@ async function checkHead(dir: string, tail: { seq: number; hash: string }, lastE
     return;
   }
   if (head.seq > tail.seq) {
-    problems.push({ ...at, kind: 'truncated', detail: `the head says the journal ends at seq ${head.seq} (in ${head.segment}) but the files end at seq ${tail.seq}: ${head.seq - tail.seq} record(s) missing from the end` });
+    problems.push({
+      ...at,
+      kind: 'truncated',
+      detail: `the head says the journal ends at seq ${head.seq} (in ${head.segment}) but the files end at seq ${tail.seq}: ${head.seq - tail.seq} record(s) missing from the end`,
+    });
   } else if (head.seq === tail.seq) {
     if (head.hash !== tail.hash) problems.push({ ...at, kind: 'head_mismatch', detail: `the head's hash for seq ${head.seq} differs from the record's` });
-    else if (lastEntry !== undefined && head.segment !== lastEntry.segment) problems.push({ ...at, kind: 'head_mismatch', detail: `the head places seq ${head.seq} in ${head.segment}, the files in ${lastEntry.segment}` });
+    else if (lastEntry !== undefined && head.segment !== lastEntry.segment)
+      problems.push({ ...at, kind: 'head_mismatch', detail: `the head places seq ${head.seq} in ${head.segment}, the files in ${lastEntry.segment}` });
   } else if (!(head.seq === tail.seq - 1 && lastEntry?.seq === tail.seq && head.hash === lastEntry.prev_hash)) {
     // One record ahead of the head is the crash window between a record's flush and the head's; more is not.
-    problems.push({ ...at, kind: 'head_mismatch', detail: `the head ends at seq ${head.seq} but the files go on to seq ${tail.seq}: records were added without the journal` });
+    problems.push({
+      ...at,
+      kind: 'head_mismatch',
+      detail: `the head ends at seq ${head.seq} but the files go on to seq ${tail.seq}: records were added without the journal`,
+    });
   }
 }

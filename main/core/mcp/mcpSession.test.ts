@@ -50,7 +50,17 @@ async function rig(options: { progressive?: boolean; tamper?: (message: Record<s
   const settings = { ...DEFAULT_SETTINGS, approval_wait_ms: WAIT_MS };
   const runner = new ToolRunner({
     read: { helper, settings: () => settings },
-    act: { helper, approvals, holds: new HoldList(brakes, clock), brakes, policy: new Policy(), clock, settings: () => settings, journalEvent: async (r) => void (await journal.append(r)), journalFinal: async (s, receipt) => void (await journal.append({ kind: 'tool_call', session: s.id, receipt })) },
+    act: {
+      helper,
+      approvals,
+      holds: new HoldList(brakes, clock),
+      brakes,
+      policy: new Policy(),
+      clock,
+      settings: () => settings,
+      journalEvent: async (r) => void (await journal.append(r)),
+      journalFinal: async (s, receipt) => void (await journal.append({ kind: 'tool_call', session: s.id, receipt })),
+    },
     journal,
     onReceipt: () => {},
     log: () => {},
@@ -62,7 +72,8 @@ async function rig(options: { progressive?: boolean; tamper?: (message: Record<s
   const client = new Client({ name: 'schema-agent', version: '1.0.0' });
   await client.connect(overTheWire(clientSide));
   /** Calls a tool through the SDK client, which validates structuredContent against the listed outputSchema. */
-  const call = (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+  const call = (name: string, args: Record<string, unknown> = {}): Promise<CallToolResult> =>
+    client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
   /** A successful call: its structuredContent, checked against what `output: "json"` gives. */
   const answer = async <T>(name: string, args: Record<string, unknown> = {}): Promise<T> => {
     const r = await call(name, args);
@@ -83,7 +94,10 @@ async function rig(options: { progressive?: boolean; tamper?: (message: Record<s
   /** Moves the fake clock until `p` settles (the call crosses the transport and the journal in real time first). */
   const tickUntil = async <T>(p: Promise<T>, stepMs: number): Promise<T> => {
     let settled = false;
-    void p.then(() => (settled = true), () => (settled = true));
+    void p.then(
+      () => (settled = true),
+      () => (settled = true),
+    );
     for (let i = 0; i < 400 && !settled; i++) {
       await clock.tick(stepMs);
       await turn();
@@ -108,15 +122,20 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
 
   it('lists the five tools, each with an object outputSchema whose $refs resolve inside it', async () => {
     const { tools } = await t.client.listTools();
-    assert.deepEqual(tools.map((x) => x.name), [...TOOL_NAMES]);
+    assert.deepEqual(
+      tools.map((x) => x.name),
+      [...TOOL_NAMES],
+    );
     for (const tool of tools) {
       assert.equal(tool.outputSchema?.type, 'object', tool.name);
       assert.equal(tool.outputSchema['additionalProperties'], false, `${tool.name}: unknown keys are not part of the answer`);
       const json = JSON.stringify(tool.outputSchema);
-      for (const [, ref] of json.matchAll(/"\$ref":"#\/\$defs\/(\w+)"/g)) assert.ok((tool.outputSchema['$defs'] as Record<string, unknown>)[ref ?? ''] !== undefined, `${tool.name}: $ref ${ref}`);
+      for (const [, ref] of json.matchAll(/"\$ref":"#\/\$defs\/(\w+)"/g))
+        assert.ok((tool.outputSchema['$defs'] as Record<string, unknown>)[ref ?? ''] !== undefined, `${tool.name}: $ref ${ref}`);
       assert.ok(!json.includes('9007199254740991'), `${tool.name}: no safe-integer bounds`);
       assert.ok(!json.includes('"description"'), `${tool.name}: answers need no descriptions`);
-      for (const [field, prop] of Object.entries(tool.inputSchema.properties ?? {})) assert.ok(typeof (prop as { description?: unknown }).description === 'string', `${tool.name}.${field}: the agent reads a description`);
+      for (const [field, prop] of Object.entries(tool.inputSchema.properties ?? {}))
+        assert.ok(typeof (prop as { description?: unknown }).description === 'string', `${tool.name}.${field}: the agent reads a description`);
       assert.ok(!JSON.stringify(tool.inputSchema).includes('$ref'), `${tool.name}: arguments stay inline`);
     }
   });
@@ -126,7 +145,10 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
     assert.equal(list.windows.length, 1);
     const full = await t.answer<WindowReadAnswer>('window_read', { window: 'w1' });
     assert.equal(full.mode, 'full');
-    assert.ok(full.elements?.[0]?.children?.every((e) => e.target !== undefined), 'targets travel in structuredContent');
+    assert.ok(
+      full.elements?.[0]?.children?.every((e) => e.target !== undefined),
+      'targets travel in structuredContent',
+    );
     assert.ok(full.elements?.[0]?.children?.every((e) => e.digest === undefined));
     const flat = await t.answer<WindowReadAnswer>('window_read', { window: 'w1', format: 'flat' });
     assert.equal(flat.elements?.[1]?.depth, 1);
@@ -145,7 +167,10 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
   });
 
   it('element_find validates found and not found; a find observation is no window_read snapshot', async () => {
-    const found = await t.answer<{ matches: { target?: string }[]; match_count: number }>('element_find', { window: 'w1', selector: { automation_id: 'counter' } });
+    const found = await t.answer<{ matches: { target?: string }[]; match_count: number }>('element_find', {
+      window: 'w1',
+      selector: { automation_id: 'counter' },
+    });
     assert.equal(found.match_count, 1);
     assert.ok(found.matches[0]?.target !== undefined);
     const none = await t.answer<{ match_count: number; searched_whole_window: boolean }>('element_find', { window: 'w1', selector: { automation_id: 'nope' } });
@@ -195,7 +220,11 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
       assert.equal(r.structuredContent, undefined, name);
       assert.match((r.content[0] as { text: string }).text, new RegExp(`^error ${code}`), name);
       const json = await t.call(name, { ...args, output: 'json' });
-      assert.equal((JSON.parse((json.content[0] as { text: string }).text) as { error: { code: string } }).error.code, code, `${name}: output json gives the structured error`);
+      assert.equal(
+        (JSON.parse((json.content[0] as { text: string }).text) as { error: { code: string } }).error.code,
+        code,
+        `${name}: output json gives the structured error`,
+      );
     }
   });
 });
@@ -205,7 +234,10 @@ describe('MCP answers: progressive tools and the client’s validation itself', 
     const t = await rig({ progressive: true });
     try {
       const listed = await t.client.listTools();
-      assert.deepEqual(listed.tools.map((x) => [x.name, x.outputSchema?.type]), [[ACTIVATE_TOOL, 'object']]);
+      assert.deepEqual(
+        listed.tools.map((x) => [x.name, x.outputSchema?.type]),
+        [[ACTIVATE_TOOL, 'object']],
+      );
       assert.equal((await t.call('window_list')).isError, true, 'not activated yet');
       assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [...TOOL_NAMES] });
       assert.equal((await t.client.listTools()).tools.length, 5);

@@ -69,11 +69,16 @@ export const activateTool: () => Tool = (() => {
  * ourselves, journal it, and answer −32602 with an `invalid_argument` that says what is wrong.
  */
 const RawCallTool = z.object({ method: z.literal('tools/call'), params: z.unknown() });
-const CallParams = z.object({
-  name: z.string().max(MAX_TOOL_NAME),
-  arguments: z.record(z.string(), z.unknown()).optional(),
-  _meta: z.object({ progressToken: z.union([z.string(), z.number()]).optional() }).loose().optional(),
-}).loose();
+const CallParams = z
+  .object({
+    name: z.string().max(MAX_TOOL_NAME),
+    arguments: z.record(z.string(), z.unknown()).optional(),
+    _meta: z
+      .object({ progressToken: z.union([z.string(), z.number()]).optional() })
+      .loose()
+      .optional(),
+  })
+  .loose();
 
 /**
  * A ToolRunner result as MCP answers it. The compact text stays the content the model reads; a
@@ -123,7 +128,8 @@ export function createMcpServer(options: McpSessionOptions): Server {
     { name: 'overseer', version: options.version },
     {
       capabilities: { tools: { listChanged: true } },
-      instructions: 'Overseer: read and operate desktop applications through their accessibility tree. Reads run at once; actions that change an application wait for a person to approve them.',
+      instructions:
+        'Overseer: read and operate desktop applications through their accessibility tree. Reads run at once; actions that change an application wait for a person to approve them.',
     },
   );
   server.oninitialized = () => {
@@ -142,7 +148,10 @@ export function createMcpServer(options: McpSessionOptions): Server {
       const name = typeof raw?.name === 'string' ? raw.name.slice(0, MAX_TOOL_NAME) : '(no tool name)';
       const issues = parsed.error.issues.slice(0, 5).map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
       const where = issues[0]?.path ?? 'params';
-      const detail = where === 'arguments' ? 'tools/call arguments must be a JSON object of the tool\'s fields' : `tools/call params are malformed at ${where}: give name (a string) and arguments (an object)`;
+      const detail =
+        where === 'arguments'
+          ? "tools/call arguments must be a JSON object of the tool's fields"
+          : `tools/call params are malformed at ${where}: give name (a string) and arguments (an object)`;
       const info = errorInfo('invalid_argument', detail, { issues });
       // Journaled like every call, then answered as the JSON-RPC error it is.
       await runner.refuse(session, name, raw?.arguments, info);
@@ -162,7 +171,12 @@ export function createMcpServer(options: McpSessionOptions): Server {
       token === undefined
         ? undefined
         : (done: number, total: number | undefined, message: string): void => {
-            void extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), message } }).catch(() => {});
+            void extra
+              .sendNotification({
+                method: 'notifications/progress',
+                params: { progressToken: token, progress: done, ...(total !== undefined ? { total } : {}), message },
+              })
+              .catch(() => {});
           };
     const result = await runner.run(session, name, args, extra.signal, progress);
     options.onChange();

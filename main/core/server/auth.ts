@@ -26,7 +26,8 @@ export function sameOrigin(req: IncomingMessage, port: number): { ok: true } | {
   const allowedHosts = LOOPBACK_HOSTS.map((h) => `${h}:${port}`);
   if (!allowedHosts.includes(host)) return { ok: false, why: `host ${JSON.stringify(host)} is not this loopback server` };
   const origin = req.headers.origin;
-  if (origin !== undefined && origin !== 'null' && !allowedHosts.some((h) => origin === `http://${h}`)) return { ok: false, why: `origin ${JSON.stringify(origin)} is not allowed` };
+  if (origin !== undefined && origin !== 'null' && !allowedHosts.some((h) => origin === `http://${h}`))
+    return { ok: false, why: `origin ${JSON.stringify(origin)} is not allowed` };
   if (origin === 'null') return { ok: false, why: 'an opaque origin is not allowed' };
   return { ok: true };
 }

@@ -9,7 +9,11 @@ import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { tokenMatches } from './auth.js';
 
 /** The first line a bridge sends: its token and the pid of the agent host that launched it. */
-export const BridgeHello = z.strictObject({ token: z.string().max(200), host_pid: z.number().int().positive().optional(), client: z.string().max(200).optional() });
+export const BridgeHello = z.strictObject({
+  token: z.string().max(200),
+  host_pid: z.number().int().positive().optional(),
+  client: z.string().max(200).optional(),
+});
 export type BridgeHello = z.infer<typeof BridgeHello>;
 const MAX_HELLO = 4096;
 const HELLO_TIMEOUT_MS = 5000;
@@ -87,7 +91,12 @@ export async function startBridgeSocket(supervisor: Supervisor, options: { path:
       }
       socket.setTimeout(0);
       socket.write(`${JSON.stringify({ ok: true, version: OVERSEER_VERSION })}\n`);
-      const session = new AgentSession({ transport: 'stdio', progressiveTools: supervisor.settings.settings.progressive_tools, hostPids: hello.host_pid !== undefined ? [hello.host_pid] : [], now: () => supervisor.clock.now() });
+      const session = new AgentSession({
+        transport: 'stdio',
+        progressiveTools: supervisor.settings.settings.progressive_tools,
+        hostPids: hello.host_pid !== undefined ? [hello.host_pid] : [],
+        now: () => supervisor.clock.now(),
+      });
       session.client = agentName(hello.client, session.client);
       const server = createMcpServer({ runner: supervisor.runner, session, version: OVERSEER_VERSION, onChange: () => supervisor.emitAgents() });
       const input = socket.pipe(

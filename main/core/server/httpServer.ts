@@ -28,7 +28,12 @@ export interface HttpOptions {
 
 const page = (res: ServerResponse, status: number, title: string, body: string): void => {
   if (res.headersSent) return;
-  res.writeHead(status, { 'content-type': 'text/html; charset=utf-8', 'content-security-policy': "default-src 'none'", 'cache-control': 'no-store', 'referrer-policy': 'no-referrer' });
+  res.writeHead(status, {
+    'content-type': 'text/html; charset=utf-8',
+    'content-security-policy': "default-src 'none'",
+    'cache-control': 'no-store',
+    'referrer-policy': 'no-referrer',
+  });
   res.end(`<!doctype html><meta charset="utf-8"><title>${title}</title><h1>${title}</h1>${body}`);
 };
 
@@ -53,7 +58,12 @@ export async function startHttpServer(supervisor: Supervisor, options: HttpOptio
       res.end();
       return;
     }
-    page(res, 403, 'This sign-in link does not work', '<p>Each link that signs a browser in to Overseer works once. This one was already used, has expired, or was never issued.</p><p>Use the link <code>overseer serve</code> printed when it started, or, in a browser that is signed in, Settings → “Link another browser”.</p>');
+    page(
+      res,
+      403,
+      'This sign-in link does not work',
+      '<p>Each link that signs a browser in to Overseer works once. This one was already used, has expired, or was never issued.</p><p>Use the link <code>overseer serve</code> printed when it started, or, in a browser that is signed in, Settings → “Link another browser”.</p>',
+    );
   };
 
   const server = createServer((req, res) => {
@@ -96,7 +106,12 @@ export async function startHttpServer(supervisor: Supervisor, options: HttpOptio
   const fallback = (url: URL, req: IncomingMessage, res: ServerResponse): void => {
     if (url.pathname === '/' && req.method === 'GET') {
       // When the renderer is not built, say plainly what runs.
-      page(res, 200, 'Overseer supervisor is running', `<p>Helper: ${supervisor.helper.health.state}. Brake: ${supervisor.brakes.state}.</p><p>Agents connect at <code>/mcp</code>. The browser UI is not built (run <code>npm run build</code>).</p>`);
+      page(
+        res,
+        200,
+        'Overseer supervisor is running',
+        `<p>Helper: ${supervisor.helper.health.state}. Brake: ${supervisor.brakes.state}.</p><p>Agents connect at <code>/mcp</code>. The browser UI is not built (run <code>npm run build</code>).</p>`,
+      );
       return;
     }
     reply(res, 404, { error: 'not found' });

@@ -26,7 +26,8 @@ type Body = { ok: true; body: unknown } | { ok: false; status: number; error: un
 /** Reads a request body within MAX_BODY; says exactly what is wrong with one that is not JSON. */
 async function readBody(req: IncomingMessage): Promise<Body> {
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_BODY) return { ok: false, status: 413, error: rpcError(-32600, `the request body (${declared} bytes) is larger than ${MAX_BODY} bytes`), close: true };
+  if (Number.isFinite(declared) && declared > MAX_BODY)
+    return { ok: false, status: 413, error: rpcError(-32600, `the request body (${declared} bytes) is larger than ${MAX_BODY} bytes`), close: true };
   const chunks: Buffer[] = [];
   let size = 0;
   try {
@@ -51,7 +52,10 @@ async function readBody(req: IncomingMessage): Promise<Body> {
  * else. One agent session per MCP session, admitted within the supervisor's bound (never during an
  * emergency stop), kept busy by its open requests and ended by DELETE, idle expiry or a brake.
  */
-export function mcpHttp(supervisor: Supervisor, options: { token: string; log: (line: string) => void }): { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; closeAll(): Promise<void> } {
+export function mcpHttp(
+  supervisor: Supervisor,
+  options: { token: string; log: (line: string) => void },
+): { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; closeAll(): Promise<void> } {
   const transports = new Map<string, { transport: StreamableHTTPServerTransport; session: AgentSession }>();
 
   const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
@@ -72,7 +76,11 @@ export function mcpHttp(supervisor: Supervisor, options: { token: string; log: (
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, rpcError(-32000, 'start a session with an initialize request'));
     const admitted = supervisor.admit();
     if (!admitted.ok) return reply(res, 503, rpcError(-32000, admitted.why));
-    const session = new AgentSession({ transport: 'http', progressiveTools: supervisor.settings.settings.progressive_tools, now: () => supervisor.clock.now() });
+    const session = new AgentSession({
+      transport: 'http',
+      progressiveTools: supervisor.settings.settings.progressive_tools,
+      now: () => supervisor.clock.now(),
+    });
     const server = createMcpServer({ runner: supervisor.runner, session, version: OVERSEER_VERSION, onChange: () => supervisor.emitAgents() });
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),

@@ -14,7 +14,8 @@ const TYPES: Record<string, string> = {
 };
 
 /** The Content-Security-Policy of the UI: only its own files and its own WebSocket. */
-export const UI_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' ws://127.0.0.1:* ws://localhost:* ws://[::1]:*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
+export const UI_CSP =
+  "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; font-src 'self'; connect-src 'self' ws://127.0.0.1:* ws://localhost:* ws://[::1]:*; base-uri 'none'; form-action 'none'; frame-ancestors 'none'";
 
 /** The file under `root` a URL path names, with its content type; undefined for anything outside root. */
 export function resolveStaticFile(root: string, pathname: string): { file: string; type: string; index: boolean } | undefined {

@@ -49,7 +49,10 @@ export function writeTokenFile(dataDir: string, token: string): Promise<void> {
  */
 export async function loadOrCreateSecret(dataDir: string, name: string): Promise<string> {
   const path = join(dataDir, name);
-  const existing = await readFile(path, 'utf8').then((t) => t.trim(), () => '');
+  const existing = await readFile(path, 'utf8').then(
+    (t) => t.trim(),
+    () => '',
+  );
   if (existing.length >= MIN_TOKEN_LENGTH && /^[\w-]+$/.test(existing)) {
     await chmod(path, 0o600);
     return existing;

@@ -23,7 +23,11 @@ function text(data: RawData): string {
  * Every socket has its error path: a hostile frame (bad UTF-8, too large, not JSON) ends that
  * socket or is answered typed, and the supervisor keeps running.
  */
-export function uiSocket(supervisor: Supervisor, ui: UiAuth | undefined, log: (line: string) => void): { upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, port: number): void; closeAll(): void } {
+export function uiSocket(
+  supervisor: Supervisor,
+  ui: UiAuth | undefined,
+  log: (line: string) => void,
+): { upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, port: number): void; closeAll(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_UI_FRAME });
   wss.on('error', (error) => log(`[ui] websocket server: ${error.message}`));
 

@@ -40,7 +40,10 @@ describe('AgentRegistry: bounded sessions that end by themselves', () => {
     assert.equal(t.registry.size, 2);
     leave();
     await t.clock.tick(60_000);
-    assert.deepEqual(t.registry.list().map((s) => s.transport), ['stdio']);
+    assert.deepEqual(
+      t.registry.list().map((s) => s.transport),
+      ['stdio'],
+    );
   });
 
   it('makes room by ending the longest-idle session with nothing pending, and refuses when every one is busy', async () => {
@@ -67,7 +70,10 @@ describe('AgentRegistry: bounded sessions that end by themselves', () => {
     t.add('stdio');
     t.registry.endAll('emergency stop');
     assert.equal(t.registry.size, 0);
-    assert.deepEqual(t.ended.map((e) => e[1]), ['emergency stop', 'emergency stop']);
+    assert.deepEqual(
+      t.ended.map((e) => e[1]),
+      ['emergency stop', 'emergency stop'],
+    );
   });
 });
 

@@ -40,7 +40,10 @@ function prng(seed: number): () => number {
   };
 }
 
-interface Node { el: Element; kids: Node[] }
+interface Node {
+  el: Element;
+  kids: Node[];
+}
 const ROLES: Role[] = ['button', 'edit', 'label', 'list_item', 'group', 'check_box', 'menu_item'];
 
 /** A random tree model with `count` nodes, its random elements, and random edits of it. */

@@ -7,7 +7,14 @@ import { type DeltaResult, type Observation, ObservationStore } from './observat
 const WIN: WindowInfo = { window: 'w1', title: 'Editor', app: 'editor', pid: 10, process_start: '100', foreground: true };
 
 /** A button-like element; `over` replaces any field. */
-const el = (key: string, over: Partial<Element> = {}): Element => ({ key, role: 'button', name: `Button ${key}`, state: { enabled: true }, patterns: ['invoke'], ...over });
+const el = (key: string, over: Partial<Element> = {}): Element => ({
+  key,
+  role: 'button',
+  name: `Button ${key}`,
+  state: { enabled: true },
+  patterns: ['invoke'],
+  ...over,
+});
 
 /** A flat list: a root and `n` children c0…c(n-1). */
 const flatList = (n: number): Element[] => [
@@ -15,7 +22,15 @@ const flatList = (n: number): Element[] => [
   ...Array.from({ length: n }, (_, i) => el(`c${i}`, { depth: 1, parent: 'root' })),
 ];
 
-const observation = (elements: Element[], over: Partial<Observation> = {}): Observation => ({ scope: 'q', window: WIN, format: 'flat', elements, truncated: false, meta: {}, ...over });
+const observation = (elements: Element[], over: Partial<Observation> = {}): Observation => ({
+  scope: 'q',
+  window: WIN,
+  format: 'flat',
+  elements,
+  truncated: false,
+  meta: {},
+  ...over,
+});
 
 /** The delta of a result, failing the test when the answer was full. */
 function deltaOf(r: DeltaResult): Extract<DeltaResult, { mode: 'delta' }>['delta'] {
@@ -59,7 +74,10 @@ describe('ObservationStore deltas', () => {
     assert.deepEqual(delta.added, [{ key: 'new', element: fresh }]);
     assert.deepEqual(delta.changed, []);
     assert.deepEqual(delta.removed, []);
-    assert.deepEqual(delta.order, next.map((e) => e.key));
+    assert.deepEqual(
+      delta.order,
+      next.map((e) => e.key),
+    );
   });
 
   it('lists a removed element by key with the resulting order', () => {
@@ -69,7 +87,10 @@ describe('ObservationStore deltas', () => {
     const next = base.filter((e) => e.key !== 'c5');
     const delta = deltaOf(store.diff(id, observation(next)));
     assert.deepEqual([delta.added, delta.changed, delta.removed], [[], [], ['c5']]);
-    assert.deepEqual(delta.order, next.map((e) => e.key));
+    assert.deepEqual(
+      delta.order,
+      next.map((e) => e.key),
+    );
   });
 
   it('reports a sibling move as order alone', () => {
@@ -79,7 +100,10 @@ describe('ObservationStore deltas', () => {
     const next = [base[0], base[9], ...base.slice(1, 9), base[10]] as Element[];
     const delta = deltaOf(store.diff(id, observation(next)));
     assert.deepEqual([delta.added, delta.changed, delta.removed], [[], [], []]);
-    assert.deepEqual(delta.order, next.map((e) => e.key));
+    assert.deepEqual(
+      delta.order,
+      next.map((e) => e.key),
+    );
   });
 
   it('in tree format, reports a reparented element as changed with its new parent', () => {
@@ -98,7 +122,9 @@ describe('ObservationStore deltas', () => {
   it('in tree format, reports a move across groups as order and the new parent', () => {
     const store = new ObservationStore();
     const leaves = Array.from({ length: 8 }, (_, i) => el(`c${i}`));
-    const tree = (groupA: Element[], groupB: Element[]): Element[] => [el('root', { role: 'window', children: [el('a', { role: 'group', children: groupA }), el('b', { role: 'group', children: groupB })] })];
+    const tree = (groupA: Element[], groupB: Element[]): Element[] => [
+      el('root', { role: 'window', children: [el('a', { role: 'group', children: groupA }), el('b', { role: 'group', children: groupB })] }),
+    ];
     const base = tree(leaves.slice(0, 4), leaves.slice(4));
     const id = store.record(observation(base, { format: 'tree' }));
     const next = tree(leaves.slice(0, 3), leaves.slice(3));
@@ -117,7 +143,10 @@ describe('ObservationStore deltas', () => {
     const rb = store.diff(idA, b);
     assert.equal(store.get(rb.observation), b);
     const deltaC = deltaOf(store.diff(rb.observation, c));
-    assert.deepEqual(deltaC.changed.map((x) => x.key), ['c1']);
+    assert.deepEqual(
+      deltaC.changed.map((x) => x.key),
+      ['c1'],
+    );
   });
 
   it('records under an allocated id, so targets can be issued before recording', () => {

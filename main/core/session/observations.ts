@@ -16,16 +16,22 @@ export interface Observation {
 
 /** Why a repeated query answered in full rather than with a delta. */
 export const RESET_REASONS = [
-  'base_unknown', 'base_evicted', 'base_truncated', 'truncated', 'scope_changed',
-  'base_missing_keys', 'base_duplicate_keys', 'missing_keys', 'duplicate_keys', 'delta_larger',
+  'base_unknown',
+  'base_evicted',
+  'base_truncated',
+  'truncated',
+  'scope_changed',
+  'base_missing_keys',
+  'base_duplicate_keys',
+  'missing_keys',
+  'duplicate_keys',
+  'delta_larger',
 ] as const;
 /** One of RESET_REASONS. */
 export type ResetReason = (typeof RESET_REASONS)[number];
 
 /** The answer shape for a `since` query; `observation` names the new complete state either way. */
-export type DeltaResult =
-  | { observation: string; mode: 'delta'; delta: Delta }
-  | { observation: string; mode: 'full'; reset_reason: ResetReason };
+export type DeltaResult = { observation: string; mode: 'delta'; delta: Delta } | { observation: string; mode: 'full'; reset_reason: ResetReason };
 
 /** Where an observation id stands in one agent's store. */
 export type ObservationStatus = 'retained' | 'evicted' | 'unknown';
@@ -119,6 +125,11 @@ export class ObservationStore {
 
 /** Same query, same format, and the same window of the same process (a recycled window id is not the same scope). */
 function sameScope(a: Observation, b: Observation): boolean {
-  return a.scope === b.scope && a.format === b.format && a.window.window === b.window.window
-    && a.window.pid === b.window.pid && a.window.process_start === b.window.process_start;
+  return (
+    a.scope === b.scope &&
+    a.format === b.format &&
+    a.window.window === b.window.window &&
+    a.window.pid === b.window.pid &&
+    a.window.process_start === b.window.process_start
+  );
 }

@@ -4,7 +4,15 @@ import { describe, it } from 'node:test';
 import { type ElementRef, type ErrorCode, OverseerError } from '../../../protocol/index.js';
 import { TargetRegistry } from './targets.js';
 
-const ref = (key: string, over: Partial<ElementRef> = {}): ElementRef => ({ key, window: 'w1', process: { pid: 10, process_start: '100' }, digest: `d-${key}`, role: 'button', name: `Button ${key}`, ...over });
+const ref = (key: string, over: Partial<ElementRef> = {}): ElementRef => ({
+  key,
+  window: 'w1',
+  process: { pid: 10, process_start: '100' },
+  digest: `d-${key}`,
+  role: 'button',
+  name: `Button ${key}`,
+  ...over,
+});
 
 /** The error code a resolution answers, or 'ok'. */
 function codeOf(registry: TargetRegistry, handle: unknown): ErrorCode | 'ok' {
@@ -64,7 +72,10 @@ describe('TargetRegistry', () => {
     assert.equal(codeOf(reg, old), 'snapshot_superseded');
     assert.equal(codeOf(reg, elsewhere), 'ok');
     assert.equal(codeOf(reg, fresh), 'ok');
-    assert.throws(() => reg.resolve(old), (e) => e instanceof OverseerError && /O3/.test(e.info.detail) && e.info.data?.['superseded_by'] === 'O3');
+    assert.throws(
+      () => reg.resolve(old),
+      (e) => e instanceof OverseerError && /O3/.test(e.info.detail) && e.info.data?.['superseded_by'] === 'O3',
+    );
   });
 
   it('keeps the handle of an element re-observed unchanged, now bound to the newer observation', () => {
@@ -106,7 +117,10 @@ describe('TargetRegistry', () => {
   it('remembers a bounded number of evicted handles; older ones answer snapshot_unknown', () => {
     const reg = new TargetRegistry({ capacity: 1, evictedMemory: 2 });
     const handles = ['a', 'b', 'c', 'd'].map((k) => reg.issue('O1', 'w1', ref(k)));
-    assert.deepEqual(handles.map((h) => codeOf(reg, h)), ['snapshot_unknown', 'snapshot_evicted', 'snapshot_evicted', 'ok']);
+    assert.deepEqual(
+      handles.map((h) => codeOf(reg, h)),
+      ['snapshot_unknown', 'snapshot_evicted', 'snapshot_evicted', 'ok'],
+    );
   });
 
   it('answers snapshot_unknown for a handle of another registry and for malformed handles, without crashing', () => {
@@ -114,7 +128,21 @@ describe('TargetRegistry', () => {
     reg.issue('O1', 'w1', ref('a'));
     const foreign = new TargetRegistry().issue('O1', 'w1', ref('a'));
     assert.equal(codeOf(reg, foreign), 'snapshot_unknown');
-    const malformed: unknown[] = [undefined, null, 42, {}, [], '', 'T', 'O1', `X${'a'.repeat(12)}`, `T${'a'.repeat(11)}`, `T${'a'.repeat(13)}`, `T${'a'.repeat(11)}=`, `T${'a'.repeat(11)}/`];
+    const malformed: unknown[] = [
+      undefined,
+      null,
+      42,
+      {},
+      [],
+      '',
+      'T',
+      'O1',
+      `X${'a'.repeat(12)}`,
+      `T${'a'.repeat(11)}`,
+      `T${'a'.repeat(13)}`,
+      `T${'a'.repeat(11)}=`,
+      `T${'a'.repeat(11)}/`,
+    ];
     for (const m of malformed) assert.equal(codeOf(reg, m), 'snapshot_unknown', String(m));
   });
 

@@ -45,7 +45,16 @@ interface ObservationState {
  */
 function carryKeyOf(scopeKey: string, ref: ElementRef): string {
   const r = ref.window_rect;
-  return [scopeKey, ref.key, ref.digest, ref.window, ref.process.pid, ref.process.process_start, ref.window_title ?? '', r === undefined ? '' : `${r.x},${r.y},${r.w},${r.h}`].join('\0');
+  return [
+    scopeKey,
+    ref.key,
+    ref.digest,
+    ref.window,
+    ref.process.pid,
+    ref.process.process_start,
+    ref.window_title ?? '',
+    r === undefined ? '' : `${r.x},${r.y},${r.w},${r.h}`,
+  ].join('\0');
 }
 
 /**
@@ -122,10 +131,18 @@ export class TargetRegistry {
     const ageMs = this.now() - entry.issuedAt;
     const data = { observation: entry.observationId, age_ms: ageMs, spent: state?.spent === true, superseded_by: state?.supersededBy };
     if (ageMs >= this.ttlMs) {
-      throw fail('snapshot_expired', `The target is ${Math.round(ageMs / 1000)} s old, past its ${Math.round(this.ttlMs / 1000)} s lifetime; read the window again.`, data);
+      throw fail(
+        'snapshot_expired',
+        `The target is ${Math.round(ageMs / 1000)} s old, past its ${Math.round(this.ttlMs / 1000)} s lifetime; read the window again.`,
+        data,
+      );
     }
     if (state?.supersededBy !== undefined) {
-      throw fail('snapshot_superseded', `Observation ${entry.observationId} was replaced by the newer ${state.supersededBy} of the same window; use that observation's targets.`, data);
+      throw fail(
+        'snapshot_superseded',
+        `Observation ${entry.observationId} was replaced by the newer ${state.supersededBy} of the same window; use that observation's targets.`,
+        data,
+      );
     }
     if (state?.spent === true) {
       throw fail('snapshot_spent', `A mutating action already used observation ${entry.observationId}; the window may have changed, so read it again.`, data);

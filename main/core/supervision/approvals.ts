@@ -59,7 +59,13 @@ export class ApprovalQueue {
   request(item: PendingApproval, expiresInMs: number): Promise<ApprovalOutcome> {
     let settle: (o: ApprovalOutcome) => void = () => {};
     const done = new Promise<ApprovalOutcome>((resolve) => (settle = resolve));
-    const timer = this.clock.setTimeout(() => this.finish(item.approval_id, { decision: { verdict: 'expired', by: 'policy', at: this.stamp(), note: `nobody answered within ${Math.round(expiresInMs / 1000)} s` } }), expiresInMs);
+    const timer = this.clock.setTimeout(
+      () =>
+        this.finish(item.approval_id, {
+          decision: { verdict: 'expired', by: 'policy', at: this.stamp(), note: `nobody answered within ${Math.round(expiresInMs / 1000)} s` },
+        }),
+      expiresInMs,
+    );
     this.entries.set(item.approval_id, { item, settle, timer });
     this.emit();
     return done;
@@ -115,7 +121,28 @@ export class ApprovalQueue {
 }
 
 /** Words that deserve a second look before approving (docs/supervision.md#risk-hints). */
-const RISK_WORDS = ['delete', 'remove', 'erase', 'destroy', 'send', 'submit', 'pay', 'purchase', 'buy', 'order', 'transfer', 'format', 'wipe', 'reset', 'uninstall', 'overwrite', 'discard', 'publish', 'confirm', 'sign'];
+const RISK_WORDS = [
+  'delete',
+  'remove',
+  'erase',
+  'destroy',
+  'send',
+  'submit',
+  'pay',
+  'purchase',
+  'buy',
+  'order',
+  'transfer',
+  'format',
+  'wipe',
+  'reset',
+  'uninstall',
+  'overwrite',
+  'discard',
+  'publish',
+  'confirm',
+  'sign',
+];
 
 /** Risk hints found in the target's name, the text, and its ancestors' names. */
 export function riskHints(texts: readonly (string | undefined)[]): string[] {

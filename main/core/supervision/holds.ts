@@ -25,7 +25,14 @@ export class HoldList {
   ) {
     brakes.onChange((state) => {
       if (state === 'paused') return;
-      const end: HoldEnd = this.brakes.refusing ? { kind: 'refused', refusal: errorInfo('braked', `the ${state === 'emergency' ? 'emergency stop' : 'stop'} ended the pause before this approved action ran`, { brake: state }) } : { kind: 'go' };
+      const end: HoldEnd = this.brakes.refusing
+        ? {
+            kind: 'refused',
+            refusal: errorInfo('braked', `the ${state === 'emergency' ? 'emergency stop' : 'stop'} ended the pause before this approved action ran`, {
+              brake: state,
+            }),
+          }
+        : { kind: 'go' };
       for (const id of [...this.entries.keys()]) this.finish(id, end);
     });
   }

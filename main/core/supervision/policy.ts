@@ -59,15 +59,28 @@ export class Policy {
   /** Decides an action of a session on an element of an app. */
   decide(session: string, action: Action, app: string, element: string): PolicyVerdict {
     const deny = this.rules.find((r) => r.kind === 'deny_app' && matches(r.pattern, app));
-    if (deny !== undefined && deny.kind === 'deny_app') return { kind: 'deny', rule: deny.id, detail: `the application "${app}" is denied by the rule ${deny.pattern}` };
+    if (deny !== undefined && deny.kind === 'deny_app')
+      return { kind: 'deny', rule: deny.id, detail: `the application "${app}" is denied by the rule ${deny.pattern}` };
     if (VIEW_ONLY_ACTIONS.has(action)) return { kind: 'auto' };
-    const allow = this.rules.find((r) => r.kind === 'allow' && r.session === session && r.action === action && r.app === app && (r.scope === 'app' || r.element === element));
+    const allow = this.rules.find(
+      (r) => r.kind === 'allow' && r.session === session && r.action === action && r.app === app && (r.scope === 'app' || r.element === element),
+    );
     return allow === undefined ? { kind: 'ask' } : { kind: 'auto', rule: allow.id };
   }
 
   /** The confirmed second step of "allow for this session": a rule of exactly the scope the person named. */
   allowForSession(a: AllowRequest): PolicyRule {
-    const rule: PolicyRule = { kind: 'allow', id: `R${randomBytes(6).toString('base64url')}`, session: a.session, agent: a.agent, action: a.action, app: a.app, scope: a.scope, ...(a.scope === 'element' ? { element: a.element, element_label: a.elementLabel } : {}), created_at: now() };
+    const rule: PolicyRule = {
+      kind: 'allow',
+      id: `R${randomBytes(6).toString('base64url')}`,
+      session: a.session,
+      agent: a.agent,
+      action: a.action,
+      app: a.app,
+      scope: a.scope,
+      ...(a.scope === 'element' ? { element: a.element, element_label: a.elementLabel } : {}),
+      created_at: now(),
+    };
     this.rules.push(rule);
     this.emit();
     return rule;

@@ -8,8 +8,24 @@ import { Brakes, type BrakeAction } from './brakes.js';
 import { HoldList } from './holds.js';
 import { Policy } from './policy.js';
 
-const card = (id: string, session = 's1'): PendingApproval => ({ approval_id: id, receipt_id: `R${id}`, session, agent: 'agent', action: 'invoke', password: false, target: fakeElement(id).element, ancestor_path: [], window: FAKE_WINDOW, created_at: new Date(0).toISOString(), expires_at: new Date(120_000).toISOString(), risk_hints: [] });
-const held = (id: string, session = 's1'): Omit<HeldApproval, 'held_since'> => ({ ...card(id, session), decision: { verdict: 'approved', by: 'human', at: new Date(0).toISOString() } });
+const card = (id: string, session = 's1'): PendingApproval => ({
+  approval_id: id,
+  receipt_id: `R${id}`,
+  session,
+  agent: 'agent',
+  action: 'invoke',
+  password: false,
+  target: fakeElement(id).element,
+  ancestor_path: [],
+  window: FAKE_WINDOW,
+  created_at: new Date(0).toISOString(),
+  expires_at: new Date(120_000).toISOString(),
+  risk_hints: [],
+});
+const held = (id: string, session = 's1'): Omit<HeldApproval, 'held_since'> => ({
+  ...card(id, session),
+  decision: { verdict: 'approved', by: 'human', at: new Date(0).toISOString() },
+});
 
 describe('Brakes: every transition', () => {
   const after = (from: BrakeAction[], action: BrakeAction): BrakeState | 'throws' => {
@@ -31,7 +47,8 @@ describe('Brakes: every transition', () => {
       emergency: { pause: 'emergency', resume: 'throws', stop: 'emergency', emergency_stop: 'emergency', rearm: 'running' },
     };
     for (const [state, path] of Object.entries(states) as [BrakeState, BrakeAction[]][]) {
-      for (const [action, expected] of Object.entries(table[state]) as [BrakeAction, BrakeState | 'throws'][]) assert.equal(after(path, action), expected, `${state} + ${action}`);
+      for (const [action, expected] of Object.entries(table[state]) as [BrakeAction, BrakeState | 'throws'][])
+        assert.equal(after(path, action), expected, `${state} + ${action}`);
     }
   });
 
@@ -82,7 +99,10 @@ describe('ApprovalQueue', () => {
     void q.request(card('x', 's1'), 1000);
     void q.request(card('y', 's2'), 1000);
     void q.request(card('z', 's1'), 1000);
-    assert.deepEqual(q.list().map((c) => c.approval_id), ['x', 'y', 'z']);
+    assert.deepEqual(
+      q.list().map((c) => c.approval_id),
+      ['x', 'y', 'z'],
+    );
     assert.equal(q.countFor('s1'), 2);
   });
 
@@ -100,7 +120,10 @@ describe('HoldList', () => {
     brakes.apply('pause');
     const one = holds.hold(held('one'));
     const two = holds.hold(held('two'));
-    assert.deepEqual(holds.list().map((h) => h.approval_id), ['one', 'two']);
+    assert.deepEqual(
+      holds.list().map((h) => h.approval_id),
+      ['one', 'two'],
+    );
     brakes.apply('resume');
     assert.deepEqual([await one, await two], [{ kind: 'go' }, { kind: 'go' }]);
     assert.equal(holds.list().length, 0);
@@ -138,7 +161,15 @@ describe('Policy', () => {
     const p = new Policy();
     assert.equal(p.decide('s', 'scroll_into_view', 'app', 'k').kind, 'auto');
     assert.equal(p.decide('s', 'set_value', 'app', 'k').kind, 'ask');
-    const rule = p.allowForSession({ session: 's', agent: 'claude', action: 'set_value', app: 'app', scope: 'element', element: 'k', elementLabel: 'edit "Name"' });
+    const rule = p.allowForSession({
+      session: 's',
+      agent: 'claude',
+      action: 'set_value',
+      app: 'app',
+      scope: 'element',
+      element: 'k',
+      elementLabel: 'edit "Name"',
+    });
     assert.equal(rule.kind === 'allow' && rule.agent, 'claude', 'the rule names the agent');
     assert.equal(rule.kind === 'allow' && rule.element_label, 'edit "Name"');
     assert.equal(p.decide('s', 'set_value', 'app', 'k').kind, 'auto');
@@ -154,6 +185,9 @@ describe('Policy', () => {
       { kind: 'allow', id: 'R1', session: 's', agent: 'a', action: 'invoke', app: 'x', scope: 'app', created_at: '' },
       { kind: 'deny_app', id: 'R2', pattern: 'x', created_at: '' },
     ]);
-    assert.deepEqual(p.list().map((r) => r.id), ['R2']);
+    assert.deepEqual(
+      p.list().map((r) => r.id),
+      ['R2'],
+    );
   });
 });

@@ -76,7 +76,11 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
     assert.deepEqual({ verdict: r.decision?.verdict, by: r.decision?.by }, { verdict: 'approved', by: 'human' });
     assert.equal(t.helper.dispatched.length, 1);
     assert.deepEqual(t.helper.dispatched[0]?.element?.shown, t.helper.elements.get('counter')?.shown, 'the dispatch binds the shown state');
-    assert.deepEqual(t.journal.map((j) => j.kind), ['approval_pending', 'approval_resolved'], 'the request and its resolution are journaled');
+    assert.deepEqual(
+      t.journal.map((j) => j.kind),
+      ['approval_pending', 'approval_resolved'],
+      'the request and its resolution are journaled',
+    );
   });
 
   it('refuses by a deny rule before asking or dispatching', async () => {
@@ -111,14 +115,30 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
 
   it('a session rule of element scope allows that element only; app scope allows the app', async () => {
     const t = rig();
-    t.policy.allowForSession({ session: t.session.id, agent: 'test-agent', action: 'invoke', app: 'fixture', scope: 'element', element: 'k:counter', elementLabel: 'button "counter"' });
+    t.policy.allowForSession({
+      session: t.session.id,
+      agent: 'test-agent',
+      action: 'invoke',
+      app: 'fixture',
+      scope: 'element',
+      element: 'k:counter',
+      elementLabel: 'button "counter"',
+    });
     const allowed = await t.act({ action: 'invoke' });
     assert.equal(allowed.decision?.verdict, 'auto');
     assert.match(allowed.decision?.note ?? '', /^rule R/);
     const other = t.act({ action: 'invoke', selector: { automation_id: 'other' } });
     t.approvals.deny(await t.card('other'));
     assert.equal((await other).refusal?.code, 'denied', 'another element still asks');
-    t.policy.allowForSession({ session: t.session.id, agent: 'test-agent', action: 'invoke', app: 'fixture', scope: 'app', element: 'k:counter', elementLabel: '' });
+    t.policy.allowForSession({
+      session: t.session.id,
+      agent: 'test-agent',
+      action: 'invoke',
+      app: 'fixture',
+      scope: 'app',
+      element: 'k:counter',
+      elementLabel: '',
+    });
     assert.equal((await t.act({ action: 'invoke', selector: { automation_id: 'other' } })).decision?.verdict, 'auto');
     const another = new AgentSession({ transport: 'http', progressiveTools: false });
     assert.equal(t.policy.decide(another.id, 'invoke', 'fixture', 'k:counter').kind, 'ask', 'rules belong to their agent session');

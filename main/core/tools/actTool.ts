@@ -1,5 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { OverseerError, VIEW_ONLY_ACTIONS, errorInfo, fail, type ActionWaitArgs, type Decision, type ElementActArgs, type ElementRef, type ErrorInfo, type HelperActResult, type PendingApproval, type Receipt, type WindowInfo } from '../../../protocol/index.js';
+import {
+  OverseerError,
+  VIEW_ONLY_ACTIONS,
+  errorInfo,
+  fail,
+  type ActionWaitArgs,
+  type Decision,
+  type ElementActArgs,
+  type ElementRef,
+  type ErrorInfo,
+  type HelperActResult,
+  type PendingApproval,
+  type Receipt,
+  type WindowInfo,
+} from '../../../protocol/index.js';
 import type { Clock } from '../clock.js';
 import type { HelperCaller } from '../helperSupervisor.js';
 import type { ApprovalOutcome, ApprovalQueue } from '../supervision/approvals.js';
@@ -41,7 +55,14 @@ export const MAX_WAITING_PER_AGENT = 16;
 
 /** A receipt carries set_value text only once the target is known (masked for a password field, then). */
 function base(receiptId: string, args: ElementActArgs): Receipt {
-  return { receipt_id: receiptId, action: args.action, outcome: 'refused', action_call_made: false, verification: 'not_checked', after_read: { status: 'unavailable' } };
+  return {
+    receipt_id: receiptId,
+    action: args.action,
+    outcome: 'refused',
+    action_call_made: false,
+    verification: 'not_checked',
+    after_read: { status: 'unavailable' },
+  };
 }
 
 function refused(r: Receipt, refusal: ErrorInfo, decision?: Decision): Receipt {
@@ -56,7 +77,8 @@ function fromHelper(receiptId: string, h: HelperActResult, decision?: Decision):
 
 /** What the agent is told when a brake answers its call while the act is in `phase`. */
 function brakedReceipt(r: Receipt, phase: ActFlow['phase'], info: ErrorInfo, at: string): Receipt {
-  if (phase === 'dispatching') return { ...r, outcome: 'unknown', action_call_made: 'unknown', error: info, decision: r.decision ?? { verdict: 'braked', by: 'human', at } };
+  if (phase === 'dispatching')
+    return { ...r, outcome: 'unknown', action_call_made: 'unknown', error: info, decision: r.decision ?? { verdict: 'braked', by: 'human', at } };
   return refused(r, info, { verdict: 'braked', by: 'human', at, note: info.detail });
 }
 
@@ -74,7 +96,14 @@ function notApproved(outcome: ApprovalOutcome): ErrorInfo {
  * and the state the card showed right before the call. Nothing is retried blindly. An emergency
  * stop (`braked`) answers the call at once, whatever its phase.
  */
-export async function elementAct(deps: ActDeps, session: AgentSession, args: ElementActArgs, signal: AbortSignal, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<Receipt> {
+export async function elementAct(
+  deps: ActDeps,
+  session: AgentSession,
+  args: ElementActArgs,
+  signal: AbortSignal,
+  progress: Progress | undefined,
+  braked: Promise<ErrorInfo>,
+): Promise<Receipt> {
   const receiptId = `R${randomBytes(9).toString('base64url')}`;
   const r = base(receiptId, args);
   const stamp = (): string => deps.approvals.stamp();
@@ -92,7 +121,13 @@ export async function elementAct(deps: ActDeps, session: AgentSession, args: Ele
     }
     const check = await deps.helper.call(
       'element_act',
-      { ...(bound !== undefined ? { element: bound } : { selector: args.selector, ...(args.window !== undefined ? { window: args.window } : {}) }), action: args.action, ...(args.text !== undefined ? { text: args.text } : {}), ...(args.rebind === true ? { rebind: true } : {}), check_only: true },
+      {
+        ...(bound !== undefined ? { element: bound } : { selector: args.selector, ...(args.window !== undefined ? { window: args.window } : {}) }),
+        action: args.action,
+        ...(args.text !== undefined ? { text: args.text } : {}),
+        ...(args.rebind === true ? { rebind: true } : {}),
+        check_only: true,
+      },
       { signal, timeoutMs: 20_000 },
     );
     const password = check.target?.state.password === true;
@@ -106,18 +141,41 @@ export async function elementAct(deps: ActDeps, session: AgentSession, args: Ele
     Object.assign(r, { target, window });
 
     const verdict = deps.policy.decide(session.id, args.action, window.app, ref.key);
-    if (verdict.kind === 'deny') return refused(r, errorInfo('denied', verdict.detail, { rule: verdict.rule }), { verdict: 'denied', by: 'policy', at: stamp(), note: verdict.detail });
-    if (deps.brakes.refusing) return refused(r, errorInfo('braked', `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} is engaged: no act runs until a person resumes`, { brake: deps.brakes.state }), { verdict: 'braked', by: 'human', at: stamp() });
+    if (verdict.kind === 'deny')
+      return refused(r, errorInfo('denied', verdict.detail, { rule: verdict.rule }), { verdict: 'denied', by: 'policy', at: stamp(), note: verdict.detail });
+    if (deps.brakes.refusing)
+      return refused(
+        r,
+        errorInfo('braked', `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} is engaged: no act runs until a person resumes`, {
+          brake: deps.brakes.state,
+        }),
+        { verdict: 'braked', by: 'human', at: stamp() },
+      );
     // Read through a function: the session can end while this flow awaits.
     const ended = (): string | undefined => session.ended;
-    if (ended() !== undefined) return refused(r, errorInfo('withdrawn', `the agent went away (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
+    if (ended() !== undefined)
+      return refused(r, errorInfo('withdrawn', `the agent went away (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
 
     const mutating = !VIEW_ONLY_ACTIONS.has(args.action);
-    let decision: Decision = { verdict: 'auto', by: 'policy', at: stamp(), ...(verdict.kind === 'auto' && verdict.rule !== undefined ? { note: `rule ${verdict.rule}` } : {}) };
+    let decision: Decision = {
+      verdict: 'auto',
+      by: 'policy',
+      at: stamp(),
+      ...(verdict.kind === 'auto' && verdict.rule !== undefined ? { note: `rule ${verdict.rule}` } : {}),
+    };
     const item = approvalItem(deps, session, receiptId, args, r, ref);
     if (verdict.kind === 'ask') {
       // Bounded per agent, counted before the first await, so a burst cannot slip past the bound.
-      if (session.waitingForPerson >= MAX_WAITING_PER_AGENT) return refused(r, errorInfo('denied', `${MAX_WAITING_PER_AGENT} actions of this agent already wait for a person; wait for their decisions (action_wait) before asking for more`, { limit: MAX_WAITING_PER_AGENT }), { verdict: 'denied', by: 'policy', at: stamp(), note: 'too many actions waiting for a person' });
+      if (session.waitingForPerson >= MAX_WAITING_PER_AGENT)
+        return refused(
+          r,
+          errorInfo(
+            'denied',
+            `${MAX_WAITING_PER_AGENT} actions of this agent already wait for a person; wait for their decisions (action_wait) before asking for more`,
+            { limit: MAX_WAITING_PER_AGENT },
+          ),
+          { verdict: 'denied', by: 'policy', at: stamp(), note: 'too many actions waiting for a person' },
+        );
       entry.phase = 'asking';
       session.waitingForPerson++;
       let outcome: ApprovalOutcome;
@@ -133,9 +191,12 @@ export async function elementAct(deps: ActDeps, session: AgentSession, args: Ele
 
     entry.phase = 'held';
     const hold = await deps.holds.hold({ ...item, decision });
-    if (hold.kind === 'refused') return refused(r, hold.refusal, hold.decision ?? { verdict: hold.refusal.code === 'withdrawn' ? 'withdrawn' : 'braked', by: 'human', at: stamp() });
-    if (deps.brakes.refusing) return refused(r, errorInfo('braked', 'a brake engaged before dispatch', { brake: deps.brakes.state }), { verdict: 'braked', by: 'human', at: stamp() });
-    if (ended() !== undefined) return refused(r, errorInfo('withdrawn', `the agent went away before dispatch (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
+    if (hold.kind === 'refused')
+      return refused(r, hold.refusal, hold.decision ?? { verdict: hold.refusal.code === 'withdrawn' ? 'withdrawn' : 'braked', by: 'human', at: stamp() });
+    if (deps.brakes.refusing)
+      return refused(r, errorInfo('braked', 'a brake engaged before dispatch', { brake: deps.brakes.state }), { verdict: 'braked', by: 'human', at: stamp() });
+    if (ended() !== undefined)
+      return refused(r, errorInfo('withdrawn', `the agent went away before dispatch (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
 
     // A person's approval binds the state the card showed; an automatic decision binds identity only.
     const { shown: _shown, ...identity } = ref;
@@ -143,7 +204,11 @@ export async function elementAct(deps: ActDeps, session: AgentSession, args: Ele
     entry.phase = 'dispatching';
     let done: HelperActResult;
     try {
-      done = await deps.helper.call('element_act', { element: dispatchRef, action: args.action, ...(args.text !== undefined ? { text: args.text } : {}) }, { timeoutMs: 30_000 });
+      done = await deps.helper.call(
+        'element_act',
+        { element: dispatchRef, action: args.action, ...(args.text !== undefined ? { text: args.text } : {}) },
+        { timeoutMs: 30_000 },
+      );
     } catch (error) {
       // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.
       const info = error instanceof OverseerError ? error.info : errorInfo('internal', 'the dispatch failed');
@@ -188,12 +253,22 @@ type Early = { kind: 'timeout' } | { kind: 'braked'; info: ErrorInfo };
  * `onEarly`'s receipt, decided synchronously so that nothing can slip between the two. Sends MCP
  * progress every interval while it waits.
  */
-function firstAnswer(deps: Pick<ActDeps, 'clock' | 'progressIntervalMs'>, flow: Promise<Receipt>, braked: Promise<ErrorInfo>, progress: Progress | undefined, waitMs: number, onEarly: (early: Early) => Receipt): Promise<Receipt> {
+function firstAnswer(
+  deps: Pick<ActDeps, 'clock' | 'progressIntervalMs'>,
+  flow: Promise<Receipt>,
+  braked: Promise<ErrorInfo>,
+  progress: Progress | undefined,
+  waitMs: number,
+  onEarly: (early: Early) => Receipt,
+): Promise<Receipt> {
   const { clock } = deps;
   const started = clock.now();
   return new Promise<Receipt>((resolve, reject) => {
     let settled = false;
-    const tick = progress === undefined ? undefined : clock.setInterval(() => progress(clock.now() - started, waitMs, 'waiting for a person to approve'), deps.progressIntervalMs ?? 5000);
+    const tick =
+      progress === undefined
+        ? undefined
+        : clock.setInterval(() => progress(clock.now() - started, waitMs, 'waiting for a person to approve'), deps.progressIntervalMs ?? 5000);
     const end = (): boolean => {
       if (settled) return false;
       settled = true;
@@ -241,16 +316,45 @@ function approvalItem(deps: ActDeps, session: AgentSession, receiptId: string, a
 async function askPerson(deps: ActDeps, item: PendingApproval): Promise<ApprovalOutcome> {
   const expiryMs = Date.parse(item.expires_at) - Date.parse(item.created_at);
   const { target, window } = item;
-  await deps.journalEvent({ kind: 'approval_pending', approval_id: item.approval_id, receipt_id: item.receipt_id, session: item.session, agent: item.agent, action: item.action, target: { key: target.key, role: target.role, name: target.name ?? null }, app: window.app, pid: window.pid, expires_at: item.expires_at });
+  await deps.journalEvent({
+    kind: 'approval_pending',
+    approval_id: item.approval_id,
+    receipt_id: item.receipt_id,
+    session: item.session,
+    agent: item.agent,
+    action: item.action,
+    target: { key: target.key, role: target.role, name: target.name ?? null },
+    app: window.app,
+    pid: window.pid,
+    expires_at: item.expires_at,
+  });
   const outcome = await deps.approvals.request(item, expiryMs);
-  await deps.journalEvent({ kind: 'approval_resolved', approval_id: item.approval_id, receipt_id: item.receipt_id, verdict: outcome.decision.verdict, by: outcome.decision.by, ...(outcome.decision.note !== undefined ? { note: outcome.decision.note } : {}), ...(outcome.allow !== undefined ? { allow_for_session: outcome.allow } : {}) });
+  await deps.journalEvent({
+    kind: 'approval_resolved',
+    approval_id: item.approval_id,
+    receipt_id: item.receipt_id,
+    verdict: outcome.decision.verdict,
+    by: outcome.decision.by,
+    ...(outcome.decision.note !== undefined ? { note: outcome.decision.note } : {}),
+    ...(outcome.allow !== undefined ? { allow_for_session: outcome.allow } : {}),
+  });
   return outcome;
 }
 
 /** action_wait: keeps waiting for a pending act's final receipt (a brake answers it at once). */
-export async function actionWait(deps: Pick<ActDeps, 'clock' | 'progressIntervalMs' | 'approvals'>, session: AgentSession, args: ActionWaitArgs, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<Receipt> {
+export async function actionWait(
+  deps: Pick<ActDeps, 'clock' | 'progressIntervalMs' | 'approvals'>,
+  session: AgentSession,
+  args: ActionWaitArgs,
+  progress: Progress | undefined,
+  braked: Promise<ErrorInfo>,
+): Promise<Receipt> {
   const flow = session.acts.get(args.receipt_id);
-  if (flow === undefined || flow.pending === undefined) throw fail('snapshot_unknown', `no pending action with receipt_id ${args.receipt_id} for this agent (it was never issued, or its final receipt was already given)`);
+  if (flow === undefined || flow.pending === undefined)
+    throw fail(
+      'snapshot_unknown',
+      `no pending action with receipt_id ${args.receipt_id} for this agent (it was never issued, or its final receipt was already given)`,
+    );
   let early = false;
   const answer = await firstAnswer(deps, flow.done, braked, progress, args.timeout_ms ?? 45_000, (e) => {
     early = true;

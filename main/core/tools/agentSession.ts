@@ -37,7 +37,10 @@ export const MAX_AGENT_NAME = 80;
  * characters go and length is bounded (it must not push a card's content out of sight).
  */
 export function agentName(raw: string | undefined, fallback: string): string {
-  const clean = (raw ?? '').replace(/[\p{Cc}\p{Cf}]+/gu, ' ').replace(/\s+/g, ' ').trim();
+  const clean = (raw ?? '')
+    .replace(/[\p{Cc}\p{Cf}]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   if (clean === '') return fallback;
   return clean.length > MAX_AGENT_NAME ? `${clean.slice(0, MAX_AGENT_NAME - 1)}…` : clean;
 }
@@ -134,7 +137,16 @@ export class AgentSession {
 
   /** The agents view of this session. */
   info(pending: number, idleLimitMs?: number): AgentInfo {
-    const info: AgentInfo = { session: this.id, client: this.client, transport: this.transport, since: this.since, calls: this.calls, pending, activated: this.activated, last_active: new Date(this.lastActive).toISOString() };
+    const info: AgentInfo = {
+      session: this.id,
+      client: this.client,
+      transport: this.transport,
+      since: this.since,
+      calls: this.calls,
+      pending,
+      activated: this.activated,
+      last_active: new Date(this.lastActive).toISOString(),
+    };
     if (idleLimitMs !== undefined && this.transport === 'http' && this.open === 0) info.expires_at = new Date(this.lastActive + idleLimitMs).toISOString();
     return info;
   }

@@ -1,4 +1,16 @@
-import { FIND_TIMEOUT, READ_LIMITS, fail, type Element, type ElementFindAnswer, type ElementFindArgs, type WindowInfo, type WindowListAnswer, type WindowListArgs, type WindowReadAnswer, type WindowReadArgs } from '../../../protocol/index.js';
+import {
+  FIND_TIMEOUT,
+  READ_LIMITS,
+  fail,
+  type Element,
+  type ElementFindAnswer,
+  type ElementFindArgs,
+  type WindowInfo,
+  type WindowListAnswer,
+  type WindowListArgs,
+  type WindowReadAnswer,
+  type WindowReadArgs,
+} from '../../../protocol/index.js';
 import type { HelperCaller } from '../helperSupervisor.js';
 import { observationScope } from '../session/canonical.js';
 import type { AgentSession } from './agentSession.js';
@@ -36,12 +48,25 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   if (args.snapshot !== undefined) {
     const obs = session.observations.get(args.snapshot);
     // A find's observation holds only its matches and none of a read's budgets: it is no snapshot to return.
-    if (obs?.scope.startsWith(FIND_SCOPE) === true) throw fail('snapshot_unknown', `observation ${args.snapshot} was never issued to this agent by window_read`);
+    if (obs?.scope.startsWith(FIND_SCOPE) === true)
+      throw fail('snapshot_unknown', `observation ${args.snapshot} was never issued to this agent by window_read`);
     if (obs === undefined) {
       const status = session.observations.status(args.snapshot);
-      throw fail(status === 'evicted' ? 'snapshot_evicted' : 'snapshot_unknown', status === 'evicted' ? `observation ${args.snapshot} fell out of the 64 retained; read again` : `observation ${args.snapshot} was never issued to this agent`);
+      throw fail(
+        status === 'evicted' ? 'snapshot_evicted' : 'snapshot_unknown',
+        status === 'evicted'
+          ? `observation ${args.snapshot} fell out of the 64 retained; read again`
+          : `observation ${args.snapshot} was never issued to this agent`,
+      );
     }
-    return { ...(obs.meta as Omit<WindowReadAnswer, 'window' | 'observation' | 'mode' | 'format' | 'elements'>), window: obs.window, observation: args.snapshot, mode: 'full', format: obs.format, elements: obs.elements };
+    return {
+      ...(obs.meta as Omit<WindowReadAnswer, 'window' | 'observation' | 'mode' | 'format' | 'elements'>),
+      window: obs.window,
+      observation: args.snapshot,
+      mode: 'full',
+      format: obs.format,
+      elements: obs.elements,
+    };
   }
   const format = args.format ?? 'tree';
   const wantTargets = args.targets ?? args.window !== undefined;
@@ -73,7 +98,14 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   }
   const { since: _since, snapshot: _snapshot, targets: _targets, output: _output, ...query } = args;
   const meta = { node_count: read.node_count, limits: read.limits, truncated_by: read.truncated_by, notes: read.notes, read_ms: read.read_ms };
-  const observation = { scope: observationScope({ ...query, format, targets: wantTargets }, read.window.window), window: read.window, format, elements: read.elements, truncated: read.truncated_by.some((t) => t !== 'max_text'), meta };
+  const observation = {
+    scope: observationScope({ ...query, format, targets: wantTargets }, read.window.window),
+    window: read.window,
+    format,
+    elements: read.elements,
+    truncated: read.truncated_by.some((t) => t !== 'max_text'),
+    meta,
+  };
   if (args.since !== undefined) {
     const d = session.observations.diff(args.since, observation, id);
     if (d.mode === 'delta') return { ...meta, window: read.window, observation: d.observation, mode: 'delta', format, delta: d.delta };
@@ -87,12 +119,19 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
 export async function elementFind(deps: ReadDeps, session: AgentSession, args: ElementFindArgs, signal: AbortSignal): Promise<ElementFindAnswer> {
   const { output: _output, ...params } = args;
   const wantTargets = args.window !== undefined;
-  const found = await deps.helper.call('element_find', { ...params, refs: wantTargets }, { signal, timeoutMs: Math.min(args.timeout_ms ?? 0, FIND_TIMEOUT.ceiling) + READ_LIMITS.timeout_ms.default + 5000 });
+  const found = await deps.helper.call(
+    'element_find',
+    { ...params, refs: wantTargets },
+    { signal, timeoutMs: Math.min(args.timeout_ms ?? 0, FIND_TIMEOUT.ceiling) + READ_LIMITS.timeout_ms.default + 5000 },
+  );
   const { refs, ...answer } = found;
   if (wantTargets && refs !== undefined && refs.length > 0) {
     const id = session.observations.allocate();
     const scopeKey = windowScope(found.window);
-    session.observations.record({ scope: `${FIND_SCOPE}${JSON.stringify(args.selector)}`, window: found.window, format: 'flat', elements: found.matches, truncated: true, meta: {} }, id);
+    session.observations.record(
+      { scope: `${FIND_SCOPE}${JSON.stringify(args.selector)}`, window: found.window, format: 'flat', elements: found.matches, truncated: true, meta: {} },
+      id,
+    );
     answer.matches.forEach((m, i) => {
       const ref = refs[i];
       if (ref !== undefined) m.target = session.targets.issue(id, scopeKey, ref);

@@ -72,7 +72,10 @@ function tree(els: readonly Element[], depth: number, out: string[]): void {
 
 /** window_read as an indented tree (one space a level), or a delta as +/~/- lines. */
 export function renderWindowRead(a: WindowReadAnswer): string {
-  const head = [`${windowLine(a.window)}`, `observation ${a.observation} ${a.mode}${a.reset_reason !== undefined ? ` (full because ${a.reset_reason})` : ''}; ${a.node_count} elements; ${a.read_ms} ms`];
+  const head = [
+    `${windowLine(a.window)}`,
+    `observation ${a.observation} ${a.mode}${a.reset_reason !== undefined ? ` (full because ${a.reset_reason})` : ''}; ${a.node_count} elements; ${a.read_ms} ms`,
+  ];
   const out = [...head, ...cuts(a.truncated_by, a.notes)];
   if (a.mode === 'delta' && a.delta !== undefined) {
     const d = a.delta;
@@ -98,7 +101,8 @@ export function renderFind(a: ElementFindAnswer): string {
         ? 'not found (searched the whole window)'
         : `could not decide: ${a.reason ?? 'the search was cut'}`;
   const out = [verdict, ...a.matches.map((m) => elementLine(m)), ...cuts(a.truncated_by, a.notes)];
-  for (const u of a.unreadable_candidates ?? []) out.push(`unreadable: ${u.role}${u.name !== undefined ? ` ${q(u.name)}` : ''} did not answer ${u.unread.join(', ')}`);
+  for (const u of a.unreadable_candidates ?? [])
+    out.push(`unreadable: ${u.role}${u.name !== undefined ? ` ${q(u.name)}` : ''} did not answer ${u.unread.join(', ')}`);
   return out.join('\n');
 }
 
@@ -110,7 +114,9 @@ export function renderReceipt(r: Receipt): string {
   if (r.error !== undefined) out.push(`error: ${r.error.code}: ${r.error.detail}`);
   if (r.target !== undefined) out.push(`target: ${elementLine(r.target)}`);
   if (r.outcome !== 'pending' && r.outcome !== 'refused') {
-    out.push(`call: ${r.path ?? '-'} (made: ${String(r.action_call_made)}); verification: ${r.verification}${r.verification_detail !== undefined ? ` (${r.verification_detail})` : ''}`);
+    out.push(
+      `call: ${r.path ?? '-'} (made: ${String(r.action_call_made)}); verification: ${r.verification}${r.verification_detail !== undefined ? ` (${r.verification_detail})` : ''}`,
+    );
     out.push(r.after !== undefined ? `after: ${elementLine(r.after)}` : `after: ${r.after_read.status}`);
   }
   if (r.outcome === 'pending') out.push('waiting for a person to approve; call action_wait with this receipt_id to keep waiting');

@@ -17,7 +17,10 @@ import { MAX_ARGUMENT_DEPTH, ToolRunner, journalArgs, nestedDeeperThan } from '.
 describe('ToolRunner with a real journal and a fake helper', () => {
   let dir: string;
   let journal: Journal;
-  const helper = new FakeHelper().add(fakeElement('counter'), fakeElement('secret', { role: 'edit', state: { enabled: true, password: true }, redacted: true, patterns: ['value'] }));
+  const helper = new FakeHelper().add(
+    fakeElement('counter'),
+    fakeElement('secret', { role: 'edit', state: { enabled: true, password: true }, redacted: true, patterns: ['value'] }),
+  );
   const clock = new FakeClock();
   const brakes = new Brakes();
   const approvals = new ApprovalQueue(clock);
@@ -34,7 +37,17 @@ describe('ToolRunner with a real journal and a fake helper', () => {
     journal = await Journal.open(dir);
     runner = new ToolRunner({
       read: { helper, settings: () => DEFAULT_SETTINGS },
-      act: { helper, approvals, holds: new HoldList(brakes, clock), brakes, policy: new Policy(), clock, settings: () => DEFAULT_SETTINGS, journalEvent: async (r) => void (await journal.append(r)), journalFinal: () => Promise.resolve() },
+      act: {
+        helper,
+        approvals,
+        holds: new HoldList(brakes, clock),
+        brakes,
+        policy: new Policy(),
+        clock,
+        settings: () => DEFAULT_SETTINGS,
+        journalEvent: async (r) => void (await journal.append(r)),
+        journalFinal: () => Promise.resolve(),
+      },
       journal,
       onReceipt: (e) => entries.push(e),
       log: () => {},
@@ -88,11 +101,19 @@ describe('ToolRunner with a real journal and a fake helper', () => {
   });
 
   it('withholds set_value text from the journal unless the target is known not to be a password field', async () => {
-    assert.deepEqual(journalArgs({ action: 'set_value', text: 'hunter2' }, false), { action: 'set_value', text: '[withheld: not known to be a non-password field]' });
+    assert.deepEqual(journalArgs({ action: 'set_value', text: 'hunter2' }, false), {
+      action: 'set_value',
+      text: '[withheld: not known to be a non-password field]',
+    });
     assert.deepEqual(journalArgs({ action: 'set_value', text: 'hello' }, true), { action: 'set_value', text: 'hello' });
     assert.match(String((journalArgs({ name: 'x'.repeat(800) }, true) as { name: string }).name), /…\(800 chars\)$/);
     const session = new AgentSession({ transport: 'http', progressiveTools: false });
-    const call = runner.run(session, 'element_act', { selector: { automation_id: 'secret' }, action: 'set_value', text: 'hunter2-secret' }, new AbortController().signal);
+    const call = runner.run(
+      session,
+      'element_act',
+      { selector: { automation_id: 'secret' }, action: 'set_value', text: 'hunter2-secret' },
+      new AbortController().signal,
+    );
     // The card appears once the request is journaled (a real fsync): wait for it on real time.
     for (let i = 0; i < 400 && approvals.list().length === 0; i++) await new Promise((r) => setTimeout(r, 5));
     assert.equal(approvals.list().length, 1, 'the card appeared');

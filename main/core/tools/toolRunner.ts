@@ -1,5 +1,18 @@
 import { type z } from 'zod';
-import { ActionWaitArgs, ElementActArgs, ElementFindArgs, OverseerError, WindowListArgs, WindowReadArgs, errorInfo, invalidArgument, type ErrorInfo, type Receipt, type ReceiptEntry, type ToolName } from '../../../protocol/index.js';
+import {
+  ActionWaitArgs,
+  ElementActArgs,
+  ElementFindArgs,
+  OverseerError,
+  WindowListArgs,
+  WindowReadArgs,
+  errorInfo,
+  invalidArgument,
+  type ErrorInfo,
+  type Receipt,
+  type ReceiptEntry,
+  type ToolName,
+} from '../../../protocol/index.js';
 import type { Journal } from '../journal/index.js';
 import { actionWait, elementAct, type ActDeps, type Progress } from './actTool.js';
 import type { AgentSession } from './agentSession.js';
@@ -19,9 +32,7 @@ export const TOOL_ARGS = {
  * A tool's answer for the MCP layer: the text the agent reads (compact, or JSON with
  * `output: "json"`) and, on success, the structured answer (the tool's TOOL_ANSWERS schema).
  */
-export type ToolResult =
-  | { isError: false; text: string; structured: Record<string, unknown> }
-  | { isError: true; text: string; error: ErrorInfo };
+export type ToolResult = { isError: false; text: string; structured: Record<string, unknown> } | { isError: true; text: string; error: ErrorInfo };
 
 /** Longest string of an agent's arguments written to the journal. */
 const MAX_JOURNAL_STRING = 500;
@@ -35,7 +46,8 @@ export function journalArgs(raw: unknown, textSafe: boolean): unknown {
     if (depth > 6) return Array.isArray(v) ? `[array of ${v.length}, nested deeper than 6]` : '{object nested deeper than 6}';
     if (Array.isArray(v)) return v.slice(0, 50).map((x) => cut(x, depth + 1));
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v).slice(0, 50)) out[k] = k === 'text' && depth === 0 && !textSafe ? '[withheld: not known to be a non-password field]' : cut(x, depth + 1);
+    for (const [k, x] of Object.entries(v).slice(0, 50))
+      out[k] = k === 'text' && depth === 0 && !textSafe ? '[withheld: not known to be a non-password field]' : cut(x, depth + 1);
     return out;
   };
   return cut(raw, 0);
@@ -60,7 +72,12 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
 
 /** A read answered `braked` the moment an emergency stop answers the calls in flight. */
 function answeredByBrake<T>(work: Promise<T>, braked: Promise<ErrorInfo>): Promise<T> {
-  return Promise.race([work, braked.then((info): never => { throw new OverseerError(info); })]);
+  return Promise.race([
+    work,
+    braked.then((info): never => {
+      throw new OverseerError(info);
+    }),
+  ]);
 }
 
 /** What the runner needs. */
@@ -87,7 +104,14 @@ export class ToolRunner {
     return running;
   }
 
-  private async runCall(session: AgentSession, tool: string, rawArgs: unknown, signal: AbortSignal, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<ToolResult> {
+  private async runCall(
+    session: AgentSession,
+    tool: string,
+    rawArgs: unknown,
+    signal: AbortSignal,
+    progress: Progress | undefined,
+    braked: Promise<ErrorInfo>,
+  ): Promise<ToolResult> {
     const started = Date.now();
     session.calls++;
     let answer: unknown;
@@ -96,9 +120,15 @@ export class ToolRunner {
     let output: 'text' | 'json' = (rawArgs as { output?: unknown } | null | undefined)?.output === 'json' ? 'json' : 'text';
     const schema = Object.hasOwn(TOOL_ARGS, tool) ? TOOL_ARGS[tool as ToolName] : undefined;
     try {
-      if (schema === undefined) throw new OverseerError(errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, { tools: Object.keys(TOOL_ARGS) }));
+      if (schema === undefined)
+        throw new OverseerError(errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, { tools: Object.keys(TOOL_ARGS) }));
       const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
-      if (tooDeep) throw new OverseerError(errorInfo('invalid_argument', `${tool}: the arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`, { issues: [{ path: '(root)', message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }] }));
+      if (tooDeep)
+        throw new OverseerError(
+          errorInfo('invalid_argument', `${tool}: the arguments are nested deeper than ${MAX_ARGUMENT_DEPTH} levels`, {
+            issues: [{ path: '(root)', message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }],
+          }),
+        );
       const parsed = schema.safeParse(rawArgs ?? {});
       if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, tool));
       output = parsed.data.output ?? 'text';
@@ -120,7 +150,15 @@ export class ToolRunner {
   }
 
   /** Journals one call (fsynced) and only then renders its answer: a call that cannot be journaled is not answered. */
-  private async record(session: AgentSession, tool: string, rawArgs: unknown, durationMs: number, output: 'text' | 'json', answer: unknown, error: ErrorInfo | undefined): Promise<ToolResult> {
+  private async record(
+    session: AgentSession,
+    tool: string,
+    rawArgs: unknown,
+    durationMs: number,
+    output: 'text' | 'json',
+    answer: unknown,
+    error: ErrorInfo | undefined,
+  ): Promise<ToolResult> {
     const receipt = tool === 'element_act' || tool === 'action_wait' ? (answer as Receipt | undefined) : undefined;
     const textSafe = receipt?.target !== undefined && receipt.target.state.password !== true;
     try {
@@ -142,10 +180,21 @@ export class ToolRunner {
       return { isError: true, text: renderError(info), error: info };
     }
     if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), error };
-    return { isError: false, text: output === 'json' ? JSON.stringify(answer) : this.render(tool as ToolName, answer), structured: answer as Record<string, unknown> };
+    return {
+      isError: false,
+      text: output === 'json' ? JSON.stringify(answer) : this.render(tool as ToolName, answer),
+      structured: answer as Record<string, unknown>,
+    };
   }
 
-  private execute(session: AgentSession, tool: ToolName, args: unknown, signal: AbortSignal, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<unknown> {
+  private execute(
+    session: AgentSession,
+    tool: ToolName,
+    args: unknown,
+    signal: AbortSignal,
+    progress: Progress | undefined,
+    braked: Promise<ErrorInfo>,
+  ): Promise<unknown> {
     switch (tool) {
       case 'window_list':
         return answeredByBrake(windowList(this.deps.read, args as WindowListArgs, signal), braked);
@@ -174,9 +223,31 @@ export class ToolRunner {
     }
   }
 
-  private entry(seq: number, at: string, session: AgentSession, tool: string, durationMs: number, receipt: Receipt | undefined, error: ErrorInfo | undefined): ReceiptEntry {
-    const summary = error !== undefined ? `${error.code}: ${error.detail}` : receipt !== undefined ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}` : `${tool} ok`;
-    const e: ReceiptEntry = { seq, at, session: session.id, agent: session.client, tool, outcome: error !== undefined ? 'error' : (receipt?.outcome ?? 'ok'), duration_ms: durationMs, summary };
+  private entry(
+    seq: number,
+    at: string,
+    session: AgentSession,
+    tool: string,
+    durationMs: number,
+    receipt: Receipt | undefined,
+    error: ErrorInfo | undefined,
+  ): ReceiptEntry {
+    const summary =
+      error !== undefined
+        ? `${error.code}: ${error.detail}`
+        : receipt !== undefined
+          ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}`
+          : `${tool} ok`;
+    const e: ReceiptEntry = {
+      seq,
+      at,
+      session: session.id,
+      agent: session.client,
+      tool,
+      outcome: error !== undefined ? 'error' : (receipt?.outcome ?? 'ok'),
+      duration_ms: durationMs,
+      summary,
+    };
     if (receipt?.decision !== undefined) e.decision = receipt.decision.verdict;
     if (receipt !== undefined) e.verification = receipt.verification;
     if (receipt?.path !== undefined) e.path = receipt.path;

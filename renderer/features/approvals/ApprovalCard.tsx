@@ -118,16 +118,34 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
         </div>
       </dl>
       {denying ? (
-        <DenyForm onCancel={() => appStore.getState().setDenying(undefined)} onConfirm={(reason) => decide(id, { kind: 'deny', reason }, aim)} disabled={!online} />
+        <DenyForm
+          onCancel={() => appStore.getState().setDenying(undefined)}
+          onConfirm={(reason) => decide(id, { kind: 'deny', reason }, aim)}
+          disabled={!online}
+        />
       ) : (
         <div className="card-buttons">
-          <ArmedButton armKey={key} testId="approve-button" className="approve" disabled={!online} title="Approve (A)" onClick={(e) => aimed(e, () => decide(id, { kind: 'approve' }, aim))}>
+          <ArmedButton
+            armKey={key}
+            testId="approve-button"
+            className="approve"
+            disabled={!online}
+            title="Approve (A)"
+            onClick={(e) => aimed(e, () => decide(id, { kind: 'approve' }, aim))}
+          >
             Approve
           </ArmedButton>
           <ArmedButton armKey={key} testId="deny-button" className="deny" disabled={!online} title="Deny (D)" onClick={(e) => aimed(e, () => open('deny'))}>
             Deny…
           </ArmedButton>
-          <ArmedButton armKey={key} testId="allow-session-button" disabled={!online} title="Approve and allow for this session: a second step names the scope (S)" ariaExpanded={allowing} onClick={(e) => aimed(e, () => open('allow'))}>
+          <ArmedButton
+            armKey={key}
+            testId="allow-session-button"
+            disabled={!online}
+            title="Approve and allow for this session: a second step names the scope (S)"
+            ariaExpanded={allowing}
+            onClick={(e) => aimed(e, () => open('allow'))}
+          >
             Allow for session…
           </ArmedButton>
         </div>
@@ -138,7 +156,13 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
         </span>
         {note === undefined && (
           <span className="muted" aria-hidden="true">
-            {!online ? 'Not connected: nothing can be decided now.' : !armed ? 'Arming — read the card first.' : selected && !keysArmed ? 'Selected — keys work in a moment.' : ''}
+            {!online
+              ? 'Not connected: nothing can be decided now.'
+              : !armed
+                ? 'Arming — read the card first.'
+                : selected && !keysArmed
+                  ? 'Selected — keys work in a moment.'
+                  : ''}
           </span>
         )}
       </p>
@@ -160,7 +184,17 @@ function DenyForm({ onCancel, onConfirm, disabled }: { onCancel: () => void; onC
   };
   return (
     <div className="deny-form" role="group" aria-label="Deny">
-      <input data-testid="deny-reason" aria-label="Reason for denying (optional)" placeholder="Reason (optional) — Enter denies, Escape cancels" maxLength={2000} autoFocus value={reason} onChange={(e) => setReason(e.target.value)} onKeyDown={onKeyDown} onClick={(e) => e.stopPropagation()} />
+      <input
+        data-testid="deny-reason"
+        aria-label="Reason for denying (optional)"
+        placeholder="Reason (optional) — Enter denies, Escape cancels"
+        maxLength={2000}
+        autoFocus
+        value={reason}
+        onChange={(e) => setReason(e.target.value)}
+        onKeyDown={onKeyDown}
+        onClick={(e) => e.stopPropagation()}
+      />
       <button
         type="button"
         className="deny"

@@ -2,7 +2,18 @@ import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { Slot } from '../../store/approvalsSlice.js';
 import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
 import { emptyQueueText, inFlight } from '../../store/outcome.js';
-import { selectAllowing, selectBrake, selectConnection, selectDenying, selectHeld, selectLive, selectRecords, selectRefusal, selectSelectedApproval, selectSlots } from '../../store/selectors.js';
+import {
+  selectAllowing,
+  selectBrake,
+  selectConnection,
+  selectDenying,
+  selectHeld,
+  selectLive,
+  selectRecords,
+  selectRefusal,
+  selectSelectedApproval,
+  selectSlots,
+} from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { useNow } from '../shell/time.js';
@@ -74,12 +85,7 @@ export function ApprovalQueue() {
 
   const waiting = slots.filter((x) => x.left === undefined).length;
   return (
-    <section
-      className="queue"
-      ref={rootRef}
-      aria-labelledby="queue-heading"
-      data-testid="approval-queue"
-    >
+    <section className="queue" ref={rootRef} aria-labelledby="queue-heading" data-testid="approval-queue">
       <div className="panel-head">
         <h2 id="queue-heading">
           Approvals <span className={`count${waiting > 0 ? ' count-alert' : ''}`}>{waiting}</span>
@@ -111,7 +117,12 @@ export function ApprovalQueue() {
       )}
       {waiting === 0 && (
         <p className="muted" data-testid="queue-empty">
-          {emptyQueueText(live, held.map((h) => h.approval_id), records.filter((r) => inFlight(r, now)).map((r) => r.approval_id), brake === 'paused')}
+          {emptyQueueText(
+            live,
+            held.map((h) => h.approval_id),
+            records.filter((r) => inFlight(r, now)).map((r) => r.approval_id),
+            brake === 'paused',
+          )}
         </p>
       )}
       <HeldList />
@@ -150,7 +161,17 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
   return (
     <li ref={ref} className={isLive ? undefined : 'slot-left'} style={isLive || height.current === undefined ? undefined : { height: height.current }}>
       {isLive ? (
-        <ApprovalCard card={slot.card} now={now} selected={selected} denying={denying} allowing={allowing} online={online} {...(selected ? { cardRef: selectedRef } : {})} onSelect={onSelect} decide={decide} />
+        <ApprovalCard
+          card={slot.card}
+          now={now}
+          selected={selected}
+          denying={denying}
+          allowing={allowing}
+          online={online}
+          {...(selected ? { cardRef: selectedRef } : {})}
+          onSelect={onSelect}
+          decide={decide}
+        />
       ) : (
         <Placeholder card={slot.card} />
       )}

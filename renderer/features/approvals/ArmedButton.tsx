@@ -25,8 +25,20 @@ export function ArmedButton({ armKey, testId, className, disabled, title, ariaEx
   const { armed, since } = useArmed(armKey);
   const elapsed = since === undefined ? 0 : Math.min(ARM_MS, Date.now() - since);
   return (
-    <button type="button" className={`armed-button${className !== undefined ? ` ${className}` : ''}${armed ? '' : ' arming'}`} data-testid={testId} data-armed={armed ? 'true' : 'false'} data-arm-key={measured === true ? armKey : undefined} disabled={disabled} title={title} aria-expanded={ariaExpanded} onClick={onClick}>
-      {!armed && since !== undefined && <span key={since} className="arm-fill" aria-hidden="true" style={{ animationDuration: `${ARM_MS}ms`, animationDelay: `-${elapsed}ms` }} />}
+    <button
+      type="button"
+      className={`armed-button${className !== undefined ? ` ${className}` : ''}${armed ? '' : ' arming'}`}
+      data-testid={testId}
+      data-armed={armed ? 'true' : 'false'}
+      data-arm-key={measured === true ? armKey : undefined}
+      disabled={disabled}
+      title={title}
+      aria-expanded={ariaExpanded}
+      onClick={onClick}
+    >
+      {!armed && since !== undefined && (
+        <span key={since} className="arm-fill" aria-hidden="true" style={{ animationDuration: `${ARM_MS}ms`, animationDelay: `-${elapsed}ms` }} />
+      )}
       <span className="armed-label">{children}</span>
       {!armed && <span className="visually-hidden"> (arming: read the card first)</span>}
     </button>

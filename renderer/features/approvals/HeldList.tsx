@@ -34,7 +34,12 @@ function HeldRow({ item }: { item: HeldApproval }) {
   const online = useApp(selectConnection).state === 'open';
   const note = useApp(selectRefusal(key));
   const command = useCommand();
-  const by = item.decision.verdict === 'auto' ? `by a rule${item.decision.note !== undefined ? ` (${item.decision.note})` : ''}` : item.decision.by === 'human' ? 'by a person' : 'by policy';
+  const by =
+    item.decision.verdict === 'auto'
+      ? `by a rule${item.decision.note !== undefined ? ` (${item.decision.note})` : ''}`
+      : item.decision.by === 'human'
+        ? 'by a person'
+        : 'by policy';
   const cancel = () => {
     const s = appStore.getState();
     const now = Date.now();

@@ -22,7 +22,11 @@ export function Placeholder({ card }: { card: PendingApproval }) {
   const line = record === undefined ? { tone: 'wait' as const, text: 'Left the queue — waiting for its outcome…' } : outcomeLine(record, held);
   const onClick = () => {
     const s = appStore.getState();
-    s.refuse(id, record?.verdict !== undefined ? 'Already decided here — nothing more was sent.' : 'This card already left the queue — nothing was sent.', Date.now());
+    s.refuse(
+      id,
+      record?.verdict !== undefined ? 'Already decided here — nothing more was sent.' : 'This card already left the queue — nothing was sent.',
+      Date.now(),
+    );
   };
   return (
     <div className={`placeholder tone-${line.tone}`} data-testid="placeholder" data-approval-id={id} data-tone={line.tone} onClick={onClick}>

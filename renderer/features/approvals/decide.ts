@@ -41,11 +41,15 @@ export function useDecide(): (approvalId: string, decision: Decision, aim: Aim) 
         appStore.getState().decisionAnswered(approvalId, { ok: true });
         if (result.rule !== undefined) appStore.getState().addRule(result.rule);
       };
-      const failed = (error: unknown) => appStore.getState().decisionAnswered(approvalId, { error: describeError(decision.kind === 'deny' ? 'deny' : 'approve', error) });
+      const failed = (error: unknown) =>
+        appStore.getState().decisionAnswered(approvalId, { error: describeError(decision.kind === 'deny' ? 'deny' : 'approve', error) });
       if (decision.kind === 'deny') {
         const reason = decision.reason?.trim();
         api.command('deny', reason !== undefined && reason !== '' ? { approval_id: approvalId, reason } : { approval_id: approvalId }).then(answered, failed);
-      } else api.command('approve', decision.kind === 'allow' ? { approval_id: approvalId, allow: { scope: decision.scope } } : { approval_id: approvalId }).then(answered, failed);
+      } else
+        api
+          .command('approve', decision.kind === 'allow' ? { approval_id: approvalId, allow: { scope: decision.scope } } : { approval_id: approvalId })
+          .then(answered, failed);
       return true;
     },
     [api],

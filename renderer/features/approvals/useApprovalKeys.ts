@@ -37,7 +37,11 @@ export function useApprovalKeys(decide: (id: string, d: Decision, aim: { via: 'k
       if (e.repeat) return;
       const selected = s.selectedApproval;
       if (selected === undefined) {
-        s.refuse(QUEUE_NOTE, waiting ? 'Not decided: no card is selected — select one with ↑↓ first.' : 'Not decided: nothing waits for a decision.', Date.now());
+        s.refuse(
+          QUEUE_NOTE,
+          waiting ? 'Not decided: no card is selected — select one with ↑↓ first.' : 'Not decided: nothing waits for a decision.',
+          Date.now(),
+        );
         return;
       }
       const aim = { via: 'key' } as const;

@@ -37,12 +37,20 @@ export function ReceiptsTimeline() {
               const r = shown[item.index] as ReceiptEntry;
               return (
                 <div key={r.seq} role="listitem" className="receipt-item" style={{ transform: `translateY(${item.start}px)` }}>
-                  <button type="button" className={`receipt-row outcome-${r.outcome}${r.seq === selectedSeq ? ' selected' : ''}`} data-testid="receipt-row" aria-pressed={r.seq === selectedSeq} onClick={() => appStore.getState().selectReceipt(r.seq === selectedSeq ? undefined : r.seq)}>
+                  <button
+                    type="button"
+                    className={`receipt-row outcome-${r.outcome}${r.seq === selectedSeq ? ' selected' : ''}`}
+                    data-testid="receipt-row"
+                    aria-pressed={r.seq === selectedSeq}
+                    onClick={() => appStore.getState().selectReceipt(r.seq === selectedSeq ? undefined : r.seq)}
+                  >
                     <span className="r-time">{clock(r.at)}</span>
                     <span className="r-agent">{r.agent}</span>
                     <span className="r-tool">{r.tool}</span>
                     <span className={`r-outcome tag outcome-${r.outcome}`}>{r.outcome}</span>
-                    <span className="r-extra muted small">{[r.decision, r.verification, r.path, `${Math.round(r.duration_ms)} ms`].filter((x) => x !== undefined).join(' · ')}</span>
+                    <span className="r-extra muted small">
+                      {[r.decision, r.verification, r.path, `${Math.round(r.duration_ms)} ms`].filter((x) => x !== undefined).join(' · ')}
+                    </span>
                     <span className="r-summary">{r.summary}</span>
                   </button>
                 </div>
@@ -52,7 +60,11 @@ export function ReceiptsTimeline() {
           {shown.length === 0 && <p className="muted tree-empty">No receipts{Object.keys(filters).length > 0 ? ' match the filters' : ' yet'}.</p>}
         </div>
         <section className="detail" aria-label="Receipt details" data-testid="receipt-detail">
-          {selected === undefined ? <p className="muted">Select a receipt to see it whole.</p> : <pre className="json">{JSON.stringify(selected, null, 2)}</pre>}
+          {selected === undefined ? (
+            <p className="muted">Select a receipt to see it whole.</p>
+          ) : (
+            <pre className="json">{JSON.stringify(selected, null, 2)}</pre>
+          )}
         </section>
       </div>
     </div>
@@ -86,7 +98,10 @@ function Filters({ receipts, filters }: { receipts: readonly ReceiptEntry[]; fil
 
 /** Downloads the entries as JSON Lines through a Blob URL. */
 function exportJsonl(entries: readonly ReceiptEntry[]): void {
-  const blob = new Blob(entries.map((e) => `${JSON.stringify(e)}\n`), { type: 'application/x-ndjson' });
+  const blob = new Blob(
+    entries.map((e) => `${JSON.stringify(e)}\n`),
+    { type: 'application/x-ndjson' },
+  );
   const url = URL.createObjectURL(blob);
   const a = document.createElement('a');
   a.href = url;

@@ -8,7 +8,15 @@ export function ConnectionSnippets() {
   if (info === undefined) return null;
   const [cmd = '', ...args] = info.stdio_command;
   const stdio = JSON.stringify({ mcpServers: { overseer: { command: cmd, args, ...(info.stdio_env ? { env: info.stdio_env } : {}) } } }, null, 2);
-  const http = JSON.stringify({ mcpServers: { overseer: { type: 'http', url: info.mcp_url, headers: { Authorization: `Bearer ${info.mcp_token ?? '<the token file in the data folder>'}` } } } }, null, 2);
+  const http = JSON.stringify(
+    {
+      mcpServers: {
+        overseer: { type: 'http', url: info.mcp_url, headers: { Authorization: `Bearer ${info.mcp_token ?? '<the token file in the data folder>'}` } },
+      },
+    },
+    null,
+    2,
+  );
   return (
     <section className="panel" aria-labelledby="snippets-heading" data-testid="settings-connection">
       <h3 id="snippets-heading">Connect an agent</h3>

@@ -28,7 +28,10 @@ export function PairLink() {
   return (
     <section className="panel" aria-labelledby="pair-heading" data-testid="settings-pair">
       <h3 id="pair-heading">Link another browser</h3>
-      <p className="muted small">Makes a link that signs one more browser in to this supervisor. It works once, for a few minutes. Anyone who opens it can approve actions and use the brakes: give it only to yourself.</p>
+      <p className="muted small">
+        Makes a link that signs one more browser in to this supervisor. It works once, for a few minutes. Anyone who opens it can approve actions and use the
+        brakes: give it only to yourself.
+      </p>
       <div className="row">
         <button type="button" data-testid="pair-make" disabled={!online} onClick={make}>
           {link === undefined ? 'Make a sign-in link' : 'Make a new link'}
@@ -37,7 +40,14 @@ export function PairLink() {
       {link !== undefined && (
         <div className="pair-link">
           <div className="row">
-            <input className="grow" readOnly aria-label="One-time sign-in link" data-testid="pair-url" value={link.url} onFocus={(e) => e.currentTarget.select()} />
+            <input
+              className="grow"
+              readOnly
+              aria-label="One-time sign-in link"
+              data-testid="pair-url"
+              value={link.url}
+              onFocus={(e) => e.currentTarget.select()}
+            />
             <button type="button" data-testid="pair-copy" aria-label="Copy the sign-in link" onClick={() => copy(link.url)}>
               Copy
             </button>

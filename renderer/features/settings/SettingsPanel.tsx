@@ -66,10 +66,23 @@ function SettingsForm({ settings }: { settings: Settings }) {
       setSaved(true);
     });
   };
-  const field = (name: 'approval_expiry_s' | 'approval_wait_ms' | 'read_timeout_ms' | 'read_max_nodes' | 'agent_idle_s', label: string, min: number, max: number) => (
+  const field = (
+    name: 'approval_expiry_s' | 'approval_wait_ms' | 'read_timeout_ms' | 'read_max_nodes' | 'agent_idle_s',
+    label: string,
+    min: number,
+    max: number,
+  ) => (
     <label className="field">
       <span>{label}</span>
-      <input type="number" data-testid={`settings-${name.replace(/_/g, '-')}`} min={min} max={max} required value={draft[name]} onChange={(e) => (setSaved(false), setDraft({ ...draft, [name]: e.target.value }))} />
+      <input
+        type="number"
+        data-testid={`settings-${name.replace(/_/g, '-')}`}
+        min={min}
+        max={max}
+        required
+        value={draft[name]}
+        onChange={(e) => (setSaved(false), setDraft({ ...draft, [name]: e.target.value }))}
+      />
     </label>
   );
   return (
@@ -83,18 +96,33 @@ function SettingsForm({ settings }: { settings: Settings }) {
         {field('agent_idle_s', 'Idle agent session ends after (seconds; its pending actions are withdrawn)', 5, 86400)}
       </div>
       <label className="check">
-        <input type="checkbox" data-testid="settings-progressive-tools" checked={draft.progressive_tools} onChange={(e) => (setSaved(false), setDraft({ ...draft, progressive_tools: e.target.checked }))} />
+        <input
+          type="checkbox"
+          data-testid="settings-progressive-tools"
+          checked={draft.progressive_tools}
+          onChange={(e) => (setSaved(false), setDraft({ ...draft, progressive_tools: e.target.checked }))}
+        />
         Progressive tools (agents see one activation tool until they activate the rest)
       </label>
       <h3>Exclusions (never read or acted on)</h3>
       <div className="fields">
         <label className="field">
           <span>Process ids (comma separated)</span>
-          <input data-testid="settings-exclude-pids" inputMode="numeric" value={draft.pids} onChange={(e) => (setSaved(false), setDraft({ ...draft, pids: e.target.value }))} />
+          <input
+            data-testid="settings-exclude-pids"
+            inputMode="numeric"
+            value={draft.pids}
+            onChange={(e) => (setSaved(false), setDraft({ ...draft, pids: e.target.value }))}
+          />
         </label>
         <label className="field">
           <span>Applications (one a line; /regex/ allowed)</span>
-          <textarea data-testid="settings-exclude-apps" rows={3} value={draft.apps} onChange={(e) => (setSaved(false), setDraft({ ...draft, apps: e.target.value }))} />
+          <textarea
+            data-testid="settings-exclude-apps"
+            rows={3}
+            value={draft.apps}
+            onChange={(e) => (setSaved(false), setDraft({ ...draft, apps: e.target.value }))}
+          />
         </label>
       </div>
       {errors.length > 0 && (
@@ -149,10 +177,26 @@ function RulesEditor() {
                 </span>
               ) : (
                 <span data-testid="settings-allow-rule">
-                  <span className="tag">allow</span> <strong>{r.agent}</strong> <span className="muted">(session {r.session.slice(0, 8)})</span> may <code>{r.action}</code> without asking: {r.scope === 'element' ? <>only <code>{r.element_label ?? r.element}</code> in <code>{r.app}</code></> : <>any element of <code>{r.app}</code></>}
+                  <span className="tag">allow</span> <strong>{r.agent}</strong> <span className="muted">(session {r.session.slice(0, 8)})</span> may{' '}
+                  <code>{r.action}</code> without asking:{' '}
+                  {r.scope === 'element' ? (
+                    <>
+                      only <code>{r.element_label ?? r.element}</code> in <code>{r.app}</code>
+                    </>
+                  ) : (
+                    <>
+                      any element of <code>{r.app}</code>
+                    </>
+                  )}
                 </span>
               )}
-              <button type="button" data-testid="settings-rule-remove" aria-label={`Remove rule ${r.kind === 'deny_app' ? r.pattern : `${r.agent} ${r.action} in ${r.app}`}`} disabled={!online} onClick={() => remove(r.id)}>
+              <button
+                type="button"
+                data-testid="settings-rule-remove"
+                aria-label={`Remove rule ${r.kind === 'deny_app' ? r.pattern : `${r.agent} ${r.action} in ${r.app}`}`}
+                disabled={!online}
+                onClick={() => remove(r.id)}
+              >
                 Remove
               </button>
             </li>
@@ -162,7 +206,13 @@ function RulesEditor() {
       <form className="row" onSubmit={add}>
         <label className="field grow">
           <span>Deny applications matching</span>
-          <input data-testid="settings-rule-pattern" maxLength={200} placeholder="e.g. firefox or /bank/i" value={pattern} onChange={(e) => setPattern(e.target.value)} />
+          <input
+            data-testid="settings-rule-pattern"
+            maxLength={200}
+            placeholder="e.g. firefox or /bank/i"
+            value={pattern}
+            onChange={(e) => setPattern(e.target.value)}
+          />
         </label>
         <button type="submit" data-testid="settings-rule-add" disabled={!online || pattern.trim() === ''}>
           Add deny rule

@@ -10,7 +10,9 @@ export function ConnectionBanner() {
   if (connection.state === 'unauthorized')
     return (
       <div className="banner banner-offline" role="alert" data-testid="connection-banner" data-reason="unauthorized">
-        <strong>This browser is not signed in to the supervisor.</strong> Open the sign-in link <code>overseer serve</code> printed (each link works once), or make a new one in a browser that is signed in: Settings → “Link another browser”. Until then nothing here is live, and no approval or brake can be sent from this page.
+        <strong>This browser is not signed in to the supervisor.</strong> Open the sign-in link <code>overseer serve</code> printed (each link works once), or
+        make a new one in a browser that is signed in: Settings → “Link another browser”. Until then nothing here is live, and no approval or brake can be sent
+        from this page.
       </div>
     );
   const retry = connection.retry_at === undefined ? undefined : connection.retry_at - now;
@@ -18,7 +20,8 @@ export function ConnectionBanner() {
     <div className="banner banner-offline" role="alert" data-testid="connection-banner">
       <strong>Not connected to the supervisor.</strong>{' '}
       {connection.state === 'connecting' ? 'Connecting…' : `Reconnecting by itself${retry !== undefined && retry > 0 ? ` in ${formatDuration(retry)}` : ''}.`}
-      {connection.why !== undefined && <span className="muted"> ({connection.why})</span>} Approvals and brakes need the connection; what you see may be out of date.
+      {connection.why !== undefined && <span className="muted"> ({connection.why})</span>} Approvals and brakes need the connection; what you see may be out of
+      date.
     </div>
   );
 }

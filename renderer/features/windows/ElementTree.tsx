@@ -1,6 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, type KeyboardEvent } from 'react';
-import { selectChosenWindow, selectCollapsed, selectMatches, selectNodes, selectPending, selectSelectedKey, selectTruncatedBy, selectWindows } from '../../store/selectors.js';
+import {
+  selectChosenWindow,
+  selectCollapsed,
+  selectMatches,
+  selectNodes,
+  selectPending,
+  selectSelectedKey,
+  selectTruncatedBy,
+  selectWindows,
+} from '../../store/selectors.js';
 import { displayValue, visibleNodes, type TreeNode } from '../../store/tree.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { ElementDetail } from './ElementDetail.js';
@@ -30,7 +39,13 @@ export function TreeView() {
       </div>
       <TreeSearch />
       <div className="tree-split">
-        {chosen === undefined ? <p className="muted tree-empty">Choose a window to read its tree.</p> : nodes.length === 0 ? <p className="muted tree-empty">Reading the window…</p> : <ElementTree />}
+        {chosen === undefined ? (
+          <p className="muted tree-empty">Choose a window to read its tree.</p>
+        ) : nodes.length === 0 ? (
+          <p className="muted tree-empty">Reading the window…</p>
+        ) : (
+          <ElementTree />
+        )}
         <ElementDetail />
       </div>
     </div>
@@ -97,7 +112,18 @@ function ElementTree() {
       <div className="tree-inner" style={{ height: virtualizer.getTotalSize() }}>
         {virtualizer.getVirtualItems().map((item) => {
           const node = rows[item.index] as TreeNode;
-          return <TreeRow key={node.key} id={rowId(item.index)} node={node} top={item.start} expanded={!collapsed.has(node.key)} selected={node.key === selectedKey} match={matchSet.has(node.key)} target={targets.has(node.key)} />;
+          return (
+            <TreeRow
+              key={node.key}
+              id={rowId(item.index)}
+              node={node}
+              top={item.start}
+              expanded={!collapsed.has(node.key)}
+              selected={node.key === selectedKey}
+              match={matchSet.has(node.key)}
+              target={targets.has(node.key)}
+            />
+          );
         })}
       </div>
     </div>

@@ -44,7 +44,14 @@ export function WindowsList() {
         <ul className="plain windows">
           {windows.map((w) => (
             <li key={w.window}>
-              <button type="button" className={`window-item${w.window === chosen ? ' chosen' : ''}`} data-testid="window-item" aria-pressed={w.window === chosen} disabled={!online} onClick={() => chooseWindow(command, w.window)}>
+              <button
+                type="button"
+                className={`window-item${w.window === chosen ? ' chosen' : ''}`}
+                data-testid="window-item"
+                aria-pressed={w.window === chosen}
+                disabled={!online}
+                onClick={() => chooseWindow(command, w.window)}
+              >
                 <span className="window-title">{w.title === '' ? '(untitled)' : w.title}</span>
                 <span className="muted small">
                   {w.app} · pid {w.pid}

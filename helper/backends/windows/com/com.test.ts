@@ -69,10 +69,16 @@ describe('COM plumbing as data', () => {
     };
     const ints = Buffer.alloc(16);
     [42, 65616, -3, 7].forEach((v, i) => ints.writeInt32LE(v, i * 4));
-    assert.deepEqual(decodeSafeArray(header(4, 4), () => ints, VT.I4), [42, 65616, -3, 7]);
+    assert.deepEqual(
+      decodeSafeArray(header(4, 4), () => ints, VT.I4),
+      [42, 65616, -3, 7],
+    );
     const doubles = Buffer.alloc(32);
     [10, 20, 300.5, 40].forEach((v, i) => doubles.writeDoubleLE(v, i * 8));
-    assert.deepEqual(decodeSafeArray(header(4, 8), () => doubles, VT.R8), [10, 20, 300.5, 40]);
+    assert.deepEqual(
+      decodeSafeArray(header(4, 8), () => doubles, VT.R8),
+      [10, 20, 300.5, 40],
+    );
     const variant = Buffer.alloc(VARIANT_SIZE);
     variant.writeUInt16LE(VT.ARRAY | VT.I4, 0);
     variant.writeBigUInt64LE(0x99n, 8);

@@ -58,7 +58,9 @@ export function ole32(): Ole32 {
   ole = {
     koffi,
     CoInitializeEx: o.func('int32_t __stdcall CoInitializeEx(void *reserved, uint32_t flags)') as Ole32['CoInitializeEx'],
-    CoCreateInstance: o.func('int32_t __stdcall CoCreateInstance(const uint8_t *clsid, void *outer, uint32_t context, const uint8_t *iid, _Out_ void **out)') as Ole32['CoCreateInstance'],
+    CoCreateInstance: o.func(
+      'int32_t __stdcall CoCreateInstance(const uint8_t *clsid, void *outer, uint32_t context, const uint8_t *iid, _Out_ void **out)',
+    ) as Ole32['CoCreateInstance'],
     SysAllocString: a.func('void * __stdcall SysAllocString(str16 text)') as Ole32['SysAllocString'],
     SysFreeString: a.func('void __stdcall SysFreeString(void *bstr)') as Ole32['SysFreeString'],
     SysStringLen: a.func('uint32_t __stdcall SysStringLen(void *bstr)') as Ole32['SysStringLen'],

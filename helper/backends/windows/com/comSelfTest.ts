@@ -22,8 +22,16 @@ try {
 
   const k = ole32().koffi;
   const oa = k.load('oleaut32.dll');
-  const create = oa.func('void * __stdcall SafeArrayCreateVector(uint16_t vt, int32_t lbound, uint32_t count)') as (vt: number, lb: number, n: number) => unknown;
-  const put = oa.func('int32_t __stdcall SafeArrayPutElement(void *psa, const int32_t *index, const int32_t *value)') as (psa: bigint, i: number[], v: number[]) => number;
+  const create = oa.func('void * __stdcall SafeArrayCreateVector(uint16_t vt, int32_t lbound, uint32_t count)') as (
+    vt: number,
+    lb: number,
+    n: number,
+  ) => unknown;
+  const put = oa.func('int32_t __stdcall SafeArrayPutElement(void *psa, const int32_t *index, const int32_t *value)') as (
+    psa: bigint,
+    i: number[],
+    v: number[],
+  ) => number;
   const array = ptr(create(VT.I4, 0, 3));
   [10, 20, -30].forEach((v, i) => put(array, [i], [v]));
   const variant = Buffer.alloc(24);

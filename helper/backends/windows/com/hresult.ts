@@ -89,6 +89,7 @@ export function readFailure(hr: number): ErrorCode {
  */
 export function dispatchFailure(hr: number): { outcome: 'failed' | 'unknown'; callMade: true | 'unknown' } {
   const u = unsigned(hr);
-  if (u === HR.UIA_E_ELEMENTNOTENABLED || UNSUPPORTED.has(u) || u === HR.E_INVALIDARG || u === HR.UIA_E_INVALIDOPERATION) return { outcome: 'failed', callMade: true };
+  if (u === HR.UIA_E_ELEMENTNOTENABLED || UNSUPPORTED.has(u) || u === HR.E_INVALIDARG || u === HR.UIA_E_INVALIDOPERATION)
+    return { outcome: 'failed', callMade: true };
   return { outcome: 'unknown', callMade: 'unknown' };
 }

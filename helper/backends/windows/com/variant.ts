@@ -3,8 +3,27 @@
 
 /** VARTYPE values this backend decodes. */
 export const VT = {
-  EMPTY: 0, NULL: 1, I2: 2, I4: 3, R4: 4, R8: 5, BSTR: 8, DISPATCH: 9, ERROR: 10, BOOL: 11, UNKNOWN: 13,
-  I1: 16, UI1: 17, UI2: 18, UI4: 19, I8: 20, UI8: 21, INT: 22, UINT: 23, ARRAY: 0x2000, BYREF: 0x4000,
+  EMPTY: 0,
+  NULL: 1,
+  I2: 2,
+  I4: 3,
+  R4: 4,
+  R8: 5,
+  BSTR: 8,
+  DISPATCH: 9,
+  ERROR: 10,
+  BOOL: 11,
+  UNKNOWN: 13,
+  I1: 16,
+  UI1: 17,
+  UI2: 18,
+  UI4: 19,
+  I8: 20,
+  UI8: 21,
+  INT: 22,
+  UINT: 23,
+  ARRAY: 0x2000,
+  BYREF: 0x4000,
 } as const;
 
 /** Size of a VARIANT on x64: vt (2) + three reserved words (6) + a 16-byte union. */
@@ -79,7 +98,8 @@ export function decodeSafeArray(header: Buffer, data: (bytes: number) => Buffer,
   if (dims !== 1) throw new Error(`only one-dimensional SAFEARRAYs are decoded, got ${dims} dimensions`);
   const count = header.readUInt32LE(24);
   const reader = ARRAY_READERS[elementVt];
-  if (reader === undefined || reader.size !== elementSize) throw new Error(`SAFEARRAY of VARTYPE ${elementVt} with ${elementSize}-byte elements is not decoded`);
+  if (reader === undefined || reader.size !== elementSize)
+    throw new Error(`SAFEARRAY of VARTYPE ${elementVt} with ${elementSize}-byte elements is not decoded`);
   if (count > 1_000_000) throw new Error(`SAFEARRAY of ${count} elements is implausible`);
   const body = data(count * elementSize);
   return Array.from({ length: count }, (_, i) => reader.read(body, i * elementSize));

@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { IUNKNOWN, UNKNOWN_SLOT, IUIAUTOMATION, IUIAUTOMATION2, IUIAUTOMATION_CACHE_REQUEST, IUIAUTOMATION_ELEMENT, IUIAUTOMATION_ELEMENT_ARRAY, IUIAUTOMATION_SELECTION_ITEM_PATTERN, IUIAUTOMATION_VALUE_PATTERN, slot } from './vtables.js';
+import {
+  IUNKNOWN,
+  UNKNOWN_SLOT,
+  IUIAUTOMATION,
+  IUIAUTOMATION2,
+  IUIAUTOMATION_CACHE_REQUEST,
+  IUIAUTOMATION_ELEMENT,
+  IUIAUTOMATION_ELEMENT_ARRAY,
+  IUIAUTOMATION_SELECTION_ITEM_PATTERN,
+  IUIAUTOMATION_VALUE_PATTERN,
+  slot,
+} from './vtables.js';
 
 // Slots from the Windows SDK's UIAutomationClient.h (the C vtable structs), pinned so that an
 // edit to a method list that shifts them fails here and not on a user's machine.

@@ -4,7 +4,17 @@ import { setValueRoute } from '../../../core/setValue.js';
 import { ComError, dispatchFailure, readFailure } from '../com/hresult.js';
 import { allocBstr, freeBstr, using, type ComPtr } from '../com/com.js';
 import { PATTERN_IIDS, guid as guidBytes } from '../com/guid.js';
-import { IUIAUTOMATION_ELEMENT, IUIAUTOMATION_EXPAND_COLLAPSE_PATTERN, IUIAUTOMATION_INVOKE_PATTERN, IUIAUTOMATION_RANGE_VALUE_PATTERN, IUIAUTOMATION_SCROLL_ITEM_PATTERN, IUIAUTOMATION_SELECTION_ITEM_PATTERN, IUIAUTOMATION_TOGGLE_PATTERN, IUIAUTOMATION_VALUE_PATTERN, slot } from '../com/vtables.js';
+import {
+  IUIAUTOMATION_ELEMENT,
+  IUIAUTOMATION_EXPAND_COLLAPSE_PATTERN,
+  IUIAUTOMATION_INVOKE_PATTERN,
+  IUIAUTOMATION_RANGE_VALUE_PATTERN,
+  IUIAUTOMATION_SCROLL_ITEM_PATTERN,
+  IUIAUTOMATION_SELECTION_ITEM_PATTERN,
+  IUIAUTOMATION_TOGGLE_PATTERN,
+  IUIAUTOMATION_VALUE_PATTERN,
+  slot,
+} from '../com/vtables.js';
 import { PATTERN_IDS } from './uiaIds.js';
 
 /** How each action is called: the pattern, its method, the method's slot and parameters. */
@@ -21,18 +31,34 @@ export function callFor(action: Action, patterns: readonly Pattern[], text: stri
     case 'invoke':
       return { pattern: 'invoke', interfaceName: 'InvokePattern', method: 'Invoke', slot: slot(IUIAUTOMATION_INVOKE_PATTERN, 'Invoke') };
     case 'set_value':
-      if (setValueRoute(patterns, text).via === 'number') return { pattern: 'range_value', interfaceName: 'RangeValuePattern', method: 'SetValue', slot: slot(IUIAUTOMATION_RANGE_VALUE_PATTERN, 'SetValue') };
+      if (setValueRoute(patterns, text).via === 'number')
+        return { pattern: 'range_value', interfaceName: 'RangeValuePattern', method: 'SetValue', slot: slot(IUIAUTOMATION_RANGE_VALUE_PATTERN, 'SetValue') };
       return { pattern: 'value', interfaceName: 'ValuePattern', method: 'SetValue', slot: slot(IUIAUTOMATION_VALUE_PATTERN, 'SetValue') };
     case 'toggle':
       return { pattern: 'toggle', interfaceName: 'TogglePattern', method: 'Toggle', slot: slot(IUIAUTOMATION_TOGGLE_PATTERN, 'Toggle') };
     case 'expand':
-      return { pattern: 'expand_collapse', interfaceName: 'ExpandCollapsePattern', method: 'Expand', slot: slot(IUIAUTOMATION_EXPAND_COLLAPSE_PATTERN, 'Expand') };
+      return {
+        pattern: 'expand_collapse',
+        interfaceName: 'ExpandCollapsePattern',
+        method: 'Expand',
+        slot: slot(IUIAUTOMATION_EXPAND_COLLAPSE_PATTERN, 'Expand'),
+      };
     case 'collapse':
-      return { pattern: 'expand_collapse', interfaceName: 'ExpandCollapsePattern', method: 'Collapse', slot: slot(IUIAUTOMATION_EXPAND_COLLAPSE_PATTERN, 'Collapse') };
+      return {
+        pattern: 'expand_collapse',
+        interfaceName: 'ExpandCollapsePattern',
+        method: 'Collapse',
+        slot: slot(IUIAUTOMATION_EXPAND_COLLAPSE_PATTERN, 'Collapse'),
+      };
     case 'select':
       return { pattern: 'selection_item', interfaceName: 'SelectionItemPattern', method: 'Select', slot: slot(IUIAUTOMATION_SELECTION_ITEM_PATTERN, 'Select') };
     case 'scroll_into_view':
-      return { pattern: 'scroll_item', interfaceName: 'ScrollItemPattern', method: 'ScrollIntoView', slot: slot(IUIAUTOMATION_SCROLL_ITEM_PATTERN, 'ScrollIntoView') };
+      return {
+        pattern: 'scroll_item',
+        interfaceName: 'ScrollItemPattern',
+        method: 'ScrollIntoView',
+        slot: slot(IUIAUTOMATION_SCROLL_ITEM_PATTERN, 'ScrollIntoView'),
+      };
     case 'focus':
       return 'focus';
   }
@@ -63,7 +89,13 @@ export function dispatchUia(element: ComPtr, action: Action, patterns: readonly 
   const path = `uia:${call.interfaceName}.${call.method}`;
   let pattern: ComPtr | undefined;
   try {
-    pattern = element.callForInterface('GetCurrentPatternAs', slot(IUIAUTOMATION_ELEMENT, 'GetCurrentPatternAs'), ['int32_t', 'const uint8_t *'], [PATTERN_IDS[call.pattern], guidBytes(PATTERN_IIDS[call.pattern])], `IUIAutomation${call.interfaceName}`);
+    pattern = element.callForInterface(
+      'GetCurrentPatternAs',
+      slot(IUIAUTOMATION_ELEMENT, 'GetCurrentPatternAs'),
+      ['int32_t', 'const uint8_t *'],
+      [PATTERN_IDS[call.pattern], guidBytes(PATTERN_IIDS[call.pattern])],
+      `IUIAutomation${call.interfaceName}`,
+    );
   } catch (error) {
     if (error instanceof ComError) throw fail(readFailure(error.hr), `${path}: the pattern could not be obtained (${error.message})`, { supported: patterns });
     throw error;
@@ -83,5 +115,3 @@ export function dispatchUia(element: ComPtr, action: Action, patterns: readonly 
     return { path, ok: true };
   });
 }
-
-

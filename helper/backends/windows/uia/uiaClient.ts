@@ -47,7 +47,13 @@ export class UiaClient {
 
   /** The window's element with its whole control-view subtree cached: one cross-process call. */
   windowBuildCache(hwnd: number): ComPtr | undefined {
-    return this.automation.callForInterface('ElementFromHandleBuildCache', A('ElementFromHandleBuildCache'), ['intptr_t', 'void *'], [hwnd, this.cacheRequest().address], 'IUIAutomationElement');
+    return this.automation.callForInterface(
+      'ElementFromHandleBuildCache',
+      A('ElementFromHandleBuildCache'),
+      ['intptr_t', 'void *'],
+      [hwnd, this.cacheRequest().address],
+      'IUIAutomationElement',
+    );
   }
 
   /** The window's element without a cache (for finding one element to act on). */
@@ -60,18 +66,31 @@ export class UiaClient {
     const ints = Buffer.alloc(runtimeId.length * 4);
     runtimeId.forEach((v, i) => ints.writeInt32LE(v, i * 4));
     const out: unknown[] = [null];
-    this.automation.call('IntNativeArrayToSafeArray', slot(IUIAUTOMATION, 'IntNativeArrayToSafeArray'), ['uint8_t *', 'int32_t', '_Out_ void **'], [ints, runtimeId.length, out]);
+    this.automation.call(
+      'IntNativeArrayToSafeArray',
+      slot(IUIAUTOMATION, 'IntNativeArrayToSafeArray'),
+      ['uint8_t *', 'int32_t', '_Out_ void **'],
+      [ints, runtimeId.length, out],
+    );
     // VARIANT { vt = VT_ARRAY | VT_I4, parray }: passed by reference (x64 passes a 24-byte struct by pointer); cleared after.
     const variant = Buffer.alloc(24);
     variant.writeUInt16LE(0x2003, 0);
     variant.writeBigUInt64LE(ptr(out[0]), 8);
     let condition: ComPtr | undefined;
     try {
-      condition = this.automation.callForInterface('CreatePropertyCondition', A('CreatePropertyCondition'), ['int32_t', 'uint8_t *'], [PROPERTY_IDS.RuntimeId, variant], 'IUIAutomationCondition');
+      condition = this.automation.callForInterface(
+        'CreatePropertyCondition',
+        A('CreatePropertyCondition'),
+        ['int32_t', 'uint8_t *'],
+        [PROPERTY_IDS.RuntimeId, variant],
+        'IUIAutomationCondition',
+      );
     } finally {
       takeVariant(variant);
     }
-    return using([condition], () => root.callForInterface('FindFirst', E('FindFirst'), ['int32_t', 'void *'], [TREE_SCOPE.Subtree, condition?.address ?? null], 'IUIAutomationElement'));
+    return using([condition], () =>
+      root.callForInterface('FindFirst', E('FindFirst'), ['int32_t', 'void *'], [TREE_SCOPE.Subtree, condition?.address ?? null], 'IUIAutomationElement'),
+    );
   }
 
   release(): void {

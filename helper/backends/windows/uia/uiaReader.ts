@@ -39,7 +39,8 @@ export function nodeOf(element: ComPtr, parent: string | undefined, fallbackKey:
   const controlType = num(p(PROPERTY_IDS.ControlType));
   if (controlType === undefined) unread.add('role');
   const patterns: Pattern[] = [];
-  for (const [pattern, property] of Object.entries(PATTERN_AVAILABLE_PROPERTIES) as [Exclude<Pattern, 'focus'>, number][]) if (bool(p(property)) === true) patterns.push(pattern);
+  for (const [pattern, property] of Object.entries(PATTERN_AVAILABLE_PROPERTIES) as [Exclude<Pattern, 'focus'>, number][])
+    if (bool(p(property)) === true) patterns.push(pattern);
   const focusable = bool(p(PROPERTY_IDS.IsKeyboardFocusable));
   if (focusable === true) patterns.push('focus');
   const password = bool(p(PROPERTY_IDS.IsPassword)) === true;
@@ -72,7 +73,19 @@ export function nodeOf(element: ComPtr, parent: string | undefined, fallbackKey:
     const v = num(p(PROPERTY_IDS.RangeValueValue));
     if (v !== undefined) value = String(v);
   }
-  const node: UiaNode = { key: runtimeId.length > 0 ? runtimeKey(runtimeId) : fallbackKey, runtimeId, parent, children: [], childCount: 0, role: controlType === undefined ? 'unknown' : roleOfControlType(controlType), nativeRole: controlType === undefined ? undefined : String(controlType), state, patterns, detailed: true, unread } as UiaNode;
+  const node: UiaNode = {
+    key: runtimeId.length > 0 ? runtimeKey(runtimeId) : fallbackKey,
+    runtimeId,
+    parent,
+    children: [],
+    childCount: 0,
+    role: controlType === undefined ? 'unknown' : roleOfControlType(controlType),
+    nativeRole: controlType === undefined ? undefined : String(controlType),
+    state,
+    patterns,
+    detailed: true,
+    unread,
+  } as UiaNode;
   const name = str(p(PROPERTY_IDS.Name));
   if (name !== undefined) node.name = name;
   const automationId = str(p(PROPERTY_IDS.AutomationId));
@@ -81,7 +94,8 @@ export function nodeOf(element: ComPtr, parent: string | undefined, fallbackKey:
   if (className !== undefined && className !== '') node.className = className;
   if (value !== undefined) node.value = value;
   const box = p(PROPERTY_IDS.BoundingRectangle);
-  if (Array.isArray(box) && box.length === 4 && (box[2] ?? 0) > 0) node.rect = rect(Math.round(box[0] ?? 0), Math.round(box[1] ?? 0), Math.round(box[2] ?? 0), Math.round(box[3] ?? 0));
+  if (Array.isArray(box) && box.length === 4 && (box[2] ?? 0) > 0)
+    node.rect = rect(Math.round(box[0] ?? 0), Math.round(box[1] ?? 0), Math.round(box[2] ?? 0), Math.round(box[3] ?? 0));
   const hwnd = num(p(PROPERTY_IDS.NativeWindowHandle));
   if (hwnd !== undefined && hwnd !== 0) node.hwnd = hwnd;
   if (node.nativeRole === undefined) delete node.nativeRole;
@@ -93,7 +107,12 @@ export function nodeOf(element: ComPtr, parent: string | undefined, fallbackKey:
  * releases every element pointer as it goes: a read holds no COM reference once it returns.
  * The root answers to `rootKey` (the window's key); its RuntimeId stays in `runtimeId`.
  */
-export function readCachedTree(root: ComPtr, rootKey: string, deadline: Deadline, problems: { truncated: Set<Truncation>; notes: string[] }): Map<string, UiaNode> {
+export function readCachedTree(
+  root: ComPtr,
+  rootKey: string,
+  deadline: Deadline,
+  problems: { truncated: Set<Truncation>; notes: string[] },
+): Map<string, UiaNode> {
   const nodes = new Map<string, UiaNode>();
   let queue: { element: ComPtr; parent: string | undefined }[] = [{ element: root.addRef(), parent: undefined }];
   let n = 0;

@@ -31,7 +31,9 @@ export class UiaTreeSource extends ReadAtOnceSource<UiaNode> {
       if (code === 'stale_element') throw fail('stale_window', `window ${hwnd} is gone (${describeHresult(error.hr)})`, { window: String(hwnd) });
       if (code === 'target_elevated') throw fail('target_elevated', `window ${hwnd} runs with higher privileges than the helper`, { window: String(hwnd) });
       this.truncated.add(code === 'timeout' ? 'timeout' : 'provider_error');
-      this.notes.push(`${code === 'timeout' ? 'timeout' : 'provider_error'}: ${this.window.info.app} (pid ${this.window.process.pid}) did not answer the bulk read: ${describeHresult(error.hr)}`);
+      this.notes.push(
+        `${code === 'timeout' ? 'timeout' : 'provider_error'}: ${this.window.info.app} (pid ${this.window.process.pid}) did not answer the bulk read: ${describeHresult(error.hr)}`,
+      );
       return;
     }
     if (root === undefined) return;

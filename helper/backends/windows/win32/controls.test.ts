@@ -6,13 +6,23 @@ const visible = WS.VISIBLE | WS.CHILD | WS.TABSTOP;
 
 describe('Win32 control classification', () => {
   it('offers only the message contracts it can honour', () => {
-    assert.deepEqual(classify('Button', visible | BS.PUSHBUTTON), { kind: 'push', role: 'button', patterns: ['invoke'], state: { enabled: true, offscreen: false, focusable: true } });
+    assert.deepEqual(classify('Button', visible | BS.PUSHBUTTON), {
+      kind: 'push',
+      role: 'button',
+      patterns: ['invoke'],
+      state: { enabled: true, offscreen: false, focusable: true },
+    });
     assert.deepEqual(classify('BUTTON', visible | BS.AUTOCHECKBOX).patterns, ['toggle']);
     assert.deepEqual(classify('Button', visible | BS.AUTORADIOBUTTON).patterns, ['selection_item']);
     assert.deepEqual(classify('Button', visible | BS.GROUPBOX).patterns, []);
     assert.deepEqual(classify('Edit', visible).patterns, ['value']);
     assert.deepEqual(classify('Edit', visible | ES.READONLY).patterns, [], 'a read-only edit is not writable');
-    assert.deepEqual(classify('msctls_trackbar32', visible), { kind: 'other', role: 'slider', patterns: [], state: { enabled: true, offscreen: false, focusable: true } });
+    assert.deepEqual(classify('msctls_trackbar32', visible), {
+      kind: 'other',
+      role: 'slider',
+      patterns: [],
+      state: { enabled: true, offscreen: false, focusable: true },
+    });
     assert.equal(classify('SomeCustomClass', visible).role, 'pane');
   });
 

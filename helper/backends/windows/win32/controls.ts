@@ -3,7 +3,24 @@ import type { ElementState, Pattern, Role } from '../../../../protocol/index.js'
 // Window styles and control styles (WinUser.h). Only what the Win32 tier reads.
 export const WS = { DISABLED: 0x0800_0000, VISIBLE: 0x1000_0000, TABSTOP: 0x0001_0000, CHILD: 0x4000_0000, POPUP: 0x8000_0000 } as const;
 export const BS_TYPEMASK = 0x0f;
-export const BS = { PUSHBUTTON: 0, DEFPUSHBUTTON: 1, CHECKBOX: 2, AUTOCHECKBOX: 3, RADIOBUTTON: 4, THREESTATE: 5, AUTO3STATE: 6, GROUPBOX: 7, USERBUTTON: 8, AUTORADIOBUTTON: 9, PUSHBOX: 0xa, OWNERDRAW: 0xb, SPLITBUTTON: 0xc, DEFSPLITBUTTON: 0xd, COMMANDLINK: 0xe, DEFCOMMANDLINK: 0xf } as const;
+export const BS = {
+  PUSHBUTTON: 0,
+  DEFPUSHBUTTON: 1,
+  CHECKBOX: 2,
+  AUTOCHECKBOX: 3,
+  RADIOBUTTON: 4,
+  THREESTATE: 5,
+  AUTO3STATE: 6,
+  GROUPBOX: 7,
+  USERBUTTON: 8,
+  AUTORADIOBUTTON: 9,
+  PUSHBOX: 0xa,
+  OWNERDRAW: 0xb,
+  SPLITBUTTON: 0xc,
+  DEFSPLITBUTTON: 0xd,
+  COMMANDLINK: 0xe,
+  DEFCOMMANDLINK: 0xf,
+} as const;
 export const ES = { MULTILINE: 0x4, PASSWORD: 0x20, READONLY: 0x800 } as const;
 export const CBS_TYPEMASK = 0x3;
 export const CBS = { SIMPLE: 1, DROPDOWN: 2, DROPDOWNLIST: 3 } as const;
@@ -73,8 +90,10 @@ export function classify(className: string, style: number): Classified {
       state: { ...state, editable: !readOnly, read_only: readOnly, multi_line: (style & ES.MULTILINE) !== 0, ...(password ? { password: true } : {}) },
     };
   }
-  if (cls === 'combobox' || cls === 'comboboxex32') return { kind: 'combo', role: 'combo_box', patterns: [], state: { ...state, expandable: (style & CBS_TYPEMASK) !== CBS.SIMPLE } };
-  if (cls === 'listbox' || cls === 'combolbox') return { kind: 'list', role: 'list', patterns: [], state: { ...state, multiselectable: (style & (LBS.MULTIPLESEL | LBS.EXTENDEDSEL)) !== 0 } };
+  if (cls === 'combobox' || cls === 'comboboxex32')
+    return { kind: 'combo', role: 'combo_box', patterns: [], state: { ...state, expandable: (style & CBS_TYPEMASK) !== CBS.SIMPLE } };
+  if (cls === 'listbox' || cls === 'combolbox')
+    return { kind: 'list', role: 'list', patterns: [], state: { ...state, multiselectable: (style & (LBS.MULTIPLESEL | LBS.EXTENDEDSEL)) !== 0 } };
   if (cls === 'static') return { kind: 'static', role: 'label', patterns: [], state: { enabled, offscreen: state.offscreen } };
   if (cls === '#32770') return { kind: 'dialog', role: 'dialog', patterns: [], state };
   const role = READ_ONLY_CLASSES[cls];

@@ -18,7 +18,8 @@ export class DesktopWindows {
   process(pid: number): { start: string; app: string } {
     const info = processInfo(this.u, pid);
     if (info === undefined) throw fail('stale_process', `process ${pid} has exited`, { pid });
-    if ('denied' in info) throw fail('target_elevated', `process ${pid} runs with higher privileges than the helper; run Overseer elevated to read it`, { pid });
+    if ('denied' in info)
+      throw fail('target_elevated', `process ${pid} runs with higher privileges than the helper; run Overseer elevated to read it`, { pid });
     return info;
   }
 
@@ -60,17 +61,21 @@ export class DesktopWindows {
     try {
       process = this.process(pid);
     } catch (error) {
-      if (error instanceof OverseerError && error.code === 'stale_process') throw fail('stale_window', `window ${id} is gone: its process exited`, { window: id });
+      if (error instanceof OverseerError && error.code === 'stale_process')
+        throw fail('stale_window', `window ${id} is gone: its process exited`, { window: id });
       throw error;
     }
-    if (isExcluded(this.exclusions, pid, process.app)) throw fail('excluded_target', `window ${id} belongs to an excluded application (${process.app}, pid ${pid})`, { window: id, pid });
+    if (isExcluded(this.exclusions, pid, process.app))
+      throw fail('excluded_target', `window ${id} belongs to an excluded application (${process.app}, pid ${pid})`, { window: id, pid });
     const info = describeWindow(this.u, hwnd, pid, process);
-    if (isExcludedTitle(this.exclusions, info.title)) throw fail('excluded_target', `window ${id} shows the supervisor's own UI ("${info.title}")`, { window: id, pid });
+    if (isExcludedTitle(this.exclusions, info.title))
+      throw fail('excluded_target', `window ${id} shows the supervisor's own UI ("${info.title}")`, { window: id, pid });
     return { info, rootKey: windowKey(hwnd), process: { pid, process_start: process.start } };
   }
 
   checkProcess(identity: ProcessIdentity): void {
     const info = this.process(identity.pid);
-    if (info.start !== identity.process_start) throw fail('stale_process', `pid ${identity.pid} now belongs to another process (creation time changed)`, { pid: identity.pid });
+    if (info.start !== identity.process_start)
+      throw fail('stale_process', `pid ${identity.pid} now belongs to another process (creation time changed)`, { pid: identity.pid });
   }
 }

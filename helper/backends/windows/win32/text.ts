@@ -5,7 +5,10 @@ export function stripMnemonic(text: string): string {
 
 /** A label's text as the name of the control it labels (`Name:` → `Name`). */
 export function labelName(text: string): string {
-  return stripMnemonic(text).trim().replace(/[:：]$/, '').trim();
+  return stripMnemonic(text)
+    .trim()
+    .replace(/[:：]$/, '')
+    .trim();
 }
 
 /** A FILETIME (100 ns since 1601) as the decimal string process identity compares. */

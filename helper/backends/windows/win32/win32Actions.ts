@@ -13,7 +13,10 @@ function dispatchSend(u: User32, hwnd: number, msg: number, wp: number, lp: numb
   const result = [0];
   const timeout = Math.max(1, Math.min(MESSAGE_MS, deadline.remaining()));
   const flags = SMTO.ABORTIFHUNG | SMTO.ERRORONEXIT;
-  const sent = typeof lp === 'string' ? u.SendMessageTimeoutStr(hwnd, msg, wp, lp, flags, timeout, result) : u.SendMessageTimeoutInt(hwnd, msg, wp, lp, flags, timeout, result);
+  const sent =
+    typeof lp === 'string'
+      ? u.SendMessageTimeoutStr(hwnd, msg, wp, lp, flags, timeout, result)
+      : u.SendMessageTimeoutInt(hwnd, msg, wp, lp, flags, timeout, result);
   if (sent === 0) throw new DispatchError(`${path}: the application did not finish handling the message within ${timeout} ms`, 'unknown', 'unknown');
   return Number(result[0]);
 }
@@ -25,7 +28,8 @@ function dispatchSend(u: User32, hwnd: number, msg: number, wp: number, lp: numb
  * process are checked right before the message goes out.
  */
 export function dispatchWin32(u: User32, node: Win32Node, action: Action, text: string | undefined, expectedPid: number, deadline: Deadline): DispatchResult {
-  if (!u.IsWindow(node.hwnd) || windowPid(u, node.hwnd) !== expectedPid) throw fail('stale_element', `the control (HWND ${node.hwnd}) is gone or now belongs to another process`);
+  if (!u.IsWindow(node.hwnd) || windowPid(u, node.hwnd) !== expectedPid)
+    throw fail('stale_element', `the control (HWND ${node.hwnd}) is gone or now belongs to another process`);
   if (action === 'invoke' && node.kind === 'push') {
     // Posted, as a click is: a button that opens a modal dialog must not hold the helper.
     if (!u.PostMessageW(node.hwnd, BM.CLICK, 0, 0)) return { path: 'win32:BM_CLICK', ok: false, detail: `PostMessage failed (error ${u.GetLastError()})` };

@@ -69,9 +69,33 @@ export function user32(): User32 {
   // Registers the callback type the EnumWindows declarations below name.
   koffi.proto('bool __stdcall OverseerEnumProc(intptr_t hwnd, intptr_t lp)');
   const f = (lib: Koffi.LibraryHandle, decl: string) => lib.func(decl) as (...args: unknown[]) => unknown;
-  const sendBuf = u.func('__stdcall', 'SendMessageTimeoutW', 'intptr_t', ['intptr_t', 'uint32_t', 'uintptr_t', 'uint16_t *', 'uint32_t', 'uint32_t', koffi.out(koffi.pointer('uintptr_t'))]);
-  const sendStr = u.func('__stdcall', 'SendMessageTimeoutW', 'intptr_t', ['intptr_t', 'uint32_t', 'uintptr_t', 'str16', 'uint32_t', 'uint32_t', koffi.out(koffi.pointer('uintptr_t'))]);
-  const sendInt = u.func('__stdcall', 'SendMessageTimeoutW', 'intptr_t', ['intptr_t', 'uint32_t', 'uintptr_t', 'intptr_t', 'uint32_t', 'uint32_t', koffi.out(koffi.pointer('uintptr_t'))]);
+  const sendBuf = u.func('__stdcall', 'SendMessageTimeoutW', 'intptr_t', [
+    'intptr_t',
+    'uint32_t',
+    'uintptr_t',
+    'uint16_t *',
+    'uint32_t',
+    'uint32_t',
+    koffi.out(koffi.pointer('uintptr_t')),
+  ]);
+  const sendStr = u.func('__stdcall', 'SendMessageTimeoutW', 'intptr_t', [
+    'intptr_t',
+    'uint32_t',
+    'uintptr_t',
+    'str16',
+    'uint32_t',
+    'uint32_t',
+    koffi.out(koffi.pointer('uintptr_t')),
+  ]);
+  const sendInt = u.func('__stdcall', 'SendMessageTimeoutW', 'intptr_t', [
+    'intptr_t',
+    'uint32_t',
+    'uintptr_t',
+    'intptr_t',
+    'uint32_t',
+    'uint32_t',
+    koffi.out(koffi.pointer('uintptr_t')),
+  ]);
   let dpi: ((context: number) => boolean) | undefined;
   try {
     dpi = u.func('bool __stdcall SetProcessDpiAwarenessContext(intptr_t value)') as (context: number) => boolean;
@@ -104,12 +128,21 @@ export function user32(): User32 {
     ...(dpi !== undefined ? { SetProcessDpiAwarenessContext: dpi } : {}),
     OpenProcess: f(k, 'intptr_t __stdcall OpenProcess(uint32_t access, bool inherit, uint32_t pid)') as User32['OpenProcess'],
     CloseHandle: f(k, 'bool __stdcall CloseHandle(intptr_t handle)') as User32['CloseHandle'],
-    GetProcessTimes: f(k, 'bool __stdcall GetProcessTimes(intptr_t handle, _Out_ uint8_t *creation, _Out_ uint8_t *exit, _Out_ uint8_t *kernel, _Out_ uint8_t *user)') as User32['GetProcessTimes'],
-    QueryFullProcessImageNameW: f(k, 'bool __stdcall QueryFullProcessImageNameW(intptr_t handle, uint32_t flags, _Out_ uint16_t *name, _Inout_ uint32_t *size)') as User32['QueryFullProcessImageNameW'],
+    GetProcessTimes: f(
+      k,
+      'bool __stdcall GetProcessTimes(intptr_t handle, _Out_ uint8_t *creation, _Out_ uint8_t *exit, _Out_ uint8_t *kernel, _Out_ uint8_t *user)',
+    ) as User32['GetProcessTimes'],
+    QueryFullProcessImageNameW: f(
+      k,
+      'bool __stdcall QueryFullProcessImageNameW(intptr_t handle, uint32_t flags, _Out_ uint16_t *name, _Inout_ uint32_t *size)',
+    ) as User32['QueryFullProcessImageNameW'],
     GetLastError: f(k, 'uint32_t __stdcall GetLastError()') as User32['GetLastError'],
     GetCurrentProcess: f(k, 'intptr_t __stdcall GetCurrentProcess()') as User32['GetCurrentProcess'],
     OpenProcessToken: f(a, 'bool __stdcall OpenProcessToken(intptr_t process, uint32_t access, _Out_ intptr_t *token)') as User32['OpenProcessToken'],
-    GetTokenInformation: f(a, 'bool __stdcall GetTokenInformation(intptr_t token, int infoClass, _Out_ uint8_t *info, uint32_t length, _Out_ uint32_t *returned)') as User32['GetTokenInformation'],
+    GetTokenInformation: f(
+      a,
+      'bool __stdcall GetTokenInformation(intptr_t token, int infoClass, _Out_ uint8_t *info, uint32_t length, _Out_ uint32_t *returned)',
+    ) as User32['GetTokenInformation'],
   };
   return bound;
 }

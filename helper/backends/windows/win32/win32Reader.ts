@@ -148,7 +148,16 @@ export function isTopLevel(u: User32, hwnd: number): boolean {
 /** The WindowInfo of a top-level window. */
 export function describeWindow(u: User32, hwnd: number, pid: number, process: { start: string; app: string }): WindowInfo {
   const cls = className(u, hwnd);
-  const info: WindowInfo = { window: String(hwnd), title: windowTitle(u, hwnd), class: cls, app: process.app, pid, process_start: process.start, foreground: u.GetForegroundWindow() === hwnd, role: cls === '#32770' ? 'dialog' : 'window' };
+  const info: WindowInfo = {
+    window: String(hwnd),
+    title: windowTitle(u, hwnd),
+    class: cls,
+    app: process.app,
+    pid,
+    process_start: process.start,
+    foreground: u.GetForegroundWindow() === hwnd,
+    role: cls === '#32770' ? 'dialog' : 'window',
+  };
   const r = windowRect(u, hwnd);
   if (r !== undefined) info.rect = r;
   return info;
@@ -163,15 +172,33 @@ export function readWindow(u: User32, top: number, title: string, deadline: Dead
   const nodes = new Map<string, Win32Node>();
   const rootStyle = u.GetWindowLongPtrW(top, GWL.STYLE);
   const rootClass = className(u, top);
-  const root: Win32Node = { key: windowKey(top), hwnd: top, kind: rootClass === '#32770' ? 'dialog' : 'other', parent: undefined, children: [], childCount: 0, role: rootClass === '#32770' ? 'dialog' : 'window', className: rootClass, name: title, state: { enabled: (rootStyle & 0x0800_0000) === 0, offscreen: false, active: u.GetForegroundWindow() === top }, patterns: [], detailed: true, unread: new Set() };
+  const root: Win32Node = {
+    key: windowKey(top),
+    hwnd: top,
+    kind: rootClass === '#32770' ? 'dialog' : 'other',
+    parent: undefined,
+    children: [],
+    childCount: 0,
+    role: rootClass === '#32770' ? 'dialog' : 'window',
+    className: rootClass,
+    name: title,
+    state: { enabled: (rootStyle & 0x0800_0000) === 0, offscreen: false, active: u.GetForegroundWindow() === top },
+    patterns: [],
+    detailed: true,
+    unread: new Set(),
+  };
   const r0 = windowRect(u, top);
   if (r0 !== undefined) root.rect = r0;
   nodes.set(root.key, root);
   const order: number[] = [];
-  u.EnumChildWindows(top, (hwnd) => {
-    order.push(hwnd);
-    return !deadline.expired();
-  }, 0);
+  u.EnumChildWindows(
+    top,
+    (hwnd) => {
+      order.push(hwnd);
+      return !deadline.expired();
+    },
+    0,
+  );
   if (deadline.expired()) problems.truncated.add('timeout');
   let lastLabel: string | undefined;
   for (const hwnd of order) {
@@ -186,7 +213,21 @@ export function readWindow(u: User32, top: number, title: string, deadline: Dead
     const cls = className(u, hwnd);
     const c = classify(cls, style);
     const ctrlId = u.GetDlgCtrlID(hwnd);
-    const node: Win32Node = { key: windowKey(hwnd), hwnd, kind: c.kind, parent: parent.key, children: [], childCount: 0, role: c.role, className: cls, state: { ...c.state }, patterns: [...c.patterns], detailed: true, unread: new Set(), ctrlId };
+    const node: Win32Node = {
+      key: windowKey(hwnd),
+      hwnd,
+      kind: c.kind,
+      parent: parent.key,
+      children: [],
+      childCount: 0,
+      role: c.role,
+      className: cls,
+      state: { ...c.state },
+      patterns: [...c.patterns],
+      detailed: true,
+      unread: new Set(),
+      ctrlId,
+    };
     if (ctrlId > 0 && ctrlId < 0xffff) node.automationId = String(ctrlId);
     const r = windowRect(u, hwnd);
     if (r !== undefined) node.rect = r;
@@ -263,7 +304,20 @@ export function readItems(u: User32, control: Win32Node, to: number, deadline: D
     }
     const text = sendText(u, control.hwnd, combo ? CB.GETLBTEXTLEN : LB.GETTEXTLEN, combo ? CB.GETLBTEXT : LB.GETTEXT, i, deadline, problems);
     const selected = control.selectedItem === i;
-    const item: Win32Node = { key: itemKey(control.hwnd, i), hwnd: control.hwnd, kind: 'item', item: i, parent: control.key, children: [], childCount: 0, role: 'list_item', state: { enabled: control.state?.enabled !== false, selectable: true, selected }, patterns: control.state?.enabled === false ? [] : ['selection_item'], detailed: true, unread: new Set() };
+    const item: Win32Node = {
+      key: itemKey(control.hwnd, i),
+      hwnd: control.hwnd,
+      kind: 'item',
+      item: i,
+      parent: control.key,
+      children: [],
+      childCount: 0,
+      role: 'list_item',
+      state: { enabled: control.state?.enabled !== false, selectable: true, selected },
+      patterns: control.state?.enabled === false ? [] : ['selection_item'],
+      detailed: true,
+      unread: new Set(),
+    };
     if (combo) item.inCombo = true;
     if (text === undefined) item.unread.add('name');
     else item.name = text;

@@ -20,7 +20,8 @@ export class Win32TreeSource extends ReadAtOnceSource<Win32Node> {
   open(deadline: Deadline): void {
     const hwnd = Number(this.window.info.window);
     this.nodes = readWindow(this.u, hwnd, this.window.info.title, deadline, this);
-    if (this.truncated.has('timeout')) this.notes.push(`timeout: ${this.window.info.app} (pid ${this.window.process.pid}) did not answer every message in time`);
+    if (this.truncated.has('timeout'))
+      this.notes.push(`timeout: ${this.window.info.app} (pid ${this.window.process.pid}) did not answer every message in time`);
   }
 
   /** Reads list and combo box items on demand, up to `limit` of each control (the rest of the window is already read). */
@@ -39,7 +40,8 @@ export class Win32TreeSource extends ReadAtOnceSource<Win32Node> {
     if (known !== undefined) return Promise.resolve(known);
     const m = /^(w:\d+):(\d+)$/.exec(key);
     const control = m === null ? undefined : this.nodes.get(m[1] as string);
-    if (m !== null && control !== undefined && (control.kind === 'list' || control.kind === 'combo')) readItems(this.u, control, Number(m[2]) + 1, deadline, this, this.nodes);
+    if (m !== null && control !== undefined && (control.kind === 'list' || control.kind === 'combo'))
+      readItems(this.u, control, Number(m[2]) + 1, deadline, this, this.nodes);
     return Promise.resolve(this.nodes.get(key));
   }
 }

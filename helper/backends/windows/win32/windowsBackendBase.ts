@@ -34,9 +34,12 @@ export abstract class WindowsBackendBase {
       try {
         u = user32();
       } catch (error) {
-        throw fail('accessibility_unavailable', `the Win32 functions could not be loaded: ${error instanceof Error ? error.message : String(error)}`, { reason: `${this.tier}_unavailable` });
+        throw fail('accessibility_unavailable', `the Win32 functions could not be loaded: ${error instanceof Error ? error.message : String(error)}`, {
+          reason: `${this.tier}_unavailable`,
+        });
       }
-      if (!(u.SetProcessDpiAwarenessContext?.(PER_MONITOR_AWARE_V2) ?? false)) this.log(`[${this.tier}] Per-Monitor-V2 DPI awareness is not available here; rects may be scaled`);
+      if (!(u.SetProcessDpiAwarenessContext?.(PER_MONITOR_AWARE_V2) ?? false))
+        this.log(`[${this.tier}] Per-Monitor-V2 DPI awareness is not available here; rects may be scaled`);
       this.u = u;
       this.windows = new DesktopWindows(u);
       this.windows.exclusions = this.exclusions;
@@ -49,7 +52,8 @@ export abstract class WindowsBackendBase {
   }
 
   protected get desktop(): { u: User32; windows: DesktopWindows } {
-    if (this.u === undefined || this.windows === undefined) throw fail('accessibility_unavailable', `the ${this.tier} backend is not started`, { reason: `${this.tier}_unavailable` });
+    if (this.u === undefined || this.windows === undefined)
+      throw fail('accessibility_unavailable', `the ${this.tier} backend is not started`, { reason: `${this.tier}_unavailable` });
     return { u: this.u, windows: this.windows };
   }
 
