@@ -2,6 +2,7 @@ export * from './coords.js';
 export * from './elements.js';
 export * from './errors.js';
 export * from './helperRpc.js';
+export * from './keys.js';
 export * from './limits.js';
 export * from './screen.js';
 export * from './selector.js';
