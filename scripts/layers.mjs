@@ -48,6 +48,13 @@ export const LAYERS = [
     packages: [NODE, 'zod'],
     reach: 'The supervisor reaches the helper only over RPC, through its client main/core/helperProcess.ts.',
   },
+  {
+    folder: 'helper/screen/image',
+    why: "The screen tier's image pipeline: area-average downscale and a node:zlib PNG writer, pure functions over pixel buffers.",
+    may: ['protocol', 'helper/screen/image'],
+    packages: [NODE],
+    reach: "The helper's screen tier and the benches use it; the supervisor gets images over RPC.",
+  },
   { folder: 'helper/rpc', why: "The helper's own transports (its worker-thread stdout writer).", may: ['rpc', 'helper/rpc'], packages: [NODE] },
   {
     folder: 'helper/backends/atspi',
@@ -171,7 +178,17 @@ export const LAYERS = [
   {
     folder: 'bench',
     why: 'Benchmarks measure the product through its real entry points, against peers in the same run.',
-    may: ['protocol', 'bench', 'main/core', 'main/testing', 'desktop', 'e2e/ui', 'e2e/windows', 'helper/backends/windows/win32/win32Api.ts'],
+    may: [
+      'protocol',
+      'bench',
+      'main/core',
+      'main/testing',
+      'desktop',
+      'e2e/ui',
+      'e2e/windows',
+      'helper/backends/windows/win32/win32Api.ts',
+      'helper/screen/image',
+    ],
     packages: [NODE, '@modelcontextprotocol/sdk', 'playwright-core'],
   },
   { folder: 'scripts', why: 'Build and test scripts.', may: ['scripts', 'protocol', 'main/core', 'desktop'], packages: [NODE, 'esbuild', 'tsx'] },

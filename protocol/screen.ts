@@ -1,0 +1,214 @@
+// The screen tier's contract (SPEC §9): screenshot and input tool arguments, the screenshot answer,
+// and the one transform between image pixels and physical screen pixels.
+import { z } from 'zod';
+
+/** Names of the screen tier's tools. */
+export const SCREEN_TOOL_NAMES = [
+  'capabilities',
+  'screenshot',
+  'click',
+  'double_click',
+  'triple_click',
+  'move',
+  'left_click_drag',
+  'mouse_down',
+  'mouse_up',
+  'scroll',
+  'type_text',
+  'key',
+  'hold_key',
+  'cursor_position',
+  'wait',
+] as const;
+export type ScreenToolName = (typeof SCREEN_TOOL_NAMES)[number];
+
+/** Default and ceiling of a screenshot's size, in image pixels. */
+export const SCREENSHOT_LIMITS = { max_width: { default: 1280, min: 1, ceiling: 4096 }, max_height: { default: 800, min: 1, ceiling: 4096 } } as const;
+/** Longest wait, hold and text accepted. */
+export const MAX_WAIT_MS = 10_000;
+export const MAX_HOLD_MS = 10_000;
+export const MAX_TYPE_TEXT_CHARS = 100_000;
+export const MAX_KEYS_CHARS = 1000;
+
+/** A screenshot id as issued in a screenshot answer. */
+export const ScreenshotId = z
+  .string()
+  .regex(/^S[A-Za-z0-9_-]{1,99}$/)
+  .describe('A screenshot id ("S…") from an earlier screenshot answer: coordinates are in its image space. Default: your latest screenshot.');
+
+/** A point in image pixels, as one number or a digit string. */
+const axis = (which: string) =>
+  z
+    .union([z.number(), z.string().max(40), z.array(z.union([z.number(), z.string().max(20)])).max(4)])
+    .describe(`${which} in image pixels of the screenshot (0 = left/top edge). A pair [x, y] or "x,y" here is accepted too.`);
+
+/** Point fields, loose on purpose: protocol/coords.ts normalizes every shape models emit and refuses the ambiguous ones. */
+const pointFields = {
+  x: axis('X').optional(),
+  y: axis('Y').optional(),
+  coordinate: z
+    .union([z.array(z.union([z.number(), z.string().max(20)])).max(4), z.string().max(40)])
+    .describe('The point as [x, y], instead of x and y.')
+    .optional(),
+};
+const bindingFields = {
+  screenshot: ScreenshotId.optional(),
+  raw: z.boolean().describe('true: x and y are physical screen pixels, not image pixels of a screenshot.').optional(),
+};
+
+/** Mouse buttons. */
+export const MouseButton = z.enum(['left', 'right', 'middle']).describe('Mouse button; default left.');
+export type MouseButton = z.infer<typeof MouseButton>;
+
+/** capabilities arguments: none. */
+export const CapabilitiesArgs = z.strictObject({});
+export type CapabilitiesArgs = z.infer<typeof CapabilitiesArgs>;
+
+/** screenshot arguments. */
+export const ScreenshotArgs = z.strictObject({
+  window: z.string().min(1).max(200).describe('A window id from window_list: capture only that window. Default: the whole screen.').optional(),
+  max_width: z
+    .number()
+    .int()
+    .min(1)
+    .max(SCREENSHOT_LIMITS.max_width.ceiling)
+    .describe('Widest image; the screen is downscaled to fit, aspect kept. Default 1280.')
+    .optional(),
+  max_height: z.number().int().min(1).max(SCREENSHOT_LIMITS.max_height.ceiling).describe('Tallest image. Default 800.').optional(),
+  format: z.enum(['png', 'jpeg']).describe('Image format; default png.').optional(),
+  quality: z.number().int().min(1).max(100).describe('JPEG quality 1–100; ignored for png.').optional(),
+});
+export type ScreenshotArgs = z.infer<typeof ScreenshotArgs>;
+
+/** click arguments (double_click and triple_click take the same, without count). */
+export const ClickArgs = z.strictObject({
+  ...pointFields,
+  ...bindingFields,
+  button: MouseButton.optional(),
+  count: z.number().int().min(1).max(3).describe('1 (default), 2 for a double click, 3 for a triple click.').optional(),
+});
+export type ClickArgs = z.infer<typeof ClickArgs>;
+
+/** double_click and triple_click arguments. */
+export const MultiClickArgs = z.strictObject({ ...pointFields, ...bindingFields, button: MouseButton.optional() });
+export type MultiClickArgs = z.infer<typeof MultiClickArgs>;
+
+/** move arguments. */
+export const MoveArgs = z.strictObject({ ...pointFields, ...bindingFields });
+export type MoveArgs = z.infer<typeof MoveArgs>;
+
+/** left_click_drag arguments: press at x, y, release at to_x, to_y. */
+export const DragArgs = z.strictObject({
+  ...pointFields,
+  ...bindingFields,
+  to_x: axis('Release X').optional(),
+  to_y: axis('Release Y').optional(),
+});
+export type DragArgs = z.infer<typeof DragArgs>;
+
+/** mouse_down and mouse_up arguments. */
+export const ButtonArgs = z.strictObject({ button: MouseButton.optional() });
+export type ButtonArgs = z.infer<typeof ButtonArgs>;
+
+/** scroll arguments. */
+export const ScrollArgs = z.strictObject({
+  ...pointFields,
+  ...bindingFields,
+  direction: z.enum(['up', 'down', 'left', 'right']).describe('Which way the content moves into view, as a mouse wheel does.'),
+  amount: z.number().int().min(1).max(50).describe('Wheel detents, one notch each; default 3.').optional(),
+});
+export type ScrollArgs = z.infer<typeof ScrollArgs>;
+
+/** type_text arguments. */
+export const TypeTextArgs = z.strictObject({
+  text: z.string().min(1).max(MAX_TYPE_TEXT_CHARS).describe('Text typed exactly as given, any Unicode; use key for shortcuts.'),
+});
+export type TypeTextArgs = z.infer<typeof TypeTextArgs>;
+
+/** key arguments. */
+export const KeyArgs = z.strictObject({
+  keys: z
+    .string()
+    .min(1)
+    .max(MAX_KEYS_CHARS)
+    .describe('A key or combo: "Return", "ctrl+s", "F5"; several separated by spaces are pressed in turn ("ctrl+a ctrl+c"). Vocabulary: docs/keys.md.'),
+});
+export type KeyArgs = z.infer<typeof KeyArgs>;
+
+/** hold_key arguments. */
+export const HoldKeyArgs = z.strictObject({
+  keys: KeyArgs.shape.keys,
+  duration_ms: z.number().int().min(1).max(MAX_HOLD_MS).describe(`How long to hold, at most ${MAX_HOLD_MS} ms.`),
+});
+export type HoldKeyArgs = z.infer<typeof HoldKeyArgs>;
+
+/** cursor_position arguments: none. */
+export const CursorPositionArgs = z.strictObject({});
+export type CursorPositionArgs = z.infer<typeof CursorPositionArgs>;
+
+/** wait arguments. */
+export const WaitArgs = z.strictObject({ ms: z.number().int().min(0).max(MAX_WAIT_MS).describe(`Milliseconds to wait, at most ${MAX_WAIT_MS}.`) });
+export type WaitArgs = z.infer<typeof WaitArgs>;
+
+/** A point in some pixel space. */
+export const Point = z.strictObject({ x: z.number().int(), y: z.number().int() });
+export type Point = z.infer<typeof Point>;
+
+/** A rectangle in image pixels. */
+export const ImageRect = z.strictObject({ x: z.number().int(), y: z.number().int(), w: z.number().int().min(0), h: z.number().int().min(0) });
+export type ImageRect = z.infer<typeof ImageRect>;
+
+/** How image pixels map to physical screen pixels: physical = origin + image × scale. */
+export const ScreenTransform = z.object({
+  /** Physical pixels per image pixel across (≥ 1: screenshots are never upscaled). */
+  scale_x: z.number().positive(),
+  /** Physical pixels per image pixel down. */
+  scale_y: z.number().positive(),
+  /** Physical position of the image's top-left corner. */
+  origin: Point,
+});
+export type ScreenTransform = z.infer<typeof ScreenTransform>;
+
+/** The screenshot answer's structuredContent (the image itself is an MCP image content block). */
+export const ScreenshotAnswer = z.strictObject({
+  screenshot: ScreenshotId,
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  scale_x: ScreenTransform.shape.scale_x,
+  scale_y: ScreenTransform.shape.scale_y,
+  origin: Point,
+  capture_path: z.string().min(1).max(100).describe('How the pixels were read, e.g. "x11:MIT-SHM.GetImage"; a degraded path is named here.'),
+  window: z.string().min(1).max(200).optional(),
+  masked: z.array(ImageRect).describe('Image rectangles blacked out: the supervisor itself and excluded apps.'),
+  approx_tokens: z.number().int().nonnegative(),
+});
+export type ScreenshotAnswer = z.infer<typeof ScreenshotAnswer>;
+
+/**
+ * Image pixel → physical pixel: the physical pixel under the image pixel's center,
+ * origin + floor((i + 0.5) × scale). Image pixel i came from the physical block [i·s, (i+1)·s); its
+ * center lies strictly inside that block, so the answer is always a pixel of that block.
+ */
+export function imageToPhysical(transform: ScreenTransform, x: number, y: number): Point {
+  return {
+    x: transform.origin.x + Math.floor((x + 0.5) * transform.scale_x),
+    y: transform.origin.y + Math.floor((y + 0.5) * transform.scale_y),
+  };
+}
+
+/**
+ * Physical pixel → image pixel: the image pixel whose block holds the physical pixel's center,
+ * floor((p − origin + 0.5) / scale). The inverse of imageToPhysical on image pixels; a point left of
+ * or above the origin gives a negative image coordinate, which callers treat as off the image.
+ */
+export function physicalToImage(transform: ScreenTransform, x: number, y: number): Point {
+  return {
+    x: Math.floor((x - transform.origin.x + 0.5) / transform.scale_x),
+    y: Math.floor((y - transform.origin.y + 0.5) / transform.scale_y),
+  };
+}
+
+/** The transform of a capture of physical size physW × physH at `origin`, delivered as imgW × imgH. */
+export function screenTransform(origin: Point, physW: number, physH: number, imgW: number, imgH: number): ScreenTransform {
+  return { scale_x: physW / imgW, scale_y: physH / imgH, origin };
+}
