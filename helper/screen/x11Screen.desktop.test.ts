@@ -10,8 +10,8 @@ import { after, before, describe, it } from 'node:test';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import { OverseerError } from '../../protocol/index.js';
-import type { CapturedImage, ScreenBackend } from './screenBackend.js';
-import { openX11Backend } from './x11/x11Backend.js';
+import type { CapturedImage } from './screenBackend.js';
+import { openX11Backend, type X11ScreenBackend } from './x11/x11Backend.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
 const WX = 100;
@@ -70,7 +70,8 @@ const p50 = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(x
 
 describe('X11 screen backend on the private desktop', () => {
   let desktop: PrivateDesktop;
-  let screen: ScreenBackend;
+  let screen: X11ScreenBackend;
+  let sparesBefore: number[];
   let log: EventLog;
 
   before(async () => {
@@ -80,6 +81,7 @@ describe('X11 screen backend on the private desktop', () => {
     log = new EventLog(() => path.join(logs, readdirSync(logs).find((f) => f.endsWith('-python3.out.log')) ?? 'none'));
     await log.until((evs) => evs.some((e) => e.ev === 'ready'), 'the canvas to draw', 15_000);
     screen = await openX11Backend({ display: desktop.display });
+    sparesBefore = await screen.spareKeycodes();
   });
 
   after(async () => {
@@ -140,6 +142,20 @@ describe('X11 screen backend on the private desktop', () => {
 
     const ms: number[] = [];
     for (let i = 0; i < 10; i++) ms.push((await screen.capture()).captureMs);
+    // Core GetImage (the fallback when MIT-SHM is unusable) answers the same bytes.
+    const core = await openX11Backend({ display: desktop.display, shm: false });
+    try {
+      assert.equal((await core.capabilities()).capture.path, 'x11:GetImage');
+      const coreImg = await core.capture();
+      assert.equal(coreImg.capturePath, 'x11:GetImage');
+      const coreRegion = await core.capture({ x: WX, y: WY, width: W, height: H });
+      assert.ok(coreRegion.data.equals(region.data), 'core and MIT-SHM region bytes differ');
+      const coreMs: number[] = [];
+      for (let i = 0; i < 10; i++) coreMs.push((await core.capture()).captureMs);
+      console.log(`# full-screen capture 1280x800 via x11:GetImage: p50 ${p50(coreMs).toFixed(1)} ms, min ${Math.min(...coreMs).toFixed(1)} ms`);
+    } finally {
+      await core.close();
+    }
     console.log(`# full-screen capture 1280x800 via ${img.capturePath}: p50 ${p50(ms).toFixed(1)} ms, min ${Math.min(...ms).toFixed(1)} ms`);
   });
 
@@ -250,5 +266,8 @@ describe('X11 screen backend on the private desktop', () => {
         .join(''),
       'ёЁ',
     );
+    // Every remapped spare keycode is back to NoSymbol.
+    assert.ok(sparesBefore.length > 0);
+    assert.deepEqual(await screen.spareKeycodes(), sparesBefore);
   });
 });

@@ -18,18 +18,32 @@ const CAPTURE_DEGRADATIONS = [
   'screen_only', // captures the root: a covered window shows what covers it (no Composite yet)
 ];
 
-/** Connect to `display` (default $DISPLAY) and set up XTEST and the keymap. */
-export async function openX11Backend(options: { display?: string } = {}): Promise<ScreenBackend> {
+/** Options of openX11Backend. */
+export interface X11BackendOptions {
+  /** X display, default $DISPLAY. */
+  display?: string;
+  /** false: never try MIT-SHM, capture with core GetImage (default true). */
+  shm?: boolean;
+}
+
+/** The X11 backend, plus what its tests check on the server. */
+export interface X11ScreenBackend extends ScreenBackend {
+  /** Keycodes whose row is all NoSymbol, as the server holds the keymap now (read again). */
+  spareKeycodes(): Promise<number[]>;
+}
+
+/** Connect to the display and set up XTEST and the keymap. */
+export async function openX11Backend(options: X11BackendOptions = {}): Promise<X11ScreenBackend> {
   const conn = await connectX11(options.display);
   try {
-    return await assemble(conn);
+    return await assemble(conn, options.shm !== false);
   } catch (error) {
     conn.X.close();
     throw error;
   }
 }
 
-async function assemble(conn: X11Connection): Promise<ScreenBackend> {
+async function assemble(conn: X11Connection, shm: boolean): Promise<X11ScreenBackend> {
   const screen = conn.display.screen[0];
   const size = { width: screen?.pixel_width ?? 0, height: screen?.pixel_height ?? 0 };
   let xtest: XTestExt | null = null;
@@ -39,7 +53,7 @@ async function assemble(conn: X11Connection): Promise<ScreenBackend> {
   } catch (error) {
     xtestProblem = error instanceof Error ? error.message : String(error);
   }
-  const capturer = new RootCapturer(conn);
+  const capturer = new RootCapturer(conn, shm);
   const pointer = xtest === null ? null : new X11Pointer(conn, xtest, () => size);
   const keyboard = xtest === null ? null : new X11Keyboard(conn, xtest);
   await keyboard?.load();
@@ -70,7 +84,7 @@ async function assemble(conn: X11Connection): Promise<ScreenBackend> {
     return [{ name: 'screen', primary: true, x: 0, y: 0, ...size, scale: 1 }];
   };
 
-  const backend: ScreenBackend = {
+  const backend: X11ScreenBackend = {
     name: 'x11',
     async capabilities(): Promise<ScreenCapabilities> {
       const problem = layoutProblem(conn);
@@ -113,6 +127,11 @@ async function assemble(conn: X11Connection): Promise<ScreenBackend> {
       }
       if (keysyms.length === 0) return Promise.reject(fail('invalid_argument', 'No keys given.', {}));
       return kb.keys(keysyms, action);
+    },
+    async spareKeycodes() {
+      const { min_keycode: min, max_keycode: max } = conn.display;
+      const rows = await request<number[][]>((cb) => conn.X.GetKeyboardMapping(min, max - min + 1, cb));
+      return rows.flatMap((row, i) => (row.every((ks) => ks === 0) ? [min + i] : []));
     },
     async cursor() {
       const p = await request<{ rootX: number; rootY: number }>((cb) => conn.X.QueryPointer(conn.root, cb));

@@ -34,7 +34,12 @@ export class RootCapturer {
   private readonly width: number;
   private readonly height: number;
 
-  constructor(private readonly conn: X11Connection) {
+  /** `shm` false: never try MIT-SHM. */
+  constructor(
+    private readonly conn: X11Connection,
+    shm = true,
+  ) {
+    if (!shm) this.shmState = 'unusable';
     const screen = conn.display.screen[0];
     this.width = screen?.pixel_width ?? 0;
     this.height = screen?.pixel_height ?? 0;
