@@ -266,6 +266,12 @@ describe('X11 screen backend on the private desktop', () => {
         .join(''),
       'ёЁ',
     );
+    // A held modifier would change the text: refused, nothing typed.
+    await screen.key(['Shift_L'], 'down');
+    await assert.rejects(screen.typeText('x'), (e: unknown) => e instanceof OverseerError && e.info.data?.['reason'] === 'modifier_held');
+    await screen.key(['Shift_L'], 'up');
+    await log.until((e) => e.some((v) => v.keyval === 0xffe1), 'the Shift press');
+
     // Every remapped spare keycode is back to NoSymbol.
     assert.ok(sparesBefore.length > 0);
     assert.deepEqual(await screen.spareKeycodes(), sparesBefore);
