@@ -73,6 +73,22 @@ export const LAYERS = [
     reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
   },
   {
+    folder: 'helper/screen',
+    why: 'The screen tier: the backend-neutral ScreenBackend interface (capture, pointer, keyboard, monitors) in physical pixels, and its tests.',
+    may: ['protocol', 'helper/screen'],
+    packages: [NODE],
+    testsMay: ['desktop', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    reach: 'The helper wires screen backends; everyone else reaches them over RPC.',
+  },
+  {
+    folder: 'helper/screen/x11',
+    why: 'The X11 screen backend, in-process over the X protocol (`x11`): GetImage/MIT-SHM capture, XTEST input, RandR monitors, keysym mapping.',
+    may: ['protocol', 'helper/screen'],
+    packages: [NODE, 'x11'],
+    testsMay: ['desktop', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
+  },
+  {
     folder: 'helper/contract',
     why: 'The backend contract suite drives a real helper over RPC against real applications, one lane per backend.',
     may: ['protocol', 'helper/contract', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts'],

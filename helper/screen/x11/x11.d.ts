@@ -1,0 +1,95 @@
+// The few parts of the `x11` package (sidorares/node-x11 4.2.2, untyped CommonJS) that the X11
+// screen backend uses. Reply callbacks return true to mark an error as handled (otherwise the
+// client also emits it as an 'error' event).
+
+declare module 'x11' {
+  export type Reply<T> = (error: Error | null, result: T) => boolean | void;
+
+  export interface Visual {
+    class: number;
+    red_mask: number;
+    green_mask: number;
+    blue_mask: number;
+  }
+
+  export interface Screen {
+    root: number;
+    pixel_width: number;
+    pixel_height: number;
+    root_visual: number;
+    root_depth: number;
+    depths: Record<string, Record<string, Visual>>;
+  }
+
+  export interface Display {
+    client: XClient;
+    screen: Screen[];
+    image_byte_order: number;
+    min_keycode: number;
+    max_keycode: number;
+    format: Record<string, { bits_per_pixel: number; scanline_pad: number }>;
+  }
+
+  export interface PackStream {
+    put(buffer: Buffer): void;
+    submit(expectReply?: boolean): void;
+  }
+
+  export interface Extension {
+    present: boolean;
+    majorOpcode: number;
+  }
+
+  export interface ShmSegment {
+    size: number;
+    buffer: Buffer;
+    getImage(
+      drawable: number,
+      x: number,
+      y: number,
+      w: number,
+      h: number,
+      planeMask: number,
+      format: number,
+      offset: number,
+      cb: Reply<{ depth: number; size: number }>,
+    ): void;
+    detach(cb?: () => void): void;
+  }
+
+  export interface ShmExt extends Extension {
+    usable(cb: Reply<boolean>): void;
+    createSegment(size: number, cb: Reply<ShmSegment>): void;
+  }
+
+  export interface XTestExt extends Extension {
+    KeyPress: number;
+    KeyRelease: number;
+    ButtonPress: number;
+    ButtonRelease: number;
+    MotionNotify: number;
+    FakeInput(type: number, detail: number, time: number, window: number, x: number, y: number): void;
+  }
+
+  export interface XClient {
+    seq_num: number;
+    replies: Record<number, [(buf: Buffer, opt: number) => unknown, Reply<unknown>]>;
+    pack_stream: PackStream;
+    require(name: 'shm', cb: Reply<ShmExt>): void;
+    require(name: 'xtest', cb: Reply<XTestExt>): void;
+    require(name: 'randr', cb: Reply<Extension>): void;
+    GetImage(format: number, drawable: number, x: number, y: number, w: number, h: number, planeMask: number, cb: Reply<{ depth: number; data: Buffer }>): void;
+    GetKeyboardMapping(first: number, count: number, cb: Reply<number[][]>): void;
+    ChangeKeyboardMapping(first: number, keysymsPerKeycode: number, keysyms: number[]): void;
+    QueryPointer(window: number, cb: Reply<{ rootX: number; rootY: number; keyMask: number }>): void;
+    GetAtomName(atom: number, cb: Reply<string>): void;
+    GetInputFocus(cb: Reply<unknown>): void;
+    on(event: 'error', listener: (error: Error) => void): void;
+    close(cb?: () => void): void;
+  }
+
+  const x11: {
+    createClient(options: { display?: string }, cb: (error: Error | null, display: Display) => void): XClient;
+  };
+  export default x11;
+}
