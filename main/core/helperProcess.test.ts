@@ -38,3 +38,18 @@ describe('helper process stderr decoding', () => {
     }
   });
 });
+
+describe('helper process stderr lines', () => {
+  it('hands each line over whole, even when it arrives in pieces, and the last one without a newline', async () => {
+    const child = `process.stderr.write('[helper] first li'); setTimeout(() => process.stderr.write('ne\\n[helper] second\\n[helper] last', () => process.exit(0)), 50);`;
+    const helper = spawnHelper(process.env, { file: process.execPath, args: ['-e', child], cwd: REPO_ROOT });
+    const lines: string[] = [];
+    helper.onStderrLine = (line) => lines.push(line);
+    try {
+      await once(helper.child, 'close');
+      assert.deepEqual(lines, ['[helper] first line', '[helper] second', '[helper] last']);
+    } finally {
+      helper.child.kill();
+    }
+  });
+});

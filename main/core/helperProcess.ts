@@ -15,6 +15,8 @@ export interface HelperProcess {
   call<M extends HelperMethod>(method: M, params: HelperParams<M>, options?: { timeoutMs?: number; signal?: AbortSignal }): Promise<HelperResult<M>>;
   /** The last 64 KiB the helper wrote on stderr. */
   stderr(): string;
+  /** Called with each whole line the helper writes on stderr (a line split across chunks comes once, whole). */
+  onStderrLine: ((line: string) => void) | undefined;
   /** Closes stdin and waits for the exit code. */
   close(): Promise<number | null>;
   exited: Promise<number | null>;
@@ -38,14 +40,28 @@ export function spawnHelper(env: Record<string, string | undefined> = process.en
   let err = '';
   // Decoded as a stream, so a character split across chunks stays whole.
   child.stderr.setEncoding('utf8');
+  let partial = '';
   child.stderr.on('data', (text: string) => {
     err += text;
     if (err.length > MAX_STDERR_KEPT) err = err.slice(-MAX_STDERR_KEPT);
+    const lines = (partial + text).split('\n');
+    partial = lines.pop() ?? '';
+    // A line that never ends is still bounded: it comes out in pieces of the kept size.
+    if (partial.length > MAX_STDERR_KEPT) {
+      lines.push(partial);
+      partial = '';
+    }
+    for (const line of lines) helper.onStderrLine?.(line);
+  });
+  child.stderr.once('end', () => {
+    if (partial !== '') helper.onStderrLine?.(partial);
+    partial = '';
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const peer = new RpcPeer(new StreamTransport(child.stdout, child.stdin, MAX_FRAME_BYTES * 8));
   peer.start();
-  return {
+  const helper: HelperProcess = {
+    onStderrLine: undefined,
     child,
     peer,
     async call(method, params, options) {
@@ -61,4 +77,5 @@ export function spawnHelper(env: Record<string, string | undefined> = process.en
     },
     exited,
   };
+  return helper;
 }

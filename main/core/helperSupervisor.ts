@@ -136,9 +136,9 @@ export class HelperSupervisor {
     const helper = spawn(this.options.env);
     this.helper = helper;
     this.startedAt = this.clock.now();
-    helper.child.stderr?.on('data', (b: string | Buffer) => {
-      for (const line of b.toString('utf8').split('\n')) if (line.trim() !== '') this.options.log(line);
-    });
+    helper.onStderrLine = (line) => {
+      if (line.trim() !== '') this.options.log(line);
+    };
     void helper.exited.then((code) => this.onExit(helper, code));
     helper.peer.onnotification = (method, params) => {
       if (method !== 'desktop_changed' || this.helper !== helper) return;

@@ -75,6 +75,7 @@ export function fakeHelperProcess(): FakeHelperProcess {
       return HELPER_METHODS[method].result.parse(result) as never;
     },
     stderr: () => '',
+    onStderrLine: undefined,
     close() {
       die();
       return exited;
