@@ -1,6 +1,7 @@
 import { MAX_FRAME_BYTES, OverseerError } from '../protocol/index.js';
 import { createBackend, wantedBackend } from './backendChoice.js';
 import { HelperService } from './core/service.js';
+import { screenMethods } from './screenWiring.js';
 import { FdTransport } from './rpc/fdTransport.js';
 import { RpcPeer } from '../rpc/rpcPeer.js';
 import { StreamTransport } from '../rpc/stdioTransport.js';
@@ -24,7 +25,8 @@ async function main(): Promise<void> {
     log(`[helper] backend ${backend.name} did not start: ${error instanceof Error ? error.message : String(error)}`);
     if (startError === undefined) throw error;
   }
-  const service = new HelperService(backend, log);
+  const screen = screenMethods(backend, log);
+  const service = new HelperService(backend, log, screen);
   // OVERSEER_HELPER_STDIO=fd: raw descriptors, for Windows builds of Node under Wine (no pipe streams there).
   const transport =
     process.env['OVERSEER_HELPER_STDIO'] === 'fd' ? new FdTransport(MAX_FRAME_BYTES, log) : new StreamTransport(process.stdin, process.stdout, MAX_FRAME_BYTES);
@@ -38,7 +40,7 @@ async function main(): Promise<void> {
   );
   backend.onChange?.((pids) => peer.notify('desktop_changed', { pids }));
   peer.onclose = () => {
-    void backend.stop().finally(() => process.exit(0));
+    void Promise.allSettled([screen.close(), backend.stop()]).finally(() => process.exit(0));
   };
   peer.start();
   log(`[helper] ready: backend ${backend.name}, pid ${process.pid}`);

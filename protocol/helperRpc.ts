@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Element, ProcessIdentity, Rect, WindowInfo } from './elements.js';
 import { ErrorCode } from './errors.js';
 import { FIND_LIMIT, LIST_LIMIT, LimitEcho, MAX_SET_VALUE_CHARS, READ_LIMITS, Truncation } from './limits.js';
+import { SCREEN_METHODS } from './screenRpc.js';
 import { Selector } from './selector.js';
 import { Action, ElementFindArgs, ReadBudgetArgs, Receipt, WindowListAnswer } from './tools.js';
 
@@ -136,7 +137,8 @@ export const HelperActParams = z
 export type HelperActParams = z.infer<typeof HelperActParams>;
 
 /** The helper's receipt: the supervisor adds receipt_id and decision. */
-export const HelperActResult = Receipt.omit({ receipt_id: true, decision: true }).extend({
+export const HelperActResult = Receipt.omit({ receipt_id: true, decision: true, screen: true }).extend({
+  action: Action,
   /** The bound identity of the element acted on, for targets and journal. */
   element_ref: ElementRef.optional(),
   rebound: z.boolean().optional(),
@@ -152,6 +154,7 @@ export const HELPER_METHODS = {
   element_find: { params: HelperFindParams, result: z.lazy(() => HelperFindResultSchema) },
   element_resolve: { params: ElementResolveParams, result: ElementResolveResult },
   element_act: { params: HelperActParams, result: HelperActResult },
+  ...SCREEN_METHODS,
 } as const;
 export type HelperMethod = keyof typeof HELPER_METHODS;
 export type HelperParams<M extends HelperMethod> = z.infer<(typeof HELPER_METHODS)[M]['params']>;

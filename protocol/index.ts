@@ -5,6 +5,7 @@ export * from './helperRpc.js';
 export * from './keys.js';
 export * from './limits.js';
 export * from './screen.js';
+export * from './screenRpc.js';
 export * from './selector.js';
 export * from './tools.js';
 export * from './uiChannel.js';

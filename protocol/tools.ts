@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Element, WindowInfo } from './elements.js';
 import { ErrorInfo } from './errors.js';
 import { FIND_LIMIT, FIND_TIMEOUT, LIST_LIMIT, LimitEcho, MAX_SET_VALUE_CHARS, READ_LIMITS, Truncation, limitField } from './limits.js';
+import { ScreenInputDetail } from './screenRpc.js';
 import { Selector } from './selector.js';
 
 /** Names of the five agent tools (docs/tools.md#overview). */
@@ -12,8 +13,15 @@ export type ToolName = (typeof TOOL_NAMES)[number];
 export const ACTIONS = ['invoke', 'set_value', 'toggle', 'expand', 'collapse', 'select', 'scroll_into_view', 'focus'] as const;
 export const Action = z.enum(ACTIONS);
 export type Action = z.infer<typeof Action>;
+/** The screen tier's changing inputs as receipts, cards and rules name them (double and triple clicks are clicks with a count). */
+export const SCREEN_ACTIONS = ['click', 'move', 'left_click_drag', 'mouse_down', 'mouse_up', 'scroll', 'type_text', 'key', 'hold_key'] as const;
+export const ScreenAction = z.enum(SCREEN_ACTIONS);
+export type ScreenAction = z.infer<typeof ScreenAction>;
+/** Any changing action: element_act's or a screen input. */
+export const AnyAction = z.enum([...ACTIONS, ...SCREEN_ACTIONS]);
+export type AnyAction = z.infer<typeof AnyAction>;
 /** Actions that only change the view; everything else mutates and needs approval. */
-export const VIEW_ONLY_ACTIONS: ReadonlySet<Action> = new Set(['focus', 'scroll_into_view']);
+export const VIEW_ONLY_ACTIONS: ReadonlySet<AnyAction> = new Set(['focus', 'scroll_into_view']);
 
 const windowId = z.string().min(1).max(200).describe('Window id from window_list. Default: the foreground window.');
 /** How an answer is rendered for the agent. */
@@ -162,7 +170,7 @@ export const AfterRead = z.object({
 /** element_act answer: a receipt of what was invoked and what the element looks like afterwards. */
 export const Receipt = z.object({
   receipt_id: z.string(),
-  action: Action,
+  action: AnyAction,
   /** set_value text; masked for password fields. */
   text: z.string().optional(),
   window: WindowInfo.optional(),
@@ -180,6 +188,8 @@ export const Receipt = z.object({
   after_read: AfterRead,
   stopped_before_timeout_ms: z.number().optional(),
   last_walk_ms: z.number().optional(),
+  /** A screen input: where it landed (image and physical point), on what, with which keys. */
+  screen: ScreenInputDetail.optional(),
 });
 export type Receipt = z.infer<typeof Receipt>;
 

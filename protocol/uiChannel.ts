@@ -2,7 +2,8 @@ import { z } from 'zod';
 import { Element, WindowInfo } from './elements.js';
 import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
-import { Action, Decision, Receipt } from './tools.js';
+import { ScreenCard, ScreenInputDetail } from './screenRpc.js';
+import { AnyAction, Decision, Receipt } from './tools.js';
 
 /** The UI's page title: `Overseer`, or `(N) Overseer` while N approvals wait. */
 export function uiTitle(pending: number): string {
@@ -34,7 +35,7 @@ export const PolicyRule = z.discriminatedUnion('kind', [
     session: z.string(),
     /** The agent's name as it introduced itself, for people. */
     agent: z.string(),
-    action: Action,
+    action: AnyAction,
     /** Application name it applies to. */
     app: z.string(),
     /** `element`: only that element; `app`: any element of the app. */
@@ -100,22 +101,41 @@ export const PendingApproval = z.object({
   receipt_id: z.string(),
   session: z.string(),
   agent: z.string(),
-  action: Action,
+  action: AnyAction,
   /** set_value text; masked for password fields. */
   text: z.string().optional(),
   /** The element's current value, for the diff (absent for password fields). */
   current_value: z.string().optional(),
   password: z.boolean(),
-  target: Element,
+  /** The element acted on (element_act); a screen input has `screen` instead. */
+  target: Element.optional(),
   /** Ancestors root first, as `role "name"`. */
   ancestor_path: z.array(z.string()),
-  window: WindowInfo,
+  window: WindowInfo.optional(),
+  /** A screen input: the picture it was planned on with the input marked, and where it lands. */
+  screen: z.object({ card: ScreenCard, detail: ScreenInputDetail }).optional(),
   created_at: z.string(),
   expires_at: z.string(),
   /** Words in the target or its ancestors that deserve a second look (Delete, Send, Pay…). */
   risk_hints: z.array(z.string()),
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
+
+/** What a card acts on, for rules, notifications and lists: its application, a key rules bind to, and a label people read. */
+export function cardSubject(item: PendingApproval): { app: string; key: string; label: string } {
+  const screen = item.screen?.detail;
+  if (screen !== undefined) {
+    const el = screen.element;
+    const where = screen.physical !== undefined ? `${screen.physical.x},${screen.physical.y}` : 'the focused window';
+    return {
+      app: screen.window?.app ?? '',
+      key: el?.key ?? screen.window?.handle ?? 'screen',
+      label: el !== undefined ? `${el.role}${el.name !== undefined ? ` "${el.name}"` : ''}` : `${where}${screen.window !== undefined ? ` in "${screen.window.title}"` : ''}`,
+    };
+  }
+  const t = item.target;
+  return { app: item.window?.app ?? '', key: t?.key ?? '', label: t === undefined ? '' : `${t.role}${t.name !== undefined ? ` "${t.name}"` : ''}` };
+}
 
 /** An action a person (or a rule) approved that the pause holds: it runs on resume unless cancelled. */
 export const HeldApproval = PendingApproval.extend({

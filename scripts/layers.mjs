@@ -50,9 +50,9 @@ export const LAYERS = [
   },
   {
     folder: 'helper/screen/image',
-    why: "The screen tier's image pipeline: area-average downscale and a node:zlib PNG writer, pure functions over pixel buffers.",
+    why: "The screen tier's image pipeline: area-average downscale, a node:zlib PNG writer and jpeg-js, pure functions over pixel buffers.",
     may: ['protocol', 'helper/screen/image'],
-    packages: [NODE],
+    packages: [NODE, 'jpeg-js'],
     reach: "The helper's screen tier and the benches use it; the supervisor gets images over RPC.",
   },
   { folder: 'helper/rpc', why: "The helper's own transports (its worker-thread stdout writer).", may: ['rpc', 'helper/rpc'], packages: [NODE] },
@@ -74,7 +74,7 @@ export const LAYERS = [
   },
   {
     folder: 'helper/screen',
-    why: 'The screen tier: the backend-neutral ScreenBackend interface (capture, pointer, keyboard, monitors) in physical pixels, and its tests.',
+    why: 'The screen tier: the backend-neutral ScreenBackend interface (capture, pointer, keyboard, monitors) in physical pixels, the service that binds captures and input to it, and its tests.',
     may: ['protocol', 'helper/screen'],
     packages: [NODE],
     testsMay: ['desktop', 'main/core/helperProcess.ts', 'main/core/paths.ts'],

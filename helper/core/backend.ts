@@ -5,6 +5,7 @@ import type {
   ElementState,
   Exclusions,
   Pattern,
+  PointElement,
   ProcessIdentity,
   Rect,
   Role,
@@ -106,6 +107,22 @@ export interface Backend {
   onChange?(listener: (pids: number[]) => void): void;
   /** Calls the action on a node through its semantic pattern. Throws pattern_unsupported. */
   dispatch(source: TreeSource, node: NativeNode, action: Action, text: string | undefined, deadline: Deadline): Promise<DispatchResult>;
+  /** Answers the screen tier's questions (backends that can; others leave cards without an element). */
+  readonly probe?: TreeProbe;
+}
+
+/** A window of the tree and an element in it, as the screen tier asks for them. */
+export interface ProbeAnswer {
+  window?: WindowInfo;
+  element?: PointElement;
+}
+
+/** The screen tier's questions to the tree, in the windows of one process (the window system names the process). */
+export interface TreeProbe {
+  /** The deepest element at a physical screen point, in the window of `pid` titled `title` (or containing the point). */
+  elementAt(pid: number, title: string, x: number, y: number, deadline: Deadline): Promise<ProbeAnswer>;
+  /** The element with the keyboard focus in the windows of `pid`. */
+  focused(pid: number, title: string, deadline: Deadline): Promise<ProbeAnswer>;
 }
 
 /** Which patterns can carry each action (any one suffices). */

@@ -6,8 +6,10 @@ import {
   HELPER_PROTOCOL_VERSION,
   LIST_LIMIT,
   READ_LIMITS,
+  SCREEN_METHODS,
   applyLimit,
   fail,
+  type Exclusions,
   type HelperMethod,
   type HelperResult,
 } from '../../protocol/index.js';
@@ -20,6 +22,11 @@ import { readWindow } from './read.js';
 import { ancestorPath, digestOf, toElement } from './shape.js';
 import { openSource } from './source.js';
 
+type ScreenMethod = keyof typeof SCREEN_METHODS;
+function isScreenMethod(method: HelperMethod): method is ScreenMethod {
+  return Object.hasOwn(SCREEN_METHODS, method);
+}
+
 /** Version of the helper, reported by hello. */
 export const HELPER_VERSION = '0.1.0';
 /** Validate answers before sending them (OVERSEER_HELPER_SELF_CHECK=1). */
@@ -31,11 +38,25 @@ const LIST_BUDGET_MS = 3000;
  * The helper's methods over one backend: validates every request against the protocol table,
  * runs it, and validates the answer before it leaves.
  */
+/** The screen tier's methods, answered beside the accessibility ones (helper/screen wires them in). */
+export interface ScreenMethods {
+  handles(method: string): method is ScreenMethod;
+  handle(method: ScreenMethod, params: unknown): Promise<unknown>;
+  /** The exclusions the supervisor configured (hello, configure), which the screen tier masks and refuses too. */
+  setExclusions(exclusions: Exclusions): void;
+}
+
 export class HelperService {
   constructor(
     private readonly backend: Backend,
     private readonly log: (line: string) => void,
+    private readonly screen?: ScreenMethods,
   ) {}
+
+  private setExclusions(exclusions: Exclusions): void {
+    this.backend.setExclusions(exclusions);
+    this.screen?.setExclusions(exclusions);
+  }
 
   /** Handles one JSON-RPC request (the RpcPeer handler). */
   async handle(method: string, params: unknown, signal: AbortSignal): Promise<unknown> {
@@ -54,10 +75,14 @@ export class HelperService {
   }
 
   private async run(method: HelperMethod, params: unknown, signal: AbortSignal): Promise<HelperResult<HelperMethod>> {
+    if (isScreenMethod(method)) {
+      if (this.screen === undefined) throw fail('capture_unavailable', 'this helper has no screen tier', { reason: 'not_built' });
+      return (await this.screen.handle(method, params)) as HelperResult<HelperMethod>;
+    }
     switch (method) {
       case 'hello': {
         const p = parseParams(HELPER_METHODS.hello.params, params, 'hello');
-        if (p.exclude !== undefined) this.backend.setExclusions(p.exclude);
+        if (p.exclude !== undefined) this.setExclusions(p.exclude);
         return {
           backend: this.backend.name,
           version: HELPER_VERSION,
@@ -71,7 +96,7 @@ export class HelperService {
       }
       case 'configure': {
         const p = parseParams(HELPER_METHODS.configure.params, params, 'configure');
-        this.backend.setExclusions(p.exclude);
+        this.setExclusions(p.exclude);
         return { ok: true };
       }
       case 'window_list': {

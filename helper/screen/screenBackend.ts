@@ -58,6 +58,19 @@ export interface CapturedImage {
   captureMs: number;
 }
 
+/** A top-level window as the window system stacks it. */
+export interface NativeWindow {
+  /** Backend handle, e.g. `x11:0x2a00003` (the frame a window manager made, or the window itself). */
+  handle: string;
+  title: string;
+  /** The owning process, when the window says (_NET_WM_PID on X11). */
+  pid?: number;
+  /** Window class names (WM_CLASS instance and class on X11). */
+  classes: string[];
+  /** Physical rectangle on the virtual screen, frame included. */
+  rect: ScreenRect;
+}
+
 export type MouseButton = 'left' | 'middle' | 'right';
 export type ScrollDirection = 'up' | 'down' | 'left' | 'right';
 
@@ -84,6 +97,10 @@ export interface ScreenBackend {
   /** `tap`: press every key in order, release them in reverse (a combo such as Control_L + s). */
   key(keys: readonly KeyName[], action: 'tap' | 'down' | 'up'): Promise<void>;
   cursor(): Promise<{ x: number; y: number }>;
+  /** Viewable top-level windows, top first (for masking, binding and what lies under a point). */
+  windows(): Promise<NativeWindow[]>;
+  /** The handle of the top-level window with the keyboard focus, if any. */
+  focusedWindow(): Promise<string | undefined>;
   /** Release held buttons and keys, restore what the backend changed (keymap), disconnect. Idempotent. */
   close(): Promise<void>;
 }

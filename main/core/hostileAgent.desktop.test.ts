@@ -89,7 +89,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
 
   it('1. the agent credential opens no part of the UI channel, so the agent cannot approve its own action', async () => {
     const answer = act(agent, { selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'agent wrote this' });
-    const card = await pendingCard((p) => p.target.automation_id === 'name_entry');
+    const card = await pendingCard((p) => p.target?.automation_id === 'name_entry');
     const ws = `${s.origin.replace(/^http/, 'ws')}/ui`;
     const approveFrame = JSON.stringify({ type: 'command', id: 1, command: 'approve', params: { approval_id: card.approval_id, allow: { scope: 'app' } } });
     const tryApprove = (w: WebSocket): void => w.send(approveFrame);
@@ -173,7 +173,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
 
   it('2. an approval binds the value the card showed: a person typing meanwhile makes it refuse, and their text stays', async () => {
     const answer = act(agent, { selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'X' });
-    const card = await pendingCard((p) => p.target.automation_id === 'name_entry' && p.text === 'X');
+    const card = await pendingCard((p) => p.target?.automation_id === 'name_entry' && p.text === 'X');
     assert.equal(card.current_value, 'Alice');
     await driver.setText('name_entry', 'typed by the person');
     await ui.command('approve', { approval_id: card.approval_id });
@@ -187,8 +187,8 @@ describe('as a hostile agent: nothing but the person decides', () => {
 
   it('2. …and the checked state the card showed: a toggle approved after the person toggled refuses', async () => {
     const answer = act(agent, { selector: { automation_id: 'subscribe' }, action: 'toggle' });
-    const card = await pendingCard((p) => p.target.automation_id === 'subscribe');
-    const before = card.target.state.checked;
+    const card = await pendingCard((p) => p.target?.automation_id === 'subscribe');
+    const before = card.target?.state.checked;
     await driver.click('subscribe');
     await ui.command('approve', { approval_id: card.approval_id });
     const r = await answer;
@@ -370,7 +370,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
         .slice(since)
         .filter((e) => e.event === 'pending')
         .flatMap((e) => e.data as PendingApproval[]);
-      assert.ok(!cards.some((p) => p.window.title === disguise), 'no card was ever made for the UI window');
+      assert.ok(!cards.some((p) => p.window?.title === disguise), 'no card was ever made for the UI window');
     } finally {
       await app.stop();
     }
@@ -397,7 +397,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
     // Both calls would outlast this client's 10 s timeout (approval waits 45 s, the find 15 s): only a braked answer ends them in time.
     since = ui.mark();
     const waiting = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 10_000 });
-    await pendingCard((p) => p.target.automation_id === 'counter');
+    await pendingCard((p) => p.target?.automation_id === 'counter');
     const reading = toolJson<{ error?: { code: string } }>(
       agent,
       'element_find',

@@ -95,8 +95,8 @@ describe('overseer serve: faults', () => {
     const since = ui.mark();
     const inDispatch = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'freeze' }, action: 'invoke' }, { timeout: 10_000 });
     const card = await ui
-      .waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target.automation_id === 'freeze'), 15_000, since)
-      .then((p) => p.find((x) => x.target.automation_id === 'freeze') as PendingApproval);
+      .waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target?.automation_id === 'freeze'), 15_000, since)
+      .then((p) => p.find((x) => x.target?.automation_id === 'freeze') as PendingApproval);
     await ui.command('approve', { approval_id: card.approval_id });
     await new Promise((r) => setTimeout(r, 400)); // the helper is now reading back from the frozen fixture
     const braked = ui.mark();
@@ -132,8 +132,8 @@ describe('overseer serve: faults', () => {
       { timeout: 120_000 },
     ).catch(() => undefined);
     const card = await ui
-      .waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target.automation_id === 'counter'))
-      .then((p) => p.find((x) => x.target.automation_id === 'counter') as PendingApproval);
+      .waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target?.automation_id === 'counter'))
+      .then((p) => p.find((x) => x.target?.automation_id === 'counter') as PendingApproval);
     const helperPid = (await ui.command<UiSnapshot>('snapshot')).helper.pid;
     ui.close();
     await s.kill('SIGKILL');

@@ -1,4 +1,4 @@
-import { OverseerError, errorInfo, fail, type PolicyRule } from '../../protocol/index.js';
+import { OverseerError, cardSubject, errorInfo, fail, type PolicyRule } from '../../protocol/index.js';
 import type { Supervisor } from './supervisor.js';
 import type { UiHandlers } from './uiHub.js';
 
@@ -15,14 +15,15 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       const item = s.approvals.get(approval_id);
       if (item === undefined || !s.approvals.approve(approval_id, allow?.scope)) return Promise.reject(gone(approval_id));
       if (allow === undefined) return Promise.resolve({ ok: true as const });
+      const subject = cardSubject(item);
       const rule: PolicyRule = s.policy.allowForSession({
         session: item.session,
         agent: item.agent,
         action: item.action,
-        app: item.window.app,
+        app: subject.app,
         scope: allow.scope,
-        element: item.target.key,
-        elementLabel: `${item.target.role}${item.target.name !== undefined ? ` "${item.target.name}"` : ''}`,
+        element: subject.key,
+        elementLabel: subject.label,
       });
       return Promise.resolve({ ok: true as const, rule });
     },

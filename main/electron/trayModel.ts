@@ -1,4 +1,4 @@
-import type { BrakeState, HelperHealth, PendingApproval } from '../../protocol/index.js';
+import { cardSubject, type BrakeState, type HelperHealth, type PendingApproval } from '../../protocol/index.js';
 
 /** The global shortcut that engages the emergency stop from anywhere. */
 export const EMERGENCY_SHORTCUT = 'CommandOrControl+Alt+Shift+Escape';
@@ -74,12 +74,13 @@ export function approvalNotification(
   const fresh = after.filter((p) => !known.has(p.approval_id));
   const newest = fresh.at(-1);
   if (newest === undefined) return undefined;
-  const name = newest.password ? 'a password field' : `“${(newest.target.name ?? newest.target.role).slice(0, 60)}”`;
+  const subject = cardSubject(newest);
+  const name = newest.password ? 'a password field' : `“${(newest.target?.name ?? newest.target?.role ?? subject.label).slice(0, 60)}”`;
   const more = after.length > 1 ? ` (${after.length} waiting)` : '';
   const risk = newest.risk_hints.length > 0 ? ` ⚠ ${newest.risk_hints.join(', ')}` : '';
   return {
     title: `Approval needed${more}`,
-    body: `${newest.agent} wants to ${newest.action.replace('_', ' ')} ${name} in ${newest.window.app}${risk}`,
+    body: `${newest.agent} wants to ${newest.action.replace('_', ' ')} ${name} in ${subject.app}${risk}`,
     approval_id: newest.approval_id,
   };
 }

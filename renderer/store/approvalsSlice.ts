@@ -161,7 +161,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     // Selecting the selected card again shows its target again, without restarting the key's arming.
     if (id !== s.selectedApproval)
       set({ selectedApproval: id, selectedSince: now, denying: s.denying === id ? id : undefined, allowing: s.allowing === id ? id : undefined });
-    if (slot !== undefined) get().selectKey(slot.card.target.key);
+    if (slot?.card.target !== undefined) get().selectKey(slot.card.target.key);
   },
   moveApproval: (delta, now = Date.now()) => {
     const { slots, selectedApproval } = get();

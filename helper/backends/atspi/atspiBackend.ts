@@ -1,5 +1,5 @@
 import { fail, OverseerError, type Action, type Exclusions, type ProcessIdentity, type Truncation, type WindowInfo } from '../../../protocol/index.js';
-import type { Backend, DispatchResult, NativeNode, TreeSource, WindowHandle } from '../../core/backend.js';
+import type { Backend, DispatchResult, NativeNode, TreeProbe, TreeSource, WindowHandle } from '../../core/backend.js';
 import { type Deadline } from '../../core/deadline.js';
 import { isExcluded, isExcludedTitle } from '../../core/exclusions.js';
 import { AppCache } from './appCache.js';
@@ -7,6 +7,7 @@ import { Problems, str } from './readSupport.js';
 import { AtspiTreeSource } from './treeSource.js';
 import { I, type AtspiNode } from './atspiNode.js';
 import { dispatchAtspi } from './atspiActions.js';
+import { elementAtPoint, focusedElement } from './atPoint.js';
 import { A11yBus, DBusTimeoutError } from './dbus.js';
 import { procStart } from './identity.js';
 import { ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
@@ -33,6 +34,10 @@ interface AppInfo {
 /** How often changed applications are reported to the supervisor (what a person sees follows them). */
 const CHANGE_REPORT_MS = 100;
 
+function inside(rect: { x: number; y: number; w: number; h: number }, x: number, y: number): boolean {
+  return x >= rect.x && y >= rect.y && x < rect.x + rect.w && y < rect.y + rect.h;
+}
+
 /** The Linux backend: AT-SPI over D-Bus (dbus-next), bulk reads with Cache.GetItems. */
 export class AtspiBackend implements Backend {
   readonly name = 'atspi' as const;
@@ -47,6 +52,43 @@ export class AtspiBackend implements Backend {
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
 
   constructor(private readonly log: (line: string) => void) {}
+
+  readonly probe: TreeProbe = {
+    elementAt: async (pid, title, x, y, deadline) => {
+      const found = await this.frameOf(pid, title, deadline, (f) => f.rect !== undefined && inside(f.rect, x, y));
+      if (found === undefined) return {};
+      const element = await elementAtPoint(this.a11y, found.cache, found.frame, x, y, deadline);
+      return element === undefined ? { window: found.window } : { window: found.window, element };
+    },
+    focused: async (pid, title, deadline) => {
+      const found = await this.frameOf(pid, title, deadline, (f) => f.state?.active === true);
+      if (found === undefined) return {};
+      const element = focusedElement(found.cache);
+      return element === undefined ? { window: found.window } : { window: found.window, element };
+    },
+  };
+
+  /** The frame of process `pid` titled `title`, else the first that passes `fallback`. */
+  private async frameOf(
+    pid: number,
+    title: string,
+    deadline: Deadline,
+    fallback: (frame: AtspiNode) => boolean,
+  ): Promise<{ window: WindowInfo; frame: AtspiNode; cache: AppCache } | undefined> {
+    let app = [...this.apps.values()].find((a) => a.pid === pid);
+    if (app === undefined) {
+      await this.listWindows(deadline);
+      app = [...this.apps.values()].find((a) => a.pid === pid);
+    }
+    if (app === undefined || this.isExcluded(app)) return undefined;
+    const windows = await this.appWindows(app, deadline);
+    const cache = this.cacheFor(app.bus);
+    const frames = windows.map((w) => cache.nodes.get(w.window)).filter((f): f is AtspiNode => f !== undefined);
+    const frame = frames.find((f) => (f.name ?? '') === title && title !== '') ?? frames.find(fallback) ?? (frames.length === 1 ? frames[0] : undefined);
+    const window = frame === undefined ? undefined : windows.find((w) => w.window === frame.key);
+    if (frame === undefined || window === undefined || isExcludedTitle(this.exclusions, window.title)) return undefined;
+    return { window, frame, cache };
+  }
 
   onChange(listener: (pids: number[]) => void): void {
     this.changeListener = listener;

@@ -83,7 +83,21 @@ declare module 'x11' {
     ChangeKeyboardMapping(first: number, keysymsPerKeycode: number, keysyms: number[]): void;
     QueryPointer(window: number, cb: Reply<{ rootX: number; rootY: number; keyMask: number }>): void;
     GetAtomName(atom: number, cb: Reply<string>): void;
-    GetInputFocus(cb: Reply<unknown>): void;
+    GetInputFocus(cb: Reply<{ focus: number; revertTo: number }>): void;
+    QueryTree(window: number, cb: Reply<{ root: number; parent: number; children: number[] }>): void;
+    GetWindowAttributes(window: number, cb: Reply<{ mapState: number; klass: number; overrideRedirect: number }>): void;
+    GetGeometry(drawable: number, cb: Reply<{ xPos: number; yPos: number; width: number; height: number; borderWidth: number }>): void;
+    TranslateCoordinates(src: number, dst: number, x: number, y: number, cb: Reply<{ child: number; destX: number; destY: number }>): void;
+    InternAtom(onlyIfExists: boolean, name: string, cb: Reply<number>): void;
+    GetProperty(
+      del: number,
+      window: number,
+      property: number,
+      type: number,
+      longOffset: number,
+      longLength: number,
+      cb: Reply<{ type: number; format: number; bytesAfter: number; data: Buffer }>,
+    ): void;
     on(event: 'error', listener: (error: Error) => void): void;
     close(cb?: () => void): void;
   }

@@ -10,6 +10,7 @@ import { connectX11, getMonitors, request, sync, type X11Connection } from './x1
 import { keysymOf, knownKeyNames } from './x11KeyNames.js';
 import { X11Keyboard } from './x11Keyboard.js';
 import { X11Pointer } from './x11Pointer.js';
+import { X11Windows } from './x11Windows.js';
 
 export const INPUT_PATH = 'x11:XTEST.FakeInput';
 
@@ -56,6 +57,7 @@ async function assemble(conn: X11Connection, shm: boolean): Promise<X11ScreenBac
   const capturer = new RootCapturer(conn, shm);
   const pointer = xtest === null ? null : new X11Pointer(conn, xtest, () => size);
   const keyboard = xtest === null ? null : new X11Keyboard(conn, xtest);
+  const stack = new X11Windows(conn);
   await keyboard?.load();
   let closed: Promise<void> | null = null;
 
@@ -137,6 +139,8 @@ async function assemble(conn: X11Connection, shm: boolean): Promise<X11ScreenBac
       const p = await request<{ rootX: number; rootY: number }>((cb) => conn.X.QueryPointer(conn.root, cb));
       return { x: p.rootX, y: p.rootY };
     },
+    windows: () => stack.list(),
+    focusedWindow: () => stack.focused(),
     close() {
       closed ??= (async () => {
         try {

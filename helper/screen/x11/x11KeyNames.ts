@@ -16,6 +16,7 @@ const NAMED: Record<string, number> = {
   Page_Up: 0xff55,
   Page_Down: 0xff56,
   End: 0xff57,
+  Print: 0xff61,
   Insert: 0xff63,
   Menu: 0xff67,
   space: 0x20,
@@ -29,7 +30,7 @@ const NAMED: Record<string, number> = {
   Super_L: 0xffeb,
   Super_R: 0xffec,
 };
-for (let n = 1; n <= 12; n++) NAMED[`F${n}`] = 0xffbd + n; // F1 = 0xffbe
+for (let n = 1; n <= 24; n++) NAMED[`F${n}`] = 0xffbd + n; // F1 = 0xffbe … F24 = 0xffd5
 
 /** The keysym of the left Shift key, held for second-level keysyms. */
 export const SHIFT_L = 0xffe1;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Action, PolicyRule } from '../../../protocol/index.js';
+import type { AnyAction, PolicyRule } from '../../../protocol/index.js';
 import { VIEW_ONLY_ACTIONS } from '../../../protocol/index.js';
 import type { AllowScope } from './approvals.js';
 
@@ -7,7 +7,7 @@ import type { AllowScope } from './approvals.js';
 export interface AllowRequest {
   session: string;
   agent: string;
-  action: Action;
+  action: AnyAction;
   app: string;
   scope: AllowScope;
   /** Element key and how people read it (scope `element`). */
@@ -57,7 +57,7 @@ export class Policy {
   }
 
   /** Decides an action of a session on an element of an app. */
-  decide(session: string, action: Action, app: string, element: string): PolicyVerdict {
+  decide(session: string, action: AnyAction, app: string, element: string): PolicyVerdict {
     const deny = this.rules.find((r) => r.kind === 'deny_app' && matches(r.pattern, app));
     if (deny !== undefined && deny.kind === 'deny_app')
       return { kind: 'deny', rule: deny.id, detail: `the application "${app}" is denied by the rule ${deny.pattern}` };

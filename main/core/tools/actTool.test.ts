@@ -53,7 +53,7 @@ function rig(settings = { approval_expiry_s: 120, approval_wait_ms: 45_000 }) {
   /** Waits until a card for this element is pending and returns its id. */
   const card = async (id = 'counter'): Promise<string> => {
     for (let i = 0; i < 50; i++) {
-      const found = approvals.list().find((p) => p.target.automation_id === id);
+      const found = approvals.list().find((p) => p.target?.automation_id === id);
       if (found !== undefined) return found.approval_id;
       await flush();
     }

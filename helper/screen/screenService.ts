@@ -1,0 +1,468 @@
+// The helper's screen methods over one ScreenBackend (docs/tools.md#screen-tier-in-progress):
+// captures masked for the supervisor and excluded apps, kept so input can be bound to them; input
+// refused excluded_target on the supervisor or an excluded app, refused stale_screen when the pixels
+// around the point, the bound window or the monitors changed; the element the tree names at the point.
+import { createHash } from 'node:crypto';
+import { setTimeout as sleep } from 'node:timers/promises';
+import {
+  SCREEN_METHODS,
+  SCREENSHOT_LIMITS,
+  fail,
+  screenTransform,
+  type CapabilitiesAnswer,
+  type EncodedImage,
+  type ImageRect,
+  type PointElement,
+  type ScreenCaptureResult,
+  type ScreenInputParams,
+  type ScreenInputResult,
+  type ScreenTransform,
+  type ScreenWindow,
+  type WindowInfo,
+} from '../../protocol/index.js';
+import { CaptureStore, type KeptCapture } from './captureStore.js';
+import { downscale } from './image/downscale.js';
+import { encodeJpeg, DEFAULT_JPEG_QUALITY } from './image/jpeg.js';
+import { encodePng } from './image/png.js';
+import { area, changedShare, intersect, paintMasks, uncovered, visibleParts, windowAt } from './regions.js';
+import type { NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
+import { z } from 'zod';
+
+/** What the screen service asks of the accessibility side and of the exclusion rules. */
+export interface ScreenContext {
+  /** The accessibility window of a window_list id (throws stale_window, excluded_target, …). */
+  resolveWindow(id: string): Promise<WindowInfo>;
+  /** The application's name as the tree names the process, if it does. */
+  appName(pid: number): Promise<string | undefined>;
+  /** The deepest element at a physical point in the window of `pid` titled `title`. */
+  elementAt(pid: number, title: string, x: number, y: number): Promise<{ window?: WindowInfo; element?: PointElement }>;
+  /** The element with the keyboard focus in the windows of `pid`. */
+  focused(pid: number, title: string): Promise<{ window?: WindowInfo; element?: PointElement }>;
+  /** Why this window must never be shown or driven (the supervisor, an excluded app), or undefined. */
+  excluded(window: NativeWindow, app: string | undefined): string | undefined;
+  accessibility(): { backend: string; available: boolean };
+}
+
+/** Half the side of the square around a point that must be unchanged at dispatch (physical pixels). */
+export const BINDING_RADIUS = 32;
+/** Share of that square's pixels that may differ (a caret blinking, a spinner) before it counts as changed. */
+export const STALE_SHARE = 0.02;
+/** The card's full-resolution crop around the point. */
+const CROP = { width: 240, height: 160 };
+/** The card picture of an input bound to no screenshot (raw points, keys): a fresh, smaller capture. */
+const CARD_SIZE = { width: 960, height: 600, quality: 70 };
+
+type Annotated = NativeWindow & { app: string; excludedWhy?: string };
+
+const MODIFIER_KEYS: Record<string, string> = { ctrl: 'Control_L', shift: 'Shift_L', alt: 'Alt_L', super: 'Super_L' };
+
+function backendKey(name: string): string {
+  return MODIFIER_KEYS[name] ?? name;
+}
+
+function sameRect(a: ScreenRect, b: ScreenRect): boolean {
+  return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
+}
+
+function box(x: number, y: number, width: number, height: number): ScreenRect {
+  return { x: x - Math.floor(width / 2), y: y - Math.floor(height / 2), width, height };
+}
+
+/** A physical rectangle as image pixels, rounded outward and clipped to the image. */
+function toImageRect(t: ScreenTransform, r: ScreenRect, width: number, height: number): ImageRect | undefined {
+  const x0 = Math.max(0, Math.floor((r.x - t.origin.x) / t.scale_x));
+  const y0 = Math.max(0, Math.floor((r.y - t.origin.y) / t.scale_y));
+  const x1 = Math.min(width, Math.ceil((r.x + r.width - t.origin.x) / t.scale_x));
+  const y1 = Math.min(height, Math.ceil((r.y + r.height - t.origin.y) / t.scale_y));
+  return x1 > x0 && y1 > y0 ? { x: x0, y: y0, w: x1 - x0, h: y1 - y0 } : undefined;
+}
+
+function screenWindow(w: Annotated, window?: WindowInfo): ScreenWindow {
+  const out: ScreenWindow = { handle: w.handle, title: w.title.slice(0, 5000), app: w.app.slice(0, 500), rect: w.rect };
+  if (w.pid !== undefined) out.pid = w.pid;
+  if (window !== undefined) out.window = window.window;
+  return out;
+}
+
+export class ScreenService {
+  private readonly store = new CaptureStore();
+  private opened: Promise<ScreenBackend> | undefined;
+
+  constructor(
+    private readonly open: () => Promise<ScreenBackend>,
+    private readonly context: ScreenContext,
+    private readonly log: (line: string) => void,
+  ) {}
+
+  /** True for the methods this service answers. */
+  static handles(method: string): method is keyof typeof SCREEN_METHODS {
+    return Object.hasOwn(SCREEN_METHODS, method);
+  }
+
+  private backend(code: 'capture_unavailable' | 'input_unavailable'): Promise<ScreenBackend> {
+    this.opened ??= this.open();
+    // A backend that failed to open is tried again next time (the display may come back).
+    return this.opened.catch((error: unknown) => {
+      this.opened = undefined;
+      if (error instanceof Error && 'info' in error) {
+        const info = (error as { info: { detail: string; data?: Record<string, unknown> } }).info;
+        throw fail(code, info.detail, info.data);
+      }
+      throw fail(code, `no screen backend: ${error instanceof Error ? error.message : String(error)}`, { reason: 'backend_failed' });
+    });
+  }
+
+  async handle(method: keyof typeof SCREEN_METHODS, params: unknown): Promise<unknown> {
+    const parsed = SCREEN_METHODS[method].params.safeParse(params ?? {});
+    if (!parsed.success) throw fail('invalid_argument', `${method}: ${z.prettifyError(parsed.error).slice(0, 1000)}`);
+    switch (method) {
+      case 'screen_capabilities':
+        return this.capabilities();
+      case 'screen_capture':
+        return this.capture(parsed.data as z.infer<(typeof SCREEN_METHODS)['screen_capture']['params']>);
+      case 'screen_input':
+        return this.input(parsed.data as ScreenInputParams);
+      case 'screen_cursor':
+        return (await this.backend('input_unavailable')).cursor();
+    }
+  }
+
+  async close(): Promise<void> {
+    const opened = this.opened;
+    this.opened = undefined;
+    await opened?.then((b) => b.close()).catch(() => undefined);
+  }
+
+  async capabilities(): Promise<CapabilitiesAnswer> {
+    const connection = process.env['DISPLAY'] ?? process.env['WAYLAND_DISPLAY'] ?? '';
+    const accessibility = this.context.accessibility();
+    const wayland = process.env['XDG_SESSION_TYPE'] === 'wayland' || (process.env['WAYLAND_DISPLAY'] ?? '') !== '';
+    try {
+      const caps = await (await this.backend('capture_unavailable')).capabilities();
+      const answer: CapabilitiesAnswer = { platform: process.platform, connection, accessibility, ...caps };
+      // XWayland: the X server sees only X clients; native Wayland windows are not in its pixels or stack.
+      if (wayland && caps.session === 'x11') {
+        answer.capture = { ...caps.capture, degradations: [...caps.capture.degradations, 'xwayland_only'] };
+        answer.input = { ...caps.input, degradations: [...caps.input.degradations, 'xwayland_only'] };
+      }
+      return answer;
+    } catch (error) {
+      const reason = error instanceof Error ? error.message : String(error);
+      const none = { available: false, path: 'none', degradations: [] };
+      return {
+        platform: process.platform,
+        session: wayland ? 'wayland' : 'none',
+        connection,
+        capture: wayland ? { ...none, degradations: ['portal_screenshot_not_built'] } : none,
+        input: wayland ? { ...none, degradations: ['no_input_portal'] } : none,
+        monitors: [],
+        screen: { x: 0, y: 0, width: 0, height: 0 },
+        accessibility,
+        reason: reason.slice(0, 500),
+      };
+    }
+  }
+
+  /** The stack with application names and exclusion verdicts. */
+  private async stack(backend: ScreenBackend): Promise<Annotated[]> {
+    const windows = await backend.windows();
+    return Promise.all(
+      windows.map(async (w) => {
+        const app = (w.pid !== undefined ? await this.context.appName(w.pid).catch(() => undefined) : undefined) ?? w.classes.at(-1) ?? '';
+        const why = this.context.excluded(w, app);
+        return why === undefined ? { ...w, app } : { ...w, app, excludedWhy: why };
+      }),
+    );
+  }
+
+  /** Visible parts of excluded windows inside `region`. */
+  private excludedParts(stack: readonly Annotated[], region: ScreenRect): ScreenRect[] {
+    return stack.flatMap((w, i) =>
+      w.excludedWhy === undefined ? [] : visibleParts(stack, i).flatMap((p) => intersect(p, region) ?? []),
+    );
+  }
+
+  private encode(image: KeptCapture['image'], maxW: number, maxH: number, format: 'png' | 'jpeg', quality?: number): { image: EncodedImage; encodeMs: number } {
+    const started = performance.now();
+    const raw = { width: image.width, height: image.height, data: image.data, format: 'bgrx' as const, stride: image.stride };
+    const scaled = downscale(raw, maxW, maxH, format === 'jpeg' ? 4 : 3);
+    const bytes = format === 'jpeg' ? encodeJpeg(scaled, quality ?? DEFAULT_JPEG_QUALITY) : encodePng(scaled);
+    return {
+      image: { data: bytes.toString('base64'), mime: format === 'jpeg' ? 'image/jpeg' : 'image/png', width: scaled.width, height: scaled.height },
+      encodeMs: performance.now() - started,
+    };
+  }
+
+  async capture(args: z.infer<(typeof SCREEN_METHODS)['screen_capture']['params']>): Promise<ScreenCaptureResult> {
+    const backend = await this.backend('capture_unavailable');
+    const caps = await backend.capabilities();
+    if (!caps.capture.available) throw fail('capture_unavailable', `screen capture is not available here (${caps.capture.path})`, { reason: 'backend' });
+    const stack = await this.stack(backend);
+    // screen_only names why a covered window cannot be read; here its covered parts are masked and named instead.
+    const degradations = caps.capture.degradations.filter((d) => d !== 'screen_only');
+    let region: ScreenRect = caps.screen;
+    let bound: Annotated | undefined;
+    let info: WindowInfo | undefined;
+    const masks: ScreenRect[] = [];
+    if (args.window !== undefined) {
+      info = await this.context.resolveWindow(args.window);
+      ({ region, bound } = this.windowRegion(stack, info, caps, degradations, masks));
+    }
+    masks.push(...this.excludedParts(stack, region));
+    const image = await backend.capture(region);
+    paintMasks(image, masks);
+    const format = args.format ?? 'png';
+    const { image: encoded, encodeMs } = this.encode(
+      image,
+      args.max_width ?? SCREENSHOT_LIMITS.max_width.default,
+      args.max_height ?? SCREENSHOT_LIMITS.max_height.default,
+      format,
+      args.quality,
+    );
+    const transform = screenTransform({ x: region.x, y: region.y }, region.width, region.height, encoded.width, encoded.height);
+    const kept = this.store.add({
+      image,
+      region,
+      masks,
+      monitors: JSON.stringify(caps.monitors),
+      ...(bound !== undefined ? { window: { handle: bound.handle, rect: bound.rect } } : {}),
+      at: Date.now(),
+    });
+    const bytes = Buffer.from(encoded.data, 'base64');
+    const result: ScreenCaptureResult = {
+      capture: kept.id,
+      image: encoded,
+      transform,
+      region,
+      capture_path: image.capturePath,
+      degradations,
+      masked: masks.flatMap((m) => toImageRect(transform, m, encoded.width, encoded.height) ?? []),
+      sha256: createHash('sha256').update(bytes).digest('hex'),
+      bytes: bytes.length,
+      capture_ms: image.captureMs,
+      encode_ms: encodeMs,
+    };
+    if (info !== undefined) result.window = info;
+    return result;
+  }
+
+  /**
+   * The region of a window-bound capture: the window system's window of that process and title,
+   * clipped to the screen; parts other windows cover are masked and named, never shown as the window.
+   */
+  private windowRegion(
+    stack: readonly Annotated[],
+    info: WindowInfo,
+    caps: ScreenCapabilities,
+    degradations: string[],
+    masks: ScreenRect[],
+  ): { region: ScreenRect; bound: Annotated } {
+    const mine = stack.filter((w) => w.pid === info.pid);
+    const seen = info.rect === undefined ? undefined : { x: info.rect.x, y: info.rect.y, width: info.rect.w, height: info.rect.h };
+    const overlap = (w: Annotated): number => {
+      const o = seen === undefined ? undefined : intersect(w.rect, seen);
+      return o === undefined ? 0 : o.width * o.height;
+    };
+    // The tree's title first, then the window of that process the tree's rectangle overlaps most.
+    const bound =
+      mine.find((w) => w.title === info.title) ??
+      [...mine].sort((a, b) => overlap(b) - overlap(a)).find((w) => overlap(w) > 0) ??
+      (mine.length === 1 ? mine[0] : undefined);
+    if (bound === undefined)
+      throw fail('capture_unavailable', `window "${info.title}" is not mapped on this screen (no window of pid ${info.pid} to capture)`, {
+        reason: 'window_not_on_screen',
+        window: info.window,
+      });
+    const region = intersect(bound.rect, caps.screen);
+    if (region === undefined) throw fail('capture_unavailable', `window "${info.title}" lies off the screen`, { reason: 'window_off_screen', window: info.window });
+    if (!sameRect(region, bound.rect)) degradations.push('partly_off_screen');
+    const visible = visibleParts(stack, stack.indexOf(bound)).flatMap((p) => intersect(p, region) ?? []);
+    if (area(visible) === 0)
+      throw fail('capture_unavailable', `window "${info.title}" is covered by other windows: its pixels cannot be read here`, {
+        reason: 'window_covered',
+        window: info.window,
+      });
+    const covered = uncovered(region, visible);
+    if (covered.length > 0) {
+      degradations.push('partly_covered');
+      masks.push(...covered);
+    }
+    return { region, bound };
+  }
+
+  async input(p: ScreenInputParams): Promise<ScreenInputResult> {
+    const backend = await this.backend('input_unavailable');
+    const caps = await backend.capabilities();
+    if (!caps.input.available) throw fail('input_unavailable', `pointer and keyboard input are not available here (${caps.input.path})`, { reason: 'backend' });
+    const stack = await this.stack(backend);
+    const keyboard = p.op === 'type' || p.op === 'key' || p.op === 'hold';
+    const points = keyboard ? [] : p.point !== undefined ? [p.point, ...(p.to !== undefined ? [p.to] : [])] : [await backend.cursor()];
+    const result: ScreenInputResult = { path: caps.input.path, dispatched: false };
+    for (const [i, pt] of points.entries()) {
+      if (pt.x < caps.screen.x || pt.y < caps.screen.y || pt.x >= caps.screen.x + caps.screen.width || pt.y >= caps.screen.y + caps.screen.height)
+        throw fail('invalid_argument', `the point ${pt.x},${pt.y} lies off the screen ${caps.screen.width}x${caps.screen.height}`, { point: pt });
+      const under = windowAt(stack, pt.x, pt.y);
+      if (under?.excludedWhy !== undefined)
+        throw fail('excluded_target', `the point ${pt.x},${pt.y} lands on ${under.excludedWhy} ("${under.title}"): input there is never dispatched`, {
+          point: pt,
+          title: under.title,
+        });
+      if (i === 0 && under !== undefined) {
+        result.window = screenWindow(under);
+        if (p.check_only === true && under.pid !== undefined) {
+          const at = await this.context.elementAt(under.pid, under.title, pt.x, pt.y).catch(() => ({}) as { window?: WindowInfo; element?: PointElement });
+          result.window = screenWindow(under, at.window);
+          if (at.element !== undefined) result.element = at.element;
+        }
+      }
+    }
+    let focusHandle: string | undefined;
+    if (keyboard) {
+      focusHandle = await backend.focusedWindow();
+      const focused = stack.find((w) => w.handle === focusHandle);
+      if (focused?.excludedWhy !== undefined)
+        throw fail('excluded_target', `the keyboard focus is on ${focused.excludedWhy} ("${focused.title}"): keys are never sent there`, { title: focused.title });
+      if (p.focus !== undefined && p.focus !== (focusHandle ?? 'none'))
+        throw fail('stale_screen', 'the keyboard focus moved to another window since the keys were checked; nothing was sent', { reason: 'focus_changed' });
+      if (focused !== undefined) {
+        result.window = screenWindow(focused);
+        if (focused.pid !== undefined) {
+          const f = await this.context.focused(focused.pid, focused.title).catch(() => ({}) as { window?: WindowInfo; element?: PointElement });
+          result.window = screenWindow(focused, f.window);
+          if (f.element !== undefined) result.element = f.element;
+          result.focus_password = f.element?.password === true;
+        }
+      }
+    }
+    if (p.bound !== undefined) result.changed = await this.checkBound(backend, caps, stack, p.bound, points);
+    if (p.check_only === true) return this.card(backend, p, result, points, stack);
+    await this.dispatch(backend, p);
+    return { ...result, dispatched: true };
+  }
+
+  /** Refuses stale_screen when the bound capture is gone, the monitors or the bound window changed, or the pixels around a point did. */
+  private async checkBound(backend: ScreenBackend, caps: ScreenCapabilities, stack: readonly Annotated[], id: string, points: readonly { x: number; y: number }[]): Promise<number> {
+    const kept = this.store.get(id);
+    if (kept === undefined)
+      throw fail('stale_screen', 'the screenshot this input was planned on is no longer kept (too many screenshots since); take a new one', { reason: 'screenshot_gone' });
+    if (kept.monitors !== JSON.stringify(caps.monitors)) throw fail('stale_screen', 'the monitors changed since the screenshot', { reason: 'monitors_changed' });
+    if (kept.window !== undefined) {
+      const now = stack.find((w) => w.handle === kept.window?.handle);
+      if (now === undefined) throw fail('stale_screen', 'the window of the screenshot is gone', { reason: 'window_gone' });
+      if (!sameRect(now.rect, kept.window.rect)) throw fail('stale_screen', 'the window moved or changed size since the screenshot', { reason: 'window_moved' });
+    }
+    let worst = 0;
+    for (const pt of points) {
+      const square = intersect(box(pt.x, pt.y, BINDING_RADIUS * 2, BINDING_RADIUS * 2), kept.region);
+      if (square === undefined) continue;
+      const fresh = await backend.capture(square);
+      paintMasks(fresh, kept.masks);
+      const share = changedShare(kept.image, fresh, square);
+      worst = Math.max(worst, share);
+      if (share > STALE_SHARE)
+        throw fail(
+          'stale_screen',
+          `the screen around ${pt.x},${pt.y} changed since the screenshot (${(share * 100).toFixed(1)}% of the pixels); take a new screenshot`,
+          { reason: 'region_changed', changed: Number(share.toFixed(4)), region: square },
+        );
+    }
+    return worst;
+  }
+
+  /** The card's pictures: a fresh capture when the input is bound to none, and a full-resolution crop around the point. */
+  private async card(
+    backend: ScreenBackend,
+    p: ScreenInputParams,
+    result: ScreenInputResult,
+    points: readonly { x: number; y: number }[],
+    stack: readonly Annotated[],
+  ): Promise<ScreenInputResult> {
+    const caps = await backend.capabilities();
+    let source = p.bound !== undefined ? this.store.get(p.bound) : undefined;
+    if (source === undefined) {
+      const masks = this.excludedParts(stack, caps.screen);
+      const image = await backend.capture(caps.screen);
+      paintMasks(image, masks);
+      const { image: encoded, encodeMs } = this.encode(image, CARD_SIZE.width, CARD_SIZE.height, 'jpeg', CARD_SIZE.quality);
+      const transform = screenTransform({ x: caps.screen.x, y: caps.screen.y }, caps.screen.width, caps.screen.height, encoded.width, encoded.height);
+      source = this.store.add({ image, region: caps.screen, masks, monitors: JSON.stringify(caps.monitors), at: Date.now() });
+      const bytes = Buffer.from(encoded.data, 'base64');
+      result.fresh = {
+        capture: source.id,
+        image: encoded,
+        transform,
+        region: caps.screen,
+        capture_path: image.capturePath,
+        degradations: [],
+        masked: masks.flatMap((m) => toImageRect(transform, m, encoded.width, encoded.height) ?? []),
+        sha256: createHash('sha256').update(bytes).digest('hex'),
+        bytes: bytes.length,
+        capture_ms: image.captureMs,
+        encode_ms: encodeMs,
+      };
+    }
+    const first = points[0];
+    if (first !== undefined) {
+      const rect = intersect(box(first.x, first.y, CROP.width, CROP.height), source.region);
+      if (rect !== undefined) {
+        const crop = cropOf(source, rect);
+        const { image } = this.encode(crop, rect.width, rect.height, 'png');
+        result.crop = { image, rect };
+      }
+    }
+    return result;
+  }
+
+  private async dispatch(backend: ScreenBackend, p: ScreenInputParams): Promise<void> {
+    const button = p.button ?? 'left';
+    switch (p.op) {
+      case 'click':
+        return backend.click(p.point!.x, p.point!.y, button, p.count ?? 1);
+      case 'move':
+        return backend.move(p.point!.x, p.point!.y);
+      case 'drag': {
+        await backend.move(p.point!.x, p.point!.y);
+        await backend.button(button, 'down');
+        try {
+          await backend.move(p.to!.x, p.to!.y);
+        } finally {
+          await backend.button(button, 'up');
+        }
+        return;
+      }
+      case 'down':
+      case 'up':
+        if (p.point !== undefined) await backend.move(p.point.x, p.point.y);
+        return backend.button(button, p.op);
+      case 'scroll':
+        return backend.scroll(p.point!.x, p.point!.y, p.direction ?? 'down', p.amount ?? 3);
+      case 'type':
+        return backend.typeText(p.text ?? '');
+      case 'key':
+        for (const combo of p.keys ?? []) await backend.key([...combo.modifiers, ...(combo.key === null ? [] : [combo.key])].map(backendKey), 'tap');
+        return;
+      case 'hold': {
+        const keys = (p.keys ?? []).flatMap((c) => [...c.modifiers, ...(c.key === null ? [] : [c.key])]).map(backendKey);
+        await backend.key(keys, 'down');
+        try {
+          await sleep(p.duration_ms ?? 500);
+        } finally {
+          await backend.key(keys, 'up');
+        }
+        return;
+      }
+    }
+  }
+}
+
+/** The pixels of `rect` (inside the capture) as a capture of their own. */
+function cropOf(source: KeptCapture, rect: ScreenRect): KeptCapture['image'] {
+  const { image } = source;
+  const stride = rect.width * 4;
+  const data = Buffer.alloc(stride * rect.height);
+  for (let row = 0; row < rect.height; row++) {
+    const from = (rect.y - image.origin.y + row) * image.stride + (rect.x - image.origin.x) * 4;
+    image.data.copy(data, row * stride, from, from + stride);
+  }
+  return { ...image, width: rect.width, height: rect.height, stride, data, origin: { x: rect.x, y: rect.y } };
+}

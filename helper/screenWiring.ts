@@ -1,0 +1,59 @@
+import { fail, type Exclusions } from '../protocol/index.js';
+import type { Backend } from './core/backend.js';
+import { Deadline } from './core/deadline.js';
+import { isExcluded, isExcludedTitle } from './core/exclusions.js';
+import type { ScreenMethods } from './core/service.js';
+import type { ScreenBackend } from './screen/screenBackend.js';
+import { ScreenService, type ScreenContext } from './screen/screenService.js';
+
+/** Budget of one question the screen tier asks the tree (element at a point, focus, a window). */
+const PROBE_MS = 2000;
+
+/** The screen backend of this session: X11 when there is an X display; none yet on Windows or pure Wayland. */
+async function openScreenBackend(): Promise<ScreenBackend> {
+  if (process.platform === 'win32') throw fail('capture_unavailable', 'the Windows screen backend is not wired into the helper yet', { reason: 'not_built' });
+  if ((process.env['DISPLAY'] ?? '') === '')
+    throw fail('capture_unavailable', 'no X display (DISPLAY is not set); a Wayland session has no screen backend yet', { reason: 'no_display' });
+  const { openX11Backend } = await import('./screen/x11/x11Backend.js');
+  return openX11Backend();
+}
+
+/**
+ * The screen service over the session's screen backend and the accessibility backend: the tree
+ * names applications, windows and the element at a point; the exclusions the supervisor configured
+ * (its own pid, the agent host, app names and the titles of windows showing its UI) are the same.
+ */
+export function screenMethods(backend: Backend, log: (line: string) => void): ScreenMethods & { close(): Promise<void> } {
+  let configured: Exclusions = {};
+  const exclusions = (): Exclusions => configured;
+  const names = new Map<number, string>();
+  const context: ScreenContext = {
+    resolveWindow: async (id) => (await backend.resolveWindow(id, new Deadline(PROBE_MS))).info,
+    async appName(pid) {
+      const known = names.get(pid);
+      if (known !== undefined) return known;
+      const { windows } = await backend.listWindows(new Deadline(PROBE_MS));
+      for (const w of windows) names.set(w.pid, w.app);
+      return names.get(pid);
+    },
+    elementAt: (pid, title, x, y) => backend.probe?.elementAt(pid, title, x, y, new Deadline(PROBE_MS)) ?? Promise.resolve({}),
+    focused: (pid, title) => backend.probe?.focused(pid, title, new Deadline(PROBE_MS)) ?? Promise.resolve({}),
+    excluded(window, app) {
+      const ex = exclusions();
+      if (isExcludedTitle(ex, window.title)) return 'the supervisor’s own window';
+      if (window.pid !== undefined && (window.pid === process.pid || (ex.pids ?? []).includes(window.pid))) return 'an excluded process';
+      for (const name of [app ?? '', ...window.classes]) if (name !== '' && isExcluded({ apps: ex.apps ?? [] }, -1, name)) return `an excluded application (${name})`;
+      return undefined;
+    },
+    accessibility: () => ({ backend: backend.name, available: true }),
+  };
+  const service = new ScreenService(openScreenBackend, context, log);
+  return {
+    handles: (method): method is Parameters<ScreenMethods['handle']>[0] => ScreenService.handles(method),
+    handle: (method, params) => service.handle(method, params),
+    setExclusions: (e) => {
+      configured = e;
+    },
+    close: () => service.close(),
+  };
+}

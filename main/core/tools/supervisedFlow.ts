@@ -1,0 +1,289 @@
+import {
+  errorInfo,
+  fail,
+  type ActionWaitArgs,
+  type AnyAction,
+  type Decision,
+  type ErrorInfo,
+  type PendingApproval,
+  type Receipt,
+  type WindowInfo,
+} from '../../../protocol/index.js';
+import type { Clock } from '../clock.js';
+import type { HelperCaller } from '../helperSupervisor.js';
+import type { ApprovalOutcome, ApprovalQueue } from '../supervision/approvals.js';
+import { ApprovalQueue as Queue } from '../supervision/approvals.js';
+import type { Brakes } from '../supervision/brakes.js';
+import type { HoldList } from '../supervision/holds.js';
+import type { Policy } from '../supervision/policy.js';
+import type { ActFlow, AgentSession } from './agentSession.js';
+
+/** What a supervised action needs from the supervisor. */
+export interface ActDeps {
+  helper: HelperCaller;
+  approvals: ApprovalQueue;
+  holds: HoldList;
+  brakes: Brakes;
+  policy: Policy;
+  clock: Clock;
+  settings: () => { approval_expiry_s: number; approval_wait_ms: number };
+  /** How often a waiting call sends MCP progress (default 5 s). */
+  progressIntervalMs?: number;
+  /** Journals approval events (before anything is answered). */
+  journalEvent: (record: { kind: 'approval_pending' | 'approval_resolved'; [k: string]: unknown }) => Promise<void>;
+  /** Journals a final receipt that no agent call is waiting for. */
+  journalFinal: (session: AgentSession, receipt: Receipt) => Promise<void>;
+  /** Told after every dispatch, so what the person sees of that window is read again. */
+  onDispatched?: (window: WindowInfo) => void;
+}
+
+/** Progress callback while an act waits (MCP progress notifications). */
+export type Progress = (progress: number, total: number | undefined, message: string) => void;
+
+/**
+ * Most actions of one agent waiting for a person at once. An agent that floods the queue
+ * would bury the card the person is looking for, and every change re-sends the whole queue to
+ * every UI; past the bound it is told to wait for the decisions it has.
+ */
+export const MAX_WAITING_PER_AGENT = 16;
+
+export function refused(r: Receipt, refusal: ErrorInfo, decision?: Decision): Receipt {
+  return { ...r, outcome: 'refused', refusal, ...(decision !== undefined ? { decision } : {}) };
+}
+
+/** What the agent is told when a brake answers its call while the act is in `phase`. */
+function brakedReceipt(r: Receipt, phase: ActFlow['phase'], info: ErrorInfo, at: string): Receipt {
+  if (phase === 'dispatching')
+    return { ...r, outcome: 'unknown', action_call_made: 'unknown', error: info, decision: r.decision ?? { verdict: 'braked', by: 'human', at } };
+  return refused(r, info, { verdict: 'braked', by: 'human', at, note: info.detail });
+}
+
+/** A checked action, ready for policy, brakes and a person: what it is, its card, and how to run exactly it. */
+export interface Checked {
+  /** What policy decides on: the action, the application and the element (or window) it lands on. */
+  action: AnyAction;
+  app: string;
+  element: string;
+  /** Needs a person unless a rule allows it. */
+  mutating: boolean;
+  /** The card a person decides on (approval_id, times and decision are filled in here). */
+  card: Omit<PendingApproval, 'approval_id' | 'created_at' | 'expires_at'>;
+  /** What the approval_pending journal record says of the target (no pictures, no password text). */
+  journal: Record<string, unknown>;
+  /** Runs exactly what was checked and approved; a helper failure after dispatch began answers `unknown`. */
+  dispatch(decision: Decision): Promise<Receipt>;
+}
+
+/**
+ * The supervised part of every changing action (docs/supervision.md#order-of-checks), after its
+ * own checks: policy deny; brakes (a stop refuses every act); ask a person for mutating actions;
+ * wait while paused (listed as held); then dispatch the exact thing approved. Nothing is retried
+ * blindly. An emergency stop (`braked`) answers the call at once, whatever its phase. `check`
+ * answers a refusal receipt, or the checked action; `r` is the receipt as known so far.
+ */
+export async function supervise(
+  deps: ActDeps,
+  session: AgentSession,
+  r: Receipt,
+  check: () => Promise<Receipt | Checked>,
+  progress: Progress | undefined,
+  braked: Promise<ErrorInfo>,
+): Promise<Receipt> {
+  const receiptId = r.receipt_id;
+  const stamp = (): string => deps.approvals.stamp();
+  const entry: ActFlow = { done: Promise.resolve(r), current: r, phase: 'checking' };
+  const flow = (async (): Promise<Receipt> => {
+    const checked = await check();
+    if (!('dispatch' in checked)) return checked;
+    const verdict = deps.policy.decide(session.id, checked.action, checked.app, checked.element);
+    if (verdict.kind === 'deny')
+      return refused(r, errorInfo('denied', verdict.detail, { rule: verdict.rule }), { verdict: 'denied', by: 'policy', at: stamp(), note: verdict.detail });
+    if (deps.brakes.refusing)
+      return refused(
+        r,
+        errorInfo('braked', `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} is engaged: no act runs until a person resumes`, {
+          brake: deps.brakes.state,
+        }),
+        { verdict: 'braked', by: 'human', at: stamp() },
+      );
+    // Read through a function: the session can end while this flow awaits.
+    const ended = (): string | undefined => session.ended;
+    if (ended() !== undefined)
+      return refused(r, errorInfo('withdrawn', `the agent went away (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
+
+    let decision: Decision = {
+      verdict: 'auto',
+      by: 'policy',
+      at: stamp(),
+      ...(verdict.kind === 'auto' && verdict.rule !== undefined ? { note: `rule ${verdict.rule}` } : {}),
+    };
+    const item = approvalItem(deps, checked);
+    if (verdict.kind === 'ask' && checked.mutating) {
+      // Bounded per agent, counted before the first await, so a burst cannot slip past the bound.
+      if (session.waitingForPerson >= MAX_WAITING_PER_AGENT)
+        return refused(
+          r,
+          errorInfo(
+            'denied',
+            `${MAX_WAITING_PER_AGENT} actions of this agent already wait for a person; wait for their decisions (action_wait) before asking for more`,
+            { limit: MAX_WAITING_PER_AGENT },
+          ),
+          { verdict: 'denied', by: 'policy', at: stamp(), note: 'too many actions waiting for a person' },
+        );
+      entry.phase = 'asking';
+      session.waitingForPerson++;
+      let outcome: ApprovalOutcome;
+      try {
+        outcome = await askPerson(deps, item, checked.journal);
+      } finally {
+        session.waitingForPerson--;
+      }
+      decision = outcome.decision;
+      if (decision.verdict !== 'approved') return refused(r, notApproved(outcome), decision);
+    }
+    r.decision = decision;
+
+    entry.phase = 'held';
+    const hold = await deps.holds.hold({ ...item, decision });
+    if (hold.kind === 'refused')
+      return refused(r, hold.refusal, hold.decision ?? { verdict: hold.refusal.code === 'withdrawn' ? 'withdrawn' : 'braked', by: 'human', at: stamp() });
+    if (deps.brakes.refusing)
+      return refused(r, errorInfo('braked', 'a brake engaged before dispatch', { brake: deps.brakes.state }), { verdict: 'braked', by: 'human', at: stamp() });
+    if (ended() !== undefined)
+      return refused(r, errorInfo('withdrawn', `the agent went away before dispatch (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
+    entry.phase = 'dispatching';
+    return checked.dispatch(decision);
+  })();
+  // The race is registered before the journaling below, so whichever answers first is known to it.
+  const first = firstAnswer(deps, flow, braked, progress, deps.settings().approval_wait_ms, (early) => {
+    entry.pending = early.kind === 'timeout' ? { ...r, outcome: 'pending' } : brakedReceipt(r, entry.phase, early.info, stamp());
+    return entry.pending;
+  });
+  entry.done = flow.then(
+    async (final) => {
+      entry.phase = 'done';
+      // Answered before the flow ended: the final receipt is journaled on its own, and kept for action_wait.
+      if (entry.pending !== undefined) await deps.journalFinal(session, final);
+      else session.acts.delete(receiptId);
+      return final;
+    },
+    (error: unknown) => {
+      entry.phase = 'done';
+      if (entry.pending === undefined) session.acts.delete(receiptId);
+      throw error;
+    },
+  );
+  entry.done.catch(() => {});
+  session.acts.set(receiptId, entry);
+  return first;
+}
+
+/** Refusal code and decision of an approval that did not end in approval. */
+function notApproved(outcome: ApprovalOutcome): ErrorInfo {
+  const d = outcome.decision;
+  const code = d.verdict === 'denied' ? 'denied' : d.verdict === 'expired' ? 'expired' : d.verdict === 'withdrawn' ? 'withdrawn' : 'braked';
+  return errorInfo(code, d.note ?? `the action was ${d.verdict}`);
+}
+
+/** What answers a waiting call first: the final receipt, the wait's end, or a brake. */
+type Early = { kind: 'timeout' } | { kind: 'braked'; info: ErrorInfo };
+
+/**
+ * Resolves with the flow's final receipt, or — when the wait ends or a brake answers first — with
+ * `onEarly`'s receipt, decided synchronously so that nothing can slip between the two. Sends MCP
+ * progress every interval while it waits.
+ */
+function firstAnswer(
+  deps: Pick<ActDeps, 'clock' | 'progressIntervalMs'>,
+  flow: Promise<Receipt>,
+  braked: Promise<ErrorInfo>,
+  progress: Progress | undefined,
+  waitMs: number,
+  onEarly: (early: Early) => Receipt,
+): Promise<Receipt> {
+  const { clock } = deps;
+  const started = clock.now();
+  return new Promise<Receipt>((resolve, reject) => {
+    let settled = false;
+    const tick =
+      progress === undefined
+        ? undefined
+        : clock.setInterval(() => progress(clock.now() - started, waitMs, 'waiting for a person to approve'), deps.progressIntervalMs ?? 5000);
+    const end = (): boolean => {
+      if (settled) return false;
+      settled = true;
+      clock.clearTimeout(timer);
+      clock.clearInterval(tick);
+      return true;
+    };
+    const timer = clock.setTimeout(() => end() && resolve(onEarly({ kind: 'timeout' })), waitMs);
+    flow.then(
+      (final) => end() && resolve(final),
+      (error: unknown) => end() && reject(error instanceof Error ? error : new Error(String(error))),
+    );
+    void braked.then((info) => end() && resolve(onEarly({ kind: 'braked', info })));
+  });
+}
+
+/** The card with its id and times. */
+function approvalItem(deps: ActDeps, checked: Checked): PendingApproval {
+  const expiryMs = deps.settings().approval_expiry_s * 1000;
+  const created = deps.clock.now();
+  return {
+    ...checked.card,
+    approval_id: Queue.newId(),
+    created_at: new Date(created).toISOString(),
+    expires_at: new Date(created + expiryMs).toISOString(),
+  };
+}
+
+/** Queues the exact thing for a person and journals the request and its resolution. */
+async function askPerson(deps: ActDeps, item: PendingApproval, target: Record<string, unknown>): Promise<ApprovalOutcome> {
+  const expiryMs = Date.parse(item.expires_at) - Date.parse(item.created_at);
+  await deps.journalEvent({
+    kind: 'approval_pending',
+    approval_id: item.approval_id,
+    receipt_id: item.receipt_id,
+    session: item.session,
+    agent: item.agent,
+    action: item.action,
+    ...target,
+    expires_at: item.expires_at,
+  });
+  const outcome = await deps.approvals.request(item, expiryMs);
+  await deps.journalEvent({
+    kind: 'approval_resolved',
+    approval_id: item.approval_id,
+    receipt_id: item.receipt_id,
+    verdict: outcome.decision.verdict,
+    by: outcome.decision.by,
+    ...(outcome.decision.note !== undefined ? { note: outcome.decision.note } : {}),
+    ...(outcome.allow !== undefined ? { allow_for_session: outcome.allow } : {}),
+  });
+  return outcome;
+}
+
+/** action_wait: keeps waiting for a pending act's final receipt (a brake answers it at once). */
+export async function actionWait(
+  deps: Pick<ActDeps, 'clock' | 'progressIntervalMs' | 'approvals'>,
+  session: AgentSession,
+  args: ActionWaitArgs,
+  progress: Progress | undefined,
+  braked: Promise<ErrorInfo>,
+): Promise<Receipt> {
+  const flow = session.acts.get(args.receipt_id);
+  if (flow === undefined || flow.pending === undefined)
+    throw fail(
+      'snapshot_unknown',
+      `no pending action with receipt_id ${args.receipt_id} for this agent (it was never issued, or its final receipt was already given)`,
+    );
+  let early = false;
+  const answer = await firstAnswer(deps, flow.done, braked, progress, args.timeout_ms ?? 45_000, (e) => {
+    early = true;
+    // What the flow knows now (a person may have decided since the first answer), never more.
+    const now: Receipt = { ...flow.current, outcome: 'pending' };
+    return e.kind === 'timeout' ? now : brakedReceipt(now, flow.phase, e.info, deps.approvals.stamp());
+  });
+  if (!early) session.acts.delete(args.receipt_id);
+  return answer;
+}
