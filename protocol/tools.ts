@@ -195,7 +195,8 @@ export type Receipt = z.infer<typeof Receipt>;
 
 /** computer_use_activate answer (progressive tools): the tools now listed. */
 export const ActivateAnswer = z.object({
-  activated: z.array(z.enum(TOOL_NAMES)),
+  /** The tools now listed: the accessibility tools, and the screen tier's when the person offers it. */
+  activated: z.array(z.string().max(100)),
 });
 export type ActivateAnswer = z.infer<typeof ActivateAnswer>;
 

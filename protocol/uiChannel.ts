@@ -58,6 +58,8 @@ export const Settings = z.strictObject({
   approval_wait_ms: z.number().int().min(1000).max(55_000),
   /** Expose only computer_use_activate until an agent activates the tools. */
   progressive_tools: z.boolean(),
+  /** Offer agents the screen tier (screenshots, pointer and keyboard input): 15 more tools in every tools/list. */
+  screen_tools: z.boolean(),
   exclusions: Exclusions,
   /** Default reader budget for window_read (ms). */
   read_timeout_ms: z.number().int().min(100).max(20_000),
@@ -73,6 +75,7 @@ export const DEFAULT_SETTINGS: Settings = {
   approval_expiry_s: 120,
   approval_wait_ms: 45_000,
   progressive_tools: false,
+  screen_tools: true,
   exclusions: {},
   read_timeout_ms: 5000,
   read_max_nodes: 400,
@@ -130,7 +133,10 @@ export function cardSubject(item: PendingApproval): { app: string; key: string; 
     return {
       app: screen.window?.app ?? '',
       key: el?.key ?? screen.window?.handle ?? 'screen',
-      label: el !== undefined ? `${el.role}${el.name !== undefined ? ` "${el.name}"` : ''}` : `${where}${screen.window !== undefined ? ` in "${screen.window.title}"` : ''}`,
+      label:
+        el !== undefined
+          ? `${el.role}${el.name !== undefined ? ` "${el.name}"` : ''}`
+          : `${where}${screen.window !== undefined ? ` in "${screen.window.title}"` : ''}`,
     };
   }
   const t = item.target;

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentInfo, ErrorInfo, Receipt } from '../../../protocol/index.js';
 import { ObservationStore } from '../session/observations.js';
+import { ScreenshotStore } from '../session/screenshots.js';
 import { TargetRegistry } from '../session/targets.js';
 
 /** Where an element_act stands: what a brake or a departure answers depends on it. */
@@ -61,6 +62,8 @@ export class AgentSession {
   readonly hostPids: readonly number[];
   readonly since: string;
   readonly observations = new ObservationStore();
+  /** The agent's screenshots, which its screen input is planned on. */
+  readonly screenshots = new ScreenshotStore();
   /** Targets live 5 minutes (on the session's clock). */
   readonly targets: TargetRegistry;
   readonly acts = new Map<string, ActFlow>();
