@@ -13,6 +13,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateD
 import { imageToPhysical, uiTitle, type PendingApproval, type Receipt, type ScreenshotAnswer } from '../../protocol/index.js';
 import { decodePng, rgbAt } from '../testing/pngDecode.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
+import { exportJournal } from './journal/index.js';
 import { REPO_ROOT } from './paths.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
@@ -313,6 +314,93 @@ describe('the screen tier through the real server', () => {
     );
   });
 
+  it('lands triple clicks, drags, scroll detents and raw physical points at the exact pixels', async () => {
+    const { answer } = await shot({ max_width: 641, max_height: 401 });
+    const before = events(desktop).length;
+    const triple = await carded('triple_click', { x: 100, y: 80 });
+    await approve(triple.card);
+    assert.equal((await triple.answer).outcome, 'completed');
+    const at = imageToPhysical(answer, 100, 80);
+    // GTK reports each press, then its own double- and triple-press events (n = 2, 3) after the second and third.
+    const presses = await until(() => {
+      const p = events(desktop)
+        .slice(before)
+        .filter((e) => e.ev === 'press');
+      return p.some((e) => e.n === 3) ? p : undefined;
+    }, 'a triple press');
+    assert.ok(presses.every((e) => e.x === at.x && e.y === at.y && e.button === 1));
+    assert.deepEqual(
+      presses.map((e) => e.n),
+      [1, 1, 2, 1, 3],
+    );
+
+    const mid = events(desktop).length;
+    const drag = await carded('left_click_drag', { x: 90, y: 70, to_x: 150, to_y: 110 });
+    assert.deepEqual(
+      [drag.card.screen?.card.point, drag.card.screen?.card.to],
+      [
+        { x: 90, y: 70 },
+        { x: 150, y: 110 },
+      ],
+    );
+    await approve(drag.card);
+    assert.equal((await drag.answer).outcome, 'completed');
+    const from = imageToPhysical(answer, 90, 70);
+    const to = imageToPhysical(answer, 150, 110);
+    const release = await until(
+      () =>
+        events(desktop)
+          .slice(mid)
+          .find((e) => e.ev === 'release'),
+      'the release',
+    );
+    const press = events(desktop)
+      .slice(mid)
+      .find((e) => e.ev === 'press');
+    assert.deepEqual([press?.x, press?.y, release.x, release.y], [from.x, from.y, to.x, to.y]);
+
+    const third = events(desktop).length;
+    const scroll = await carded('scroll', { x: 120, y: 90, direction: 'down', amount: 4 });
+    assert.equal(scroll.card.screen?.card.direction, 'down');
+    await approve(scroll.card);
+    assert.equal((await scroll.answer).outcome, 'completed');
+    const wheel = imageToPhysical(answer, 120, 90);
+    const wheelEvents = (): AppEvent[] =>
+      events(desktop)
+        .slice(third)
+        .filter((e) => e.ev === 'scroll');
+    await until(() => (wheelEvents().length >= 4 ? true : undefined), 'four detents');
+    await sleep(200);
+    assert.equal(wheelEvents().length, 4, 'one event per detent');
+    assert.ok(wheelEvents().every((e) => e.dir === 'down' && e.x === wheel.x && e.y === wheel.y));
+
+    const fourth = events(desktop).length;
+    const raw = await carded('click', { x: WX + 399, y: WY + 299, raw: true, button: 'right' });
+    assert.equal(raw.card.screen?.card.planned, false, 'raw names no screenshot: the card shows one made for it');
+    await approve(raw.card);
+    const r = await raw.answer;
+    assert.equal(r.outcome, 'completed');
+    assert.deepEqual(r.screen?.physical, { x: WX + 399, y: WY + 299 });
+    const rp = await until(
+      () =>
+        events(desktop)
+          .slice(fourth)
+          .find((e) => e.ev === 'press'),
+      'the raw press',
+    );
+    assert.deepEqual([rp.x, rp.y, rp.button], [WX + 399, WY + 299, 3]);
+  });
+
+  it('answers cursor_position in physical and image pixels, and wait waits', async () => {
+    warp(desktop.display, 640, 400);
+    const { answer } = await shot();
+    const c = await toolJson<{ x: number; y: number; image?: { x: number; y: number }; screenshot?: string }>(agent, 'cursor_position');
+    assert.deepEqual([c.x, c.y, c.screenshot], [640, 400, answer.screenshot]);
+    assert.deepEqual(c.image, { x: Math.floor(640 / answer.scale_x), y: Math.floor(400 / answer.scale_y) });
+    const w = await toolJson<{ waited_ms: number }>(agent, 'wait', { ms: 150 });
+    assert.ok(w.waited_ms >= 140);
+  });
+
   it('refuses ambiguous coordinates with invalid_argument', async () => {
     await shot();
     for (const args of [
@@ -325,6 +413,41 @@ describe('the screen tier through the real server', () => {
       const r = await tool(agent, 'click', args);
       assert.equal(r.isError, true, JSON.stringify(args));
       assert.match(r.text, /^error invalid_argument/);
+    }
+  });
+
+  it('masks typed text everywhere while a password field has the focus', async () => {
+    const app = await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '5'], { waitForWindow: 'Overseer Fixture' });
+    try {
+      const list = await toolJson<{ windows: { window: string; title: string; rect?: { cx: number; cy: number } }[] }>(agent, 'window_list');
+      const fixture = list.windows.find((w) => w.title === 'Overseer Fixture');
+      assert.ok(fixture?.rect !== undefined);
+      const focus = await toolJson<Receipt>(agent, 'element_act', { window: fixture.window, selector: { automation_id: 'password' }, action: 'focus' });
+      assert.equal(focus.outcome, 'completed', JSON.stringify(focus));
+      warp(desktop.display, fixture.rect.cx, fixture.rect.cy);
+      const { card, answer } = await carded('type_text', { text: 'sesame' });
+      assert.equal(card.password, true);
+      assert.equal(card.text, '••••••');
+      assert.ok(!JSON.stringify(card).includes('sesame'), 'the card never carries the text');
+      await approve(card);
+      const receipt = await answer;
+      assert.equal(receipt.outcome, 'completed');
+      assert.equal(receipt.text, '••••••');
+      const found = await toolJson<{ matches: { name?: string }[] }>(agent, 'element_find', { window: fixture.window, selector: { automation_id: 'status' } });
+      // Focusing the entry selected its text, so the typing replaced it: six characters reached the field.
+      assert.match(found.matches[0]?.name ?? '', /password length 6$/);
+      const lines: string[] = [];
+      await exportJournal(path.join(s.dataDir, 'journal'), (l) => lines.push(l));
+      assert.ok(lines.length > 0);
+      assert.ok(!lines.some((l) => l.includes('sesame')), 'the journal never holds the text');
+      const shotRecord = lines
+        .map((l) => JSON.parse(l) as { tool?: string; screenshot?: { sha256?: string; bytes?: number } })
+        .find((l) => l.tool === 'screenshot');
+      assert.match(shotRecord?.screenshot?.sha256 ?? '', /^[0-9a-f]{64}$/, 'a screenshot is journaled by its hash');
+      assert.ok((shotRecord?.screenshot?.bytes ?? 0) > 0);
+      assert.ok(!lines.some((l) => l.includes('base64')), 'and never by its pixels');
+    } finally {
+      await app.stop();
     }
   });
 });
