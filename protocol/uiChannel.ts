@@ -117,6 +117,10 @@ export const PendingApproval = z.object({
   window: WindowInfo.optional(),
   /** A screen input: the picture it was planned on with the input marked, and where it lands. */
   screen: z.object({ card: ScreenCard, detail: ScreenInputDetail }).optional(),
+  /** element_act: the target window as it looked when checked, the element outlined (planned false). */
+  picture: ScreenCard.optional(),
+  /** Why the card has no picture, when the screen tier could not take one. */
+  picture_unavailable: z.string().max(500).optional(),
   created_at: z.string(),
   expires_at: z.string(),
   /** Words in the target or its ancestors that deserve a second look (Delete, Send, Pay…). */

@@ -419,6 +419,7 @@ describe('the screen tier through the real server', () => {
   it('masks typed text everywhere while a password field has the focus', async () => {
     const app = await desktop.launch('/usr/bin/python3', [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '5'], { waitForWindow: 'Overseer Fixture' });
     try {
+      await shot();
       const list = await toolJson<{ windows: { window: string; title: string; rect?: { cx: number; cy: number } }[] }>(agent, 'window_list');
       const fixture = list.windows.find((w) => w.title === 'Overseer Fixture');
       assert.ok(fixture?.rect !== undefined);
@@ -436,6 +437,23 @@ describe('the screen tier through the real server', () => {
       const found = await toolJson<{ matches: { name?: string }[] }>(agent, 'element_find', { window: fixture.window, selector: { automation_id: 'status' } });
       // Focusing the entry selected its text, so the typing replaced it: six characters reached the field.
       assert.match(found.matches[0]?.name ?? '', /password length 6$/);
+      // An element_act card shows the target window with the element outlined.
+      const since = ui.mark();
+      const act = toolJson<Receipt>(agent, 'element_act', { window: fixture.window, selector: { automation_id: 'password' }, action: 'set_value', text: 'x' });
+      const cards = await ui.waitFor<PendingApproval[]>('pending', (l) => l.some((p) => p.action === 'set_value'), 15_000, since);
+      const elementCard = cards.find((p) => p.action === 'set_value');
+      const picture = elementCard?.picture;
+      assert.ok(picture !== undefined, `no picture: ${elementCard?.picture_unavailable ?? ''}`);
+      assert.match(picture.picture, /^data:image\/jpeg;base64,/);
+      assert.ok(picture.outline !== undefined);
+      assert.ok(
+        picture.outline.x >= 0 &&
+          picture.outline.y >= 0 &&
+          picture.outline.x + picture.outline.w <= picture.width &&
+          picture.outline.y + picture.outline.h <= picture.height,
+      );
+      await ui.command('deny', { approval_id: elementCard?.approval_id });
+      assert.equal((await act).refusal?.code, 'denied');
       const lines: string[] = [];
       await exportJournal(path.join(s.dataDir, 'journal'), (l) => lines.push(l));
       assert.ok(lines.length > 0);
