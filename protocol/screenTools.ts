@@ -21,7 +21,7 @@ import {
   type ScreenToolName,
 } from './screen.js';
 import { CapabilitiesAnswer } from './screenRpc.js';
-import { Receipt } from './tools.js';
+import { Receipt, ScreenAction } from './tools.js';
 
 /** How an answer's text is rendered, as for every tool (a screenshot's image comes beside it either way). */
 const output = z.enum(['text', 'json']).describe('"text" (default): compact; "json": the structured answer as text.').optional();
@@ -49,22 +49,32 @@ export const SCREEN_TOOL_ARGS = {
 export const CursorAnswer = z.object({ x: z.number().int(), y: z.number().int(), screenshot: ScreenshotId.optional(), image: Point.optional() });
 export type CursorAnswer = z.infer<typeof CursorAnswer>;
 
+/** A screen input's receipt: the receipt without what only element_act has (target, after, window), so every input tool's schema stays small. */
+export const ScreenReceipt = Receipt.omit({
+  target: true,
+  after: true,
+  window: true,
+  stopped_before_timeout_ms: true,
+  last_walk_ms: true,
+  verification_detail: true,
+}).extend({ action: ScreenAction });
+
 export const WaitAnswer = z.object({ waited_ms: z.number().int().nonnegative() });
 
 export const SCREEN_TOOL_ANSWERS = {
   capabilities: CapabilitiesAnswer,
   screenshot: ScreenshotAnswer,
-  click: Receipt,
-  double_click: Receipt,
-  triple_click: Receipt,
-  move: Receipt,
-  left_click_drag: Receipt,
-  mouse_down: Receipt,
-  mouse_up: Receipt,
-  scroll: Receipt,
-  type_text: Receipt,
-  key: Receipt,
-  hold_key: Receipt,
+  click: ScreenReceipt,
+  double_click: ScreenReceipt,
+  triple_click: ScreenReceipt,
+  move: ScreenReceipt,
+  left_click_drag: ScreenReceipt,
+  mouse_down: ScreenReceipt,
+  mouse_up: ScreenReceipt,
+  scroll: ScreenReceipt,
+  type_text: ScreenReceipt,
+  key: ScreenReceipt,
+  hold_key: ScreenReceipt,
   cursor_position: CursorAnswer,
   wait: WaitAnswer,
 } as const satisfies Record<ScreenToolName, z.ZodType>;

@@ -205,6 +205,7 @@ export const TOOL_ANSWERS = {
   window_list: WindowListAnswer,
   window_read: WindowReadAnswer,
   element_find: ElementFindAnswer,
-  element_act: Receipt,
+  element_act: Receipt.omit({ screen: true }),
+  // action_wait answers for element_act and the screen tier's input alike.
   action_wait: Receipt,
 } as const satisfies Record<ToolName, z.ZodType>;

@@ -401,6 +401,37 @@ describe('the screen tier through the real server', () => {
     assert.ok(w.waited_ms >= 140);
   });
 
+  it('is a tier of progressive exposure, and the person can turn it off', async () => {
+    await ui.command('update_settings', { progressive_tools: true });
+    const late = await httpClient(s, 'progressive-agent');
+    try {
+      await tool(late, 'computer_use_activate');
+      assert.equal((await late.listTools()).tools.length, 5, 'the accessibility tier by default');
+      const refused = await tool(late, 'screenshot');
+      assert.equal(refused.isError, true);
+      assert.match(refused.text, /activate the screen tier first/);
+      await tool(late, 'computer_use_activate', { tiers: ['screen'] });
+      assert.equal((await late.listTools()).tools.length, 20);
+      assert.equal((await tool(late, 'capabilities')).isError, false);
+    } finally {
+      await late.close();
+      await ui.command('update_settings', { progressive_tools: false });
+    }
+    await ui.command('update_settings', { screen_tools: false });
+    const plain = await httpClient(s, 'plain-agent');
+    try {
+      assert.deepEqual(
+        (await plain.listTools()).tools.map((t) => t.name),
+        ['window_list', 'window_read', 'element_find', 'element_act', 'action_wait'],
+      );
+      const off = await tool(plain, 'click', { x: 1, y: 1, raw: true });
+      assert.match(off.text, /^error invalid_argument: click: the screen tier is turned off/);
+    } finally {
+      await plain.close();
+      await ui.command('update_settings', { screen_tools: true });
+    }
+  });
+
   it('refuses ambiguous coordinates with invalid_argument', async () => {
     await shot();
     for (const args of [

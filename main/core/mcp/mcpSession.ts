@@ -132,12 +132,26 @@ export const activateTool: () => Tool = (() => {
   return () =>
     (tool ??= {
       name: ACTIVATE_TOOL,
-      description: `Activate the desktop tools (${TOOL_NAMES.join(', ')}) for this agent.`,
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      description:
+        `Activate the desktop tools for this agent: tier "accessibility" (${TOOL_NAMES.join(', ')}; the default) and, when the supervisor offers it, ` +
+        `"screen" (screenshots, pointer and keyboard: ${SCREEN_TOOL_NAMES.length} tools, for what the accessibility tree cannot see).`,
+      inputSchema: {
+        type: 'object',
+        properties: { tiers: { type: 'array', items: { enum: ['accessibility', 'screen'] }, description: 'Tiers to activate; default ["accessibility"].' } },
+        additionalProperties: false,
+      },
       outputSchema: toolJsonSchema(ActivateAnswer, 'output'),
       annotations: { readOnlyHint: true },
     });
 })();
+
+/** computer_use_activate's arguments. */
+const Activate = z.strictObject({
+  tiers: z
+    .array(z.enum(['accessibility', 'screen']))
+    .max(2)
+    .optional(),
+});
 
 /**
  * tools/call as it arrives, before we judge it: the SDK's own schema would answer a wrong-typed
@@ -215,7 +229,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
   };
   server.setRequestHandler(ListToolsRequestSchema, () => {
     if (!session.activated) return { tools: [activateTool()] };
-    return { tools: listedTools(runner.screenTools) };
+    return { tools: listedTools(runner.screenTools && session.screenTier) };
   });
   // Registered at the protocol level: see RawCallTool.
   const callTool = async (request: z.infer<typeof RawCallTool>, extra: Parameters<Parameters<Server['setRequestHandler']>[1]>[1]): Promise<CallToolResult> => {
@@ -236,10 +250,14 @@ export function createMcpServer(options: McpSessionOptions): Server {
     }
     const { name, arguments: args } = parsed.data;
     if (name === ACTIVATE_TOOL) {
+      const tiers = Activate.safeParse(args ?? {});
+      if (!tiers.success)
+        return { isError: true, content: [{ type: 'text', text: 'error invalid_argument: tiers is a list of "accessibility" and "screen"' }] };
       session.activated = true;
+      if (tiers.data.tiers?.includes('screen') === true) session.screenTier = true;
       options.onChange();
       void server.sendToolListChanged().catch(() => {});
-      const names = listedTools(runner.screenTools).map((t) => t.name);
+      const names = listedTools(runner.screenTools && session.screenTier).map((t) => t.name);
       const answer: ActivateAnswer = { activated: names };
       return { content: [{ type: 'text', text: `activated: ${names.join(', ')}` }], structuredContent: answer };
     }

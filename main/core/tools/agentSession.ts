@@ -73,6 +73,8 @@ export class AgentSession {
   calls = 0;
   /** With progressive tools: whether the agent activated the five tools. */
   activated: boolean;
+  /** Whether the agent sees the screen tier (when the person offers it): always without progressive tools, once asked for with them. */
+  screenTier: boolean;
   client = 'unknown agent';
   /** Epoch ms of the agent's last request or answer. */
   lastActive: number;
@@ -86,6 +88,7 @@ export class AgentSession {
     this.transport = options.transport;
     this.hostPids = options.hostPids ?? [];
     this.activated = !options.progressiveTools;
+    this.screenTier = !options.progressiveTools;
     this.now = options.now ?? Date.now;
     this.targets = new TargetRegistry({ now: this.now });
     this.lastActive = this.now();

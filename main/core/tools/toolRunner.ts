@@ -183,10 +183,12 @@ export class ToolRunner {
             tools: [...Object.keys(TOOL_ARGS), ...Object.keys(SCREEN_TOOL_ARGS)],
           }),
         );
-      if (isScreenTool(tool) && this.deps.screenTools?.() === false)
+      if (isScreenTool(tool) && this.deps.screenTools?.() !== true)
         throw new OverseerError(
           errorInfo('invalid_argument', `${tool}: the screen tier is turned off in the supervisor's settings`, { setting: 'screen_tools' }),
         );
+      if (isScreenTool(tool) && !session.screenTier)
+        throw new OverseerError(errorInfo('invalid_argument', `${tool}: activate the screen tier first (computer_use_activate with tiers ["screen"])`));
       const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
       if (tooDeep)
         throw new OverseerError(
