@@ -117,7 +117,9 @@ export function openWin32ScreenBackend(): Win32ScreenBackend {
     dpi,
     capabilities: async('capture_unavailable', (): ScreenCapabilities => {
       const { monitors, scaleKnown } = listMonitors(api);
-      const scaleDegradations = scaleKnown && dpi.degradation === null ? [] : ['monitor_scale_unknown'];
+      // GetDpiForMonitor answers the real scale to a per-monitor aware process; to others, a virtualized 96.
+      const perMonitor = dpi.degradation === null || dpi.degradation === 'dpi_per_monitor_v1';
+      const scaleDegradations = scaleKnown && perMonitor ? [] : ['monitor_scale_unknown'];
       return {
         session: 'windows',
         capture: { available: true, path: PATH_BITBLT, degradations: [...CAPTURE_DEGRADATIONS, ...dpiDegradations, ...scaleDegradations] },
