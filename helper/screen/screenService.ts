@@ -202,12 +202,26 @@ export class ScreenService {
     let bound: Annotated | undefined;
     let info: WindowInfo | undefined;
     const masks: ScreenRect[] = [];
+    let image: KeptCapture['image'];
+    let viaWindow = false;
     if (args.window !== undefined) {
       info = await this.context.resolveWindow(args.window);
-      ({ region, bound } = this.windowRegion(stack, info, caps, degradations, masks));
+      if (backend.captureWindow !== undefined && caps.windowCapture?.available === true) {
+        // The window's own pixels, covered or not: nothing else is in them, so nothing else is masked.
+        bound = matchWindow(stack, info);
+        image = await backend.captureWindow(bound.handle);
+        region = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
+        degradations.push(...caps.windowCapture.degradations);
+        viaWindow = true;
+      } else {
+        ({ region, bound } = this.windowRegion(stack, info, caps, degradations, masks));
+        masks.push(...this.excludedParts(stack, region));
+        image = await backend.capture(region);
+      }
+    } else {
+      masks.push(...this.excludedParts(stack, region));
+      image = await backend.capture(region);
     }
-    masks.push(...this.excludedParts(stack, region));
-    const image = await backend.capture(region);
     paintMasks(image, masks);
     const format = args.format ?? 'png';
     const { image: encoded, encodeMs } = this.encode(
@@ -224,6 +238,7 @@ export class ScreenService {
       masks,
       monitors: JSON.stringify(caps.monitors),
       ...(bound !== undefined ? { window: { handle: bound.handle, rect: bound.rect } } : {}),
+      viaWindow,
       at: Date.now(),
     });
     const bytes = Buffer.from(encoded.data, 'base64');
@@ -255,22 +270,7 @@ export class ScreenService {
     degradations: string[],
     masks: ScreenRect[],
   ): { region: ScreenRect; bound: Annotated } {
-    const mine = stack.filter((w) => w.pid === info.pid);
-    const seen = info.rect === undefined ? undefined : { x: info.rect.x, y: info.rect.y, width: info.rect.w, height: info.rect.h };
-    const overlap = (w: Annotated): number => {
-      const o = seen === undefined ? undefined : intersect(w.rect, seen);
-      return o === undefined ? 0 : o.width * o.height;
-    };
-    // The tree's title first, then the window of that process the tree's rectangle overlaps most.
-    const bound =
-      mine.find((w) => w.title === info.title) ??
-      [...mine].sort((a, b) => overlap(b) - overlap(a)).find((w) => overlap(w) > 0) ??
-      (mine.length === 1 ? mine[0] : undefined);
-    if (bound === undefined)
-      throw fail('capture_unavailable', `window "${info.title}" is not mapped on this screen (no window of pid ${info.pid} to capture)`, {
-        reason: 'window_not_on_screen',
-        window: info.window,
-      });
+    const bound = matchWindow(stack, info);
     const region = intersect(bound.rect, caps.screen);
     if (region === undefined)
       throw fail('capture_unavailable', `window "${info.title}" lies off the screen`, { reason: 'window_off_screen', window: info.window });
@@ -366,7 +366,10 @@ export class ScreenService {
     for (const pt of points) {
       const square = intersect(box(pt.x, pt.y, BINDING_RADIUS * 2, BINDING_RADIUS * 2), kept.region);
       if (square === undefined) continue;
-      const fresh = await backend.capture(square);
+      const fresh =
+        kept.viaWindow && kept.window !== undefined && backend.captureWindow !== undefined
+          ? await backend.captureWindow(kept.window.handle)
+          : await backend.capture(square);
       paintMasks(fresh, kept.masks);
       const share = changedShare(kept.image, fresh, square);
       worst = Math.max(worst, share);
@@ -464,6 +467,29 @@ export class ScreenService {
       }
     }
   }
+}
+
+/**
+ * The window system's window of a tree window: that process's window of the same title, else the
+ * one the tree's rectangle overlaps most, else its only window; capture_unavailable when none.
+ */
+function matchWindow<W extends NativeWindow>(stack: readonly W[], info: WindowInfo): W {
+  const mine = stack.filter((w) => w.pid === info.pid);
+  const seen = info.rect === undefined ? undefined : { x: info.rect.x, y: info.rect.y, width: info.rect.w, height: info.rect.h };
+  const overlap = (w: W): number => {
+    const o = seen === undefined ? undefined : intersect(w.rect, seen);
+    return o === undefined ? 0 : o.width * o.height;
+  };
+  const bound =
+    mine.find((w) => w.title === info.title) ??
+    [...mine].sort((a, b) => overlap(b) - overlap(a)).find((w) => overlap(w) > 0) ??
+    (mine.length === 1 ? mine[0] : undefined);
+  if (bound === undefined)
+    throw fail('capture_unavailable', `window "${info.title}" is not mapped on this screen (no window of pid ${info.pid} to capture)`, {
+      reason: 'window_not_on_screen',
+      window: info.window,
+    });
+  return bound;
 }
 
 /** The pixels of `rect` (inside the capture) as a capture of their own. */
