@@ -1,4 +1,4 @@
-// The helper's screen methods (docs/tools.md#screen-tier-in-progress): capabilities, a capture bound
+// The helper's screen methods (docs/tools.md#screen-tier): capabilities, a capture bound
 // to its transform and kept by the helper, and input bound to that capture. Points here are physical
 // pixels; image space belongs to the supervisor, which keeps the transform of every screenshot.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// The helper's screen methods over one ScreenBackend (docs/tools.md#screen-tier-in-progress):
+// The helper's screen methods over one ScreenBackend (docs/tools.md#screen-tier):
 // captures masked for the supervisor and excluded apps, kept so input can be bound to them; input
 // refused excluded_target on the supervisor or an excluded app, refused stale_screen when the pixels
 // around the point, the bound window or the monitors changed; the element the tree names at the point.

@@ -1,4 +1,4 @@
-// The screen tier's tools (docs/tools.md#screen-tier-in-progress). Reads (capabilities,
+// The screen tier's tools (docs/tools.md#screen-tier). Reads (capabilities,
 // screenshot, cursor_position, wait) answer at once; every input goes through the supervised flow
 // like element_act: the helper checks it first (excluded_target, stale_screen, the element at the
 // point, the card's pictures), then policy, brakes and a person, then the helper checks the binding
