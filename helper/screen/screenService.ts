@@ -17,6 +17,7 @@ import {
   type ScreenInputParams,
   type ScreenInputResult,
   type ScreenTransform,
+  type ScreenshotArgs,
   type ScreenWindow,
   type WindowInfo,
 } from '../../protocol/index.js';
@@ -26,7 +27,6 @@ import { encodeJpeg, DEFAULT_JPEG_QUALITY } from './image/jpeg.js';
 import { encodePng } from './image/png.js';
 import { area, changedShare, intersect, paintMasks, uncovered, visibleParts, windowAt } from './regions.js';
 import type { NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
-import { z } from 'zod';
 
 /** What the screen service asks of the accessibility side and of the exclusion rules. */
 export interface ScreenContext {
@@ -114,12 +114,15 @@ export class ScreenService {
 
   async handle(method: keyof typeof SCREEN_METHODS, params: unknown): Promise<unknown> {
     const parsed = SCREEN_METHODS[method].params.safeParse(params ?? {});
-    if (!parsed.success) throw fail('invalid_argument', `${method}: ${z.prettifyError(parsed.error).slice(0, 1000)}`);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
+      throw fail('invalid_argument', `${method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`.slice(0, 1000), { issues });
+    }
     switch (method) {
       case 'screen_capabilities':
         return this.capabilities();
       case 'screen_capture':
-        return this.capture(parsed.data as z.infer<(typeof SCREEN_METHODS)['screen_capture']['params']>);
+        return this.capture(parsed.data as ScreenshotArgs);
       case 'screen_input':
         return this.input(parsed.data as ScreenInputParams);
       case 'screen_cursor':
@@ -191,7 +194,7 @@ export class ScreenService {
     };
   }
 
-  async capture(args: z.infer<(typeof SCREEN_METHODS)['screen_capture']['params']>): Promise<ScreenCaptureResult> {
+  async capture(args: ScreenshotArgs): Promise<ScreenCaptureResult> {
     const backend = await this.backend('capture_unavailable');
     const caps = await backend.capabilities();
     if (!caps.capture.available) throw fail('capture_unavailable', `screen capture is not available here (${caps.capture.path})`, { reason: 'backend' });
@@ -309,7 +312,7 @@ export class ScreenService {
       if (i === 0 && under !== undefined) {
         result.window = screenWindow(under);
         if (p.check_only === true && under.pid !== undefined) {
-          const at = await this.context.elementAt(under.pid, under.title, pt.x, pt.y).catch(() => ({}) as { window?: WindowInfo; element?: PointElement });
+          const at = await this.context.elementAt(under.pid, under.title, pt.x, pt.y).catch((): { window?: WindowInfo; element?: PointElement } => ({}));
           result.window = screenWindow(under, at.window);
           if (at.element !== undefined) result.element = at.element;
         }
@@ -328,7 +331,7 @@ export class ScreenService {
       if (focused !== undefined) {
         result.window = screenWindow(focused);
         if (focused.pid !== undefined) {
-          const f = await this.context.focused(focused.pid, focused.title).catch(() => ({}) as { window?: WindowInfo; element?: PointElement });
+          const f = await this.context.focused(focused.pid, focused.title).catch((): { window?: WindowInfo; element?: PointElement } => ({}));
           result.window = screenWindow(focused, f.window);
           if (f.element !== undefined) result.element = f.element;
           result.focus_password = f.element?.password === true;

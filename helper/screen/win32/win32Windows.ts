@@ -6,7 +6,7 @@ import { readRect, type ScreenApi } from './win32ScreenApi.js';
 
 const TEXT_CHARS = 512;
 
-function text(api: ScreenApi, read: (hwnd: number, buf: Buffer, max: number) => number, hwnd: number): string {
+function text(read: (hwnd: number, buf: Buffer, max: number) => number, hwnd: number): string {
   const buf = Buffer.alloc(TEXT_CHARS * 2);
   const n = read(hwnd, buf, TEXT_CHARS);
   return n > 0 ? buf.toString('utf16le', 0, n * 2) : '';
@@ -32,8 +32,8 @@ export function listWindows(api: ScreenApi): NativeWindow[] {
     api.GetWindowThreadProcessId(hwnd, pid);
     const window: NativeWindow = {
       handle: windowHandle(hwnd),
-      title: text(api, api.GetWindowTextW, hwnd),
-      classes: [text(api, api.GetClassNameW, hwnd)],
+      title: text((h, b, m) => api.GetWindowTextW(h, b, m), hwnd),
+      classes: [text((h, b, m) => api.GetClassNameW(h, b, m), hwnd)],
       rect: r,
     };
     const owner = pid[0] ?? 0;
