@@ -25,6 +25,7 @@ const NAMED: Record<string, VirtualKey> = {
   Page_Up: key(0x21, true),
   Page_Down: key(0x22, true),
   End: key(0x23, true),
+  Print: key(0x2c, true), // VK_SNAPSHOT
   Insert: key(0x2d, true),
   Menu: key(0x5d, true), // VK_APPS
   space: key(0x20),
