@@ -324,7 +324,9 @@ export function screenInput(
       async dispatch(decision) {
         let done: ScreenInputResult;
         try {
-          done = await deps.helper.call('screen_input', dispatchParams, { timeoutMs: 30_000 + (dispatchParams.duration_ms ?? 0) });
+          // Long text types for a while (a few ms a character): the budget grows with it, so a long type is not reported unknown.
+          const budget = 30_000 + (dispatchParams.duration_ms ?? 0) + [...(dispatchParams.text ?? '')].length * 20;
+          done = await deps.helper.call('screen_input', dispatchParams, { timeoutMs: budget });
         } catch (error) {
           if (error instanceof OverseerError && REFUSED_BEFORE_DISPATCH.has(error.code)) return refused(r, error.info, decision);
           // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.
