@@ -52,6 +52,10 @@ const CROP = { width: 240, height: 160 };
 /** The card picture of an input bound to no screenshot (raw points, keys): a fresh, smaller capture. */
 const CARD_SIZE = { width: 960, height: 600, quality: 70 };
 
+/** The receipts timeline's picture of the screen after an input, and how long after. */
+const AFTER_SIZE = { width: 320, height: 200, quality: 60 };
+const AFTER_PICTURE_MS = 150;
+
 type Annotated = NativeWindow & { app: string; excludedWhy?: string };
 
 const MODIFIER_KEYS: Record<string, string> = { ctrl: 'Control_L', shift: 'Shift_L', alt: 'Alt_L', super: 'Super_L' };
@@ -341,7 +345,22 @@ export class ScreenService {
     if (p.bound !== undefined) result.changed = await this.checkBound(backend, caps, stack, p.bound, points);
     if (p.check_only === true) return this.card(backend, p, result, points, stack);
     await this.dispatch(backend, p);
-    return { ...result, dispatched: true };
+    const done: ScreenInputResult = { ...result, dispatched: true };
+    if (p.after_picture === true) {
+      const after = await this.afterPicture(backend).catch(() => undefined);
+      if (after !== undefined) done.after_picture = after;
+    }
+    return done;
+  }
+
+  /** The screen shortly after an input (the application had a moment to answer it), small and masked. */
+  private async afterPicture(backend: ScreenBackend): Promise<EncodedImage> {
+    await sleep(AFTER_PICTURE_MS);
+    const caps = await backend.capabilities();
+    const stack = await this.stack(backend);
+    const image = await backend.capture(caps.screen);
+    paintMasks(image, this.excludedParts(stack, caps.screen));
+    return this.encode(image, AFTER_SIZE.width, AFTER_SIZE.height, 'jpeg', AFTER_SIZE.quality).image;
   }
 
   /** Refuses stale_screen when the bound capture is gone, the monitors or the bound window changed, or the pixels around a point did. */

@@ -288,7 +288,7 @@ export function screenInput(
     const password = checked.focus_password === true;
     if (planned.text !== undefined) r.text = checked.focus_password === true ? MASK : planned.text;
     // The dispatch is bound to what this check saw: the planned screenshot, else the capture made for the card; keys to the focus.
-    const dispatchParams: ScreenInputParams = { ...planned.params };
+    const dispatchParams: ScreenInputParams = { ...planned.params, ...(deps.keepPicture !== undefined ? { after_picture: true } : {}) };
     if (dispatchParams.bound === undefined && checked.fresh !== undefined && dispatchParams.point !== undefined) dispatchParams.bound = checked.fresh.capture;
     if (planned.params.op === 'type' || planned.params.op === 'key' || planned.params.op === 'hold') dispatchParams.focus = checked.window?.handle ?? 'none';
     const picture = cardPicture(planned, checked);
@@ -334,6 +334,11 @@ export function screenInput(
           return { ...r, decision, outcome: 'unknown', action_call_made: 'unknown', error: info };
         }
         if (done.changed !== undefined) detail.changed = done.changed;
+        if (done.after_picture !== undefined && deps.keepPicture !== undefined) {
+          // The timeline's picture is a convenience: failing to keep it never changes the receipt's outcome.
+          const sha = await deps.keepPicture(receiptId, done.after_picture.data).catch(() => undefined);
+          if (sha !== undefined) detail.after_sha256 = sha;
+        }
         return { ...r, decision, outcome: 'completed', action_call_made: true, path: done.path, screen: detail };
       },
     };
