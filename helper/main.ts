@@ -10,8 +10,22 @@ import { StreamTransport } from '../rpc/stdioTransport.js';
  * The accessibility helper: JSON-RPC 2.0 over stdio, one frame a line. stdout carries frames
  * only; logs go to stderr; the process exits when stdin closes (parent death).
  */
+let stderrGone = false;
+// When the parent dies, stderr and stdout are dead pipes. A failed write must never become an
+// uncaught error whose log line fails again: that loop starves the timers and keeps the helper alive.
+process.stderr.on('error', () => {
+  stderrGone = true;
+});
+process.stdout.on('error', () => {
+  // The transport learns that the peer is gone from stdin; a failed write has nothing more to tell.
+});
 const log = (line: string): void => {
-  process.stderr.write(`${line}\n`);
+  if (stderrGone || !process.stderr.writable) return;
+  try {
+    process.stderr.write(`${line}\n`);
+  } catch {
+    stderrGone = true;
+  }
 };
 
 async function main(): Promise<void> {
@@ -40,13 +54,22 @@ async function main(): Promise<void> {
   );
   backend.onChange?.((pids) => peer.notify('desktop_changed', { pids }));
   peer.onclose = () => {
-    void Promise.allSettled([screen.close(), backend.stop()]).finally(() => process.exit(0));
+    // The parent is gone: release what the screen tier holds (keys, the keymap) if it answers at once, then exit regardless.
+    const bounded = new Promise((resolve) => setTimeout(resolve, 500).unref());
+    void Promise.race([Promise.allSettled([screen.close(), backend.stop()]), bounded]).finally(() => process.exit(0));
   };
   peer.start();
   log(`[helper] ready: backend ${backend.name}, pid ${process.pid}`);
 }
 
-process.on('uncaughtException', (error) => log(`[helper] uncaught: ${error.stack ?? error.message}`));
+process.on('uncaughtException', (error) => {
+  // A write to the dead parent's pipes: it is going away; nothing to report, and reporting would fail again.
+  if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
+    stderrGone = true;
+    return;
+  }
+  log(`[helper] uncaught: ${error.stack ?? error.message}`);
+});
 process.on('unhandledRejection', (reason) => log(`[helper] unhandled rejection: ${String(reason)}`));
 main().catch((error: unknown) => {
   log(`[helper] fatal: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

@@ -7,7 +7,17 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Element, PendingApproval, Receipt, UiSnapshot, WindowReadAnswer } from '../../protocol/index.js';
+import {
+  SCREEN_INPUT_TOOLS,
+  SCREEN_TOOL_NAMES,
+  TOOL_NAMES,
+  type Element,
+  type PendingApproval,
+  type Receipt,
+  type ScreenToolName,
+  type UiSnapshot,
+  type WindowReadAnswer,
+} from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
@@ -53,11 +63,11 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     if (s !== undefined) await removeDataDir(s.dataDir);
   });
 
-  it('lists the five tools with their annotations and strict schemas', async () => {
+  it('lists the five tools and the screen tier with their annotations and strict schemas', async () => {
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['action_wait', 'element_act', 'element_find', 'window_list', 'window_read']);
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES, ...SCREEN_TOOL_NAMES].sort());
     for (const t of tools) {
-      const readOnly = t.name !== 'element_act';
+      const readOnly = t.name !== 'element_act' && !SCREEN_INPUT_TOOLS.has(t.name as ScreenToolName);
       assert.equal(t.annotations?.readOnlyHint, readOnly, t.name);
       if (!readOnly) assert.equal(t.annotations?.destructiveHint, true);
       assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false, `${t.name} refuses unknown fields`);

@@ -54,7 +54,7 @@ const SCREEN_DESCRIPTIONS: Record<ScreenToolName, string> = {
   key: `Press keys: "Return", "ctrl+s", "ctrl+a ctrl+c" (docs/keys.md: enter, esc, cmd… are aliases).${INPUT_NOTE}`,
   hold_key: `Hold keys for duration_ms (≤ 10000).${INPUT_NOTE}`,
   cursor_position: 'Where the pointer is: physical pixels, and image pixels of your latest screenshot when it shows the pointer.',
-  wait: 'Wait ms (≤ 10000) before looking again.',
+  wait: 'Wait ms milliseconds (at most 10000) before looking again, e.g. while an application redraws.',
 };
 
 const readOnly = (title: string): Tool['annotations'] => ({ title, readOnlyHint: true, openWorldHint: false });
