@@ -3,7 +3,7 @@
 // sources): a request names a ScreenBackend method and carries its arguments as an array; image
 // bytes travel as base64. Typed failures cross as OverseerErrors. Two more methods serve the test:
 // `dpi` (what DPI awareness open obtained) and `openTestWindow` (a painted window of this process). The helper itself serves the
-// backend through helper/screenWiring.ts; this entry exists for helper/screen/win32Screen.desktop.test.ts.
+// backend through helper/screenWiring.ts; this entry exists for the screen contract's Windows lane (helper/screen/contract/windowsLane.ts).
 
 import { fail, OverseerError } from '../protocol/index.js';
 import { RpcPeer } from '../rpc/rpcPeer.js';

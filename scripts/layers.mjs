@@ -96,6 +96,12 @@ export const LAYERS = [
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },
   {
+    folder: 'helper/screen/contract',
+    why: 'The screen contract suite drives each screen backend (in-process, or over its RPC driver) against a real canvas application, one lane per backend.',
+    may: ['protocol', 'helper/screen', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    packages: [NODE],
+  },
+  {
     folder: 'helper/contract',
     why: 'The backend contract suite drives a real helper over RPC against real applications, one lane per backend.',
     may: ['protocol', 'helper/contract', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts'],

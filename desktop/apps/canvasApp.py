@@ -14,6 +14,7 @@ flushed, with root coordinates:
     {"ev": "press"|"release", "button": B, "n": 1|2|3, "x": X, "y": Y}
     {"ev": "scroll", "dir": "up"|"down"|"left"|"right", "x": X, "y": Y}
     {"ev": "key", "keyval": K, "keycode": C, "text": "ж"}  text is "" for keys without one
+    {"ev": "keyrelease", "keyval": K, "keycode": C}        so a combo's release order shows
 """
 
 import argparse
@@ -97,11 +98,16 @@ def main():
         emit({"ev": "key", "keyval": event.keyval, "keycode": event.hardware_keycode, "text": chr(cp) if cp else ""})
         return True
 
+    def key_release(_widget, event):
+        emit({"ev": "keyrelease", "keyval": event.keyval, "keycode": event.hardware_keycode})
+        return True
+
     win.connect("map-event", mapped)  # no "draw" handler: it needs cairo bindings
     area.connect("button-press-event", button)
     area.connect("button-release-event", button)
     area.connect("scroll-event", scroll)
     win.connect("key-press-event", key)
+    win.connect("key-release-event", key_release)
     win.show_all()
     Gtk.main()
 

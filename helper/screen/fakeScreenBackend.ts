@@ -1,6 +1,6 @@
 // An in-memory ScreenBackend for unit tests of the screen service's logic (binding, masking,
 // exclusion): a pixel buffer to paint, a window stack to arrange, and a log of what was dispatched.
-// The real backends are tested against real servers (x11Screen.desktop.test.ts).
+// The real backends are tested against real servers (the screen contract, helper/screen/contract/).
 import type { CapturedImage, Monitor, NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
 
 export class FakeScreen implements ScreenBackend {

@@ -53,6 +53,12 @@ export class X11Keyboard {
 
   /** Type every code point of `text` once, exactly. */
   async typeText(text: string): Promise<void> {
+    // A lone surrogate is no character: refused before anything is typed (as on Windows).
+    for (const ch of text) {
+      const cp = ch.codePointAt(0) ?? 0;
+      if (cp >= 0xd800 && cp <= 0xdfff)
+        throw fail('invalid_argument', `The text has a lone UTF-16 surrogate 0x${cp.toString(16)}, which is no character.`, { unit: cp });
+    }
     await this.refuseHeldModifiers();
     try {
       for (const ch of text) {
