@@ -102,55 +102,70 @@ function taps(source: number, output: number): Taps {
 /**
  * The reference kernel, any factor and layout: per channel Σ value × wx × wy over the covered
  * source pixels, divided by Σ wx × wy and rounded half up, all exact in doubles (every term is an
- * integer below 2^53 for any screen). One resampled source row is kept: adjacent output rows share it.
+ * integer below 2^53 for any screen). Each source row is resampled across once, into a ring that
+ * holds as many rows as one output row covers (the next output row starts on the last of them).
  */
 export function areaRows(f: SourceFrame, outW: number, outH: number): RowSource {
   const tx = taps(f.width, outW);
   const ty = taps(f.height, outH);
+  // Locals, not tx.*: V8 reloads a property inside a loop that stores to a typed array.
+  const { start: xStart, offset: xOffset, weight: xWeight } = tx;
+  const xEnd = tx.offset.map((o, i) => o + tx.count[i]!);
   const { data: src, stride, alpha } = f;
   const [ro, go, bo] = f.rgb;
-  const rowLen = outW * 4;
-  const across = new Float64Array(rowLen);
+  // Without an alpha channel every pixel is opaque, and so is their average: no lane for it.
+  const lanes = alpha ? 4 : 3;
+  const rowLen = outW * lanes;
+  const ringSize = Math.max(...ty.count);
+  const ring = Array.from({ length: ringSize }, () => new Float64Array(rowLen));
+  const ringRow = new Int32Array(ringSize).fill(-1);
   const acc = new Float64Array(rowLen);
   const total = tx.total * ty.total;
   const half = total / 2;
-  let cached = -1;
-  const resample = (sy: number): void => {
-    cached = sy;
+  const across = (sy: number): Float64Array => {
+    const slot = sy % ringSize;
+    const out = ring[slot]!;
+    if (ringRow[slot] === sy) return out;
+    ringRow[slot] = sy;
     const base = sy * stride;
-    for (let x = 0, o = 0; x < outW; x++, o += 4) {
+    for (let x = 0, o = 0; x < outW; x++, o += lanes) {
       let vr = 0;
       let vg = 0;
       let vb = 0;
       let va = 0;
-      let s = base + tx.start[x]! * 4;
-      const end = tx.offset[x]! + tx.count[x]!;
-      for (let w = tx.offset[x]!; w < end; w++, s += 4) {
-        const wk = tx.weight[w]!;
+      let s = base + xStart[x]! * 4;
+      const end = xEnd[x]!;
+      for (let w = xOffset[x]!; w < end; w++, s += 4) {
+        const wk = xWeight[w]!;
         vr += src[s + ro]! * wk;
         vg += src[s + go]! * wk;
         vb += src[s + bo]! * wk;
-        va += (alpha ? src[s + 3]! : 255) * wk;
+        if (alpha) va += src[s + 3]! * wk;
       }
-      across[o] = vr;
-      across[o + 1] = vg;
-      across[o + 2] = vb;
-      across[o + 3] = va;
+      out[o] = vr;
+      out[o + 1] = vg;
+      out[o + 2] = vb;
+      if (alpha) out[o + 3] = va;
     }
+    return out;
   };
   return (y, row) => {
-    acc.fill(0);
-    const end = ty.offset[y]! + ty.count[y]!;
-    for (let w = ty.offset[y]!, sy = ty.start[y]!; w < end; w++, sy++) {
-      if (sy !== cached) resample(sy);
+    const first = ty.offset[y]!;
+    const end = first + ty.count[y]!;
+    const sy = ty.start[y]!;
+    const top = across(sy);
+    const w0 = ty.weight[first]!;
+    for (let i = 0; i < rowLen; i++) acc[i] = top[i]! * w0;
+    for (let w = first + 1; w < end; w++) {
+      const next = across(sy + w - first);
       const wk = ty.weight[w]!;
-      for (let i = 0; i < rowLen; i++) acc[i]! += across[i]! * wk;
+      for (let i = 0; i < rowLen; i++) acc[i]! += next[i]! * wk;
     }
-    for (let x = 0, o = 0; x < outW; x++, o += 4) {
+    for (let x = 0, o = 0; x < outW; x++, o += lanes) {
       const r = Math.floor((acc[o]! + half) / total);
       const g = Math.floor((acc[o + 1]! + half) / total);
       const b = Math.floor((acc[o + 2]! + half) / total);
-      const a = Math.floor((acc[o + 3]! + half) / total);
+      const a = alpha ? Math.floor((acc[o + 3]! + half) / total) : 255;
       row[x] = (a << 24) | (r << 16) | (g << 8) | b;
     }
   };
