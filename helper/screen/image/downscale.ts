@@ -110,11 +110,12 @@ export function fittedRows(image: RawImage, maxWidth: number, maxHeight: number,
     rgb: image.format === 'bgrx' ? [2, 1, 0] : [0, 1, 2],
     alpha: image.format === 'rgba',
   };
-  const words = kernel === 'fast' ? bgrxWords(frame) : undefined;
+  const same = width === image.width && height === image.height;
+  const half = 2 * width === image.width && 2 * height === image.height;
+  const words = kernel === 'fast' && (same || half) ? bgrxWords(frame) : undefined;
   let rows: RowSource;
-  if (words !== undefined && width === image.width && height === image.height) rows = copyRows(words, stride, width);
-  else if (words !== undefined && 2 * width === image.width && 2 * height === image.height) rows = halveRows(words, stride, width);
-  else rows = areaRows(frame, width, height);
+  if (words === undefined) rows = areaRows(frame, width, height);
+  else rows = same ? copyRows(words, stride, width) : halveRows(words, stride, width);
   return { width, height, rows };
 }
 

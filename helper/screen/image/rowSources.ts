@@ -1,7 +1,7 @@
 // The area-average (box) resampler as row sources: each call fills one output row with packed
 // pixels 0xAARRGGBB, so a sink (packed RGB bytes, or PNG scanlines filtered on the fly) takes rows
 // without another full-frame copy. One exact reference kernel in integers, and two fast kernels for
-// the screens that matter (1:1 and exactly 2:1, as HiDPI gives) that read BGRX as one Uint32 per
+// the screens that matter (1:1 and exactly 2:1, as HiDPI gives) that read BGRX as one 32-bit word a
 // pixel and must give the same pixels (downscale.test.ts checks them against the reference).
 
 /**
@@ -24,11 +24,19 @@ export interface SourceFrame {
 
 const LITTLE_ENDIAN = new Uint8Array(Int32Array.of(1).buffer)[0] === 1;
 
-/** The frame as one word per pixel (BGRX → 0xXXRRGGBB), when its bytes allow that view. */
+/**
+ * A BGRX frame as one word per pixel (0xXXRRGGBB), or undefined for other layouts. A buffer that
+ * does not start on a word boundary (a core GetImage reply can sit anywhere in a socket read) is
+ * copied first: one memcpy costs far less than the reference kernel.
+ */
 export function bgrxWords(f: SourceFrame): Int32Array | undefined {
   const bgrx = f.rgb[0] === 2 && f.rgb[1] === 1 && f.rgb[2] === 0 && !f.alpha;
-  if (!bgrx || !LITTLE_ENDIAN || f.data.byteOffset % 4 !== 0 || f.stride % 4 !== 0) return undefined;
-  return new Int32Array(f.data.buffer, f.data.byteOffset, (f.stride * (f.height - 1)) / 4 + f.width);
+  if (!bgrx || !LITTLE_ENDIAN || f.stride % 4 !== 0) return undefined;
+  const words = (f.stride * (f.height - 1)) / 4 + f.width;
+  if (f.data.byteOffset % 4 === 0) return new Int32Array(f.data.buffer, f.data.byteOffset, words);
+  const aligned = new Int32Array(words);
+  new Uint8Array(aligned.buffer).set(f.data.subarray(0, words * 4));
+  return aligned;
 }
 
 /** 1:1 BGRX: the pixel with its X byte set to opaque. */
