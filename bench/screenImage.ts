@@ -21,9 +21,10 @@ for (const [w, h] of [
   [1280, 800],
   [2560, 1600],
   [1920, 1200],
+  [3840, 2160],
 ] as const) {
   const frame = busyDesktop(w, h);
-  const at = `${w}x${h} -> 1280x800`;
+  const at = `${w}x${h} into 1280x800`;
   console.log(`${at}: downscale alone ${time(() => downscale(frame, 1280, 800))}, reference kernel ${time(() => downscale(frame, 1280, 800, 3, 'reference'))}`);
   for (const level of [1, 3, 6]) {
     for (const filter of ['up', 'sub'] as const) {

@@ -259,7 +259,7 @@ describe('downscale kernels', () => {
     }
   });
 
-  it('the 1:1 and 2:1 fast paths give the reference pixels on random BGRX, odd sizes and padded strides', () => {
+  it('the exact-factor fast paths (1:1, 2:1, 3:1, 4:1, 15:1) give the reference pixels on random BGRX, odd sizes and padded strides', () => {
     for (const [w, h] of [
       [1, 1],
       [2, 2],
@@ -268,15 +268,18 @@ describe('downscale kernels', () => {
       [64, 40],
       [1281, 801],
       [2562, 1602],
+      [60, 45],
+      [45, 30],
     ] as const) {
       for (const pad of [0, 8]) {
         for (const channels of [3, 4] as const) {
           const image = noisy(w, h, 'bgrx', pad, w + h + pad);
-          // 1:1 (fits as it is) and exactly 2:1, which the fast kernels take; 2:1 of an odd size is no fast case.
+          // 1:1 (fits as it is) and exact n:1, which the fast kernels take; n:1 of a size n does not divide is no fast case.
+          // The large frames check 2:1 only: the reference kernel is slow.
           for (const [mw, mh] of [
             [w, h],
-            [Math.max(1, w >> 1), Math.max(1, h >> 1)],
-          ] as const) {
+            ...(w > 100 ? [2] : [2, 3, 4, 15]).map((n) => [Math.max(1, Math.floor(w / n)), Math.max(1, Math.floor(h / n))] as const),
+          ]) {
             const what = `${w}×${h} pad ${pad} → ${mw}×${mh}, ${channels} channels`;
             assert.deepEqual(downscale(image, mw, mh, channels).data, downscale(image, mw, mh, channels, 'reference').data, what);
           }

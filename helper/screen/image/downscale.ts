@@ -3,7 +3,7 @@
 // Wine, Electron). Measured in /work/research/issue11.md §2: as fast as sharp's linear kernel, and a
 // box filter does not ring on text the way lanczos does.
 import { fail } from '../../../protocol/errors.js';
-import { areaRows, bgrxWords, copyRows, halveRows, type RowSource, type SourceFrame } from './rowSources.js';
+import { areaRows, bgrxWords, boxRows, copyRows, halveRows, type RowSource, type SourceFrame } from './rowSources.js';
 
 /** Byte layout of a source pixel: X11 ZPixmap depth 24/32 is BGRX; RGBA is everything else. */
 export type PixelFormat = 'bgrx' | 'rgba';
@@ -82,7 +82,7 @@ function checkSource(image: RawImage): number {
   return stride;
 }
 
-/** Which kernel fills the rows: the fast ones where they apply (1:1 and 2:1 BGRX), or always the reference. */
+/** Which kernel fills the rows: the fast ones where they apply (BGRX at an exact factor 1..15), or always the reference. */
 export type Kernel = 'fast' | 'reference';
 
 /** An image fitted into a box, as rows a sink pulls one at a time (rowSources.ts). */
@@ -110,12 +110,15 @@ export function fittedRows(image: RawImage, maxWidth: number, maxHeight: number,
     rgb: image.format === 'bgrx' ? [2, 1, 0] : [0, 1, 2],
     alpha: image.format === 'rgba',
   };
-  const same = width === image.width && height === image.height;
-  const half = 2 * width === image.width && 2 * height === image.height;
-  const words = kernel === 'fast' && (same || half) ? bgrxWords(frame) : undefined;
+  // An exact integer factor on both axes (1 when the frame already fits) takes a fast kernel.
+  const factor = image.width / width;
+  const exact = Number.isInteger(factor) && factor * height === image.height && factor <= 15;
+  const words = kernel === 'fast' && exact ? bgrxWords(frame) : undefined;
   let rows: RowSource;
   if (words === undefined) rows = areaRows(frame, width, height);
-  else rows = same ? copyRows(words, stride, width) : halveRows(words, stride, width);
+  else if (factor === 1) rows = copyRows(words, stride, width);
+  else if (factor === 2) rows = halveRows(words, stride, width);
+  else rows = boxRows(words, stride, width, factor);
   return { width, height, rows };
 }
 

@@ -1,7 +1,7 @@
 // The area-average (box) resampler as row sources: each call fills one output row with packed
 // pixels 0xAARRGGBB, so a sink (packed RGB bytes, or PNG scanlines filtered on the fly) takes rows
 // without another full-frame copy. One exact reference kernel in integers, and two fast kernels for
-// the screens that matter (1:1 and exactly 2:1, as HiDPI gives) that read BGRX as one 32-bit word a
+// the screens that matter (1:1, and exact n:1 as HiDPI and 4K give) that read BGRX as one 32-bit word a
 // pixel and must give the same pixels (downscale.test.ts checks them against the reference).
 
 /**
@@ -64,6 +64,35 @@ export function halveRows(words: Int32Array, stride: number, width: number): Row
       const rb = (p & 0xff00ff) + (q & 0xff00ff) + (r & 0xff00ff) + (s & 0xff00ff) + 0x20002;
       const g = (p & 0xff00) + (q & 0xff00) + (r & 0xff00) + (s & 0xff00) + 0x200;
       row[x] = 0xff000000 | ((rb >>> 2) & 0xff00ff) | ((g >>> 2) & 0xff00);
+    }
+  };
+}
+
+/**
+ * Exactly n:1 BGRX for 3 ≤ n ≤ 15 (a 4K screen into 1280x720 is 3:1): the mean of each n×n
+ * block, rounded half up. Red and blue share a word as in halveRows; n² × 255 must fit 16 bits.
+ */
+export function boxRows(words: Int32Array, stride: number, width: number, n: number): RowSource {
+  if (!Number.isInteger(n) || n < 3 || n > 15) throw new RangeError(`boxRows takes a factor of 3..15, not ${n}`);
+  const step = stride / 4;
+  const area = n * n;
+  const half = area >> 1;
+  return (y, row) => {
+    const top = n * y * step;
+    for (let x = 0, left = top; x < width; x++, left += n) {
+      let rb = 0;
+      let g = 0;
+      for (let j = 0, s = left; j < n; j++, s += step) {
+        for (let i = 0; i < n; i++) {
+          const p = words[s + i]!;
+          rb += p & 0xff00ff;
+          g += p & 0xff00;
+        }
+      }
+      const r = Math.floor(((rb >>> 16) + half) / area);
+      const b = Math.floor(((rb & 0xffff) + half) / area);
+      const gg = Math.floor(((g >>> 8) + half) / area);
+      row[x] = 0xff000000 | (r << 16) | (gg << 8) | b;
     }
   };
 }
