@@ -24,7 +24,7 @@ import {
 import { CaptureStore, type KeptCapture } from './captureStore.js';
 import { downscale } from './image/downscale.js';
 import { encodeJpeg, DEFAULT_JPEG_QUALITY } from './image/jpeg.js';
-import { encodePng } from './image/png.js';
+import { encodeFittedPng } from './image/png.js';
 import { area, changedShare, intersect, paintMasks, uncovered, visibleParts, windowAt } from './regions.js';
 import type { NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
 
@@ -190,10 +190,19 @@ export class ScreenService {
   private encode(image: KeptCapture['image'], maxW: number, maxH: number, format: 'png' | 'jpeg', quality?: number): { image: EncodedImage; encodeMs: number } {
     const started = performance.now();
     const raw = { width: image.width, height: image.height, data: image.data, format: 'bgrx' as const, stride: image.stride };
-    const scaled = downscale(raw, maxW, maxH, format === 'jpeg' ? 4 : 3);
-    const bytes = format === 'jpeg' ? encodeJpeg(scaled, quality ?? DEFAULT_JPEG_QUALITY) : encodePng(scaled);
+    let fitted: { bytes: Buffer; width: number; height: number };
+    if (format === 'jpeg') {
+      // jpeg-js takes a packed RGBA image.
+      const scaled = downscale(raw, maxW, maxH, 4);
+      fitted = { bytes: encodeJpeg(scaled, quality ?? DEFAULT_JPEG_QUALITY), width: scaled.width, height: scaled.height };
+    } else {
+      // PNG in one pass from the frame: no RGB copy of it in between.
+      const { png, width, height } = encodeFittedPng(raw, maxW, maxH);
+      fitted = { bytes: png, width, height };
+    }
+    const { bytes, width, height } = fitted;
     return {
-      image: { data: bytes.toString('base64'), mime: format === 'jpeg' ? 'image/jpeg' : 'image/png', width: scaled.width, height: scaled.height },
+      image: { data: bytes.toString('base64'), mime: format === 'jpeg' ? 'image/jpeg' : 'image/png', width, height },
       encodeMs: performance.now() - started,
     };
   }

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OverseerError } from '../../../protocol/errors.js';
-import { downscale, fitSize, type PixelFormat, type RawImage, type RgbImage } from './downscale.js';
+import { downscale, fitSize, type OutputChannels, type PixelFormat, type RawImage, type RgbImage } from './downscale.js';
 
 type Rgb = readonly [number, number, number];
 
@@ -197,5 +197,108 @@ describe('downscale', () => {
     // The last row needs no padding after it.
     const padded = frame(4, 3, () => RED, 'bgrx', 8);
     assert.equal(downscale({ ...padded, data: padded.data.subarray(0, padded.data.length - 8) }, 2, 2).width, 2);
+  });
+});
+
+/** Pseudo-random 4-byte pixels (all four bytes random, so an X byte that leaks would show). */
+function noisy(width: number, height: number, format: PixelFormat, pad = 0, seed = 1): RawImage {
+  const stride = width * 4 + pad;
+  const data = new Uint8Array(stride * height);
+  let s = seed;
+  for (let i = 0; i < data.length; i++) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    data[i] = s >>> 24;
+  }
+  return pad === 0 ? { width, height, data, format } : { width, height, data, format, stride };
+}
+
+/** The area average by its definition, in integers: overlap lengths in units of 1/out of a source pixel, rounded half up. */
+function bruteForce(image: RawImage, outW: number, outH: number, channels: OutputChannels): number[] {
+  const stride = image.stride ?? image.width * 4;
+  const order = image.format === 'bgrx' ? [2, 1, 0] : [0, 1, 2];
+  const overlap = (i: number, j: number, source: number, output: number): number =>
+    Math.max(0, Math.min((i + 1) * source, (j + 1) * output) - Math.max(i * source, j * output));
+  const out: number[] = [];
+  const total = image.width * image.height;
+  for (let oy = 0; oy < outH; oy++) {
+    for (let ox = 0; ox < outW; ox++) {
+      const sums = [0, 0, 0, 0];
+      for (let y = 0; y < image.height; y++) {
+        const wy = overlap(oy, y, image.height, outH);
+        if (wy === 0) continue;
+        for (let x = 0; x < image.width; x++) {
+          const w = wy * overlap(ox, x, image.width, outW);
+          const o = y * stride + x * 4;
+          for (let c = 0; c < 3; c++) sums[c]! += image.data[o + order[c]!]! * w;
+          sums[3]! += (image.format === 'rgba' ? image.data[o + 3]! : 255) * w;
+        }
+      }
+      for (let c = 0; c < channels; c++) out.push(Math.floor((2 * sums[c]! + total) / (2 * total)));
+    }
+  }
+  return out;
+}
+
+describe('downscale kernels', () => {
+  it('the reference kernel is the exact area average, rounded half up, on random images of odd sizes', () => {
+    for (const [w, h, mw, mh] of [
+      [7, 5, 3, 2],
+      [5, 7, 4, 4],
+      [9, 9, 3, 3],
+      [13, 3, 6, 2],
+      [4, 4, 2, 2],
+      [11, 1, 5, 1],
+    ] as const) {
+      for (const format of ['bgrx', 'rgba'] as const) {
+        for (const channels of [3, 4] as const) {
+          const image = noisy(w, h, format, format === 'rgba' ? 4 : 0, w * 7 + h);
+          const out = downscale(image, mw, mh, channels, 'reference');
+          assert.deepEqual([...out.data], bruteForce(image, out.width, out.height, channels), `${w}×${h} → ${mw}×${mh} ${format} ${channels}`);
+        }
+      }
+    }
+  });
+
+  it('the exact-factor fast paths (1:1, 2:1, 3:1, 4:1, 15:1) give the reference pixels on random BGRX, odd sizes and padded strides', () => {
+    for (const [w, h] of [
+      [1, 1],
+      [2, 2],
+      [3, 5],
+      [17, 9],
+      [64, 40],
+      [1281, 801],
+      [2562, 1602],
+      [60, 45],
+      [45, 30],
+    ] as const) {
+      for (const pad of [0, 8]) {
+        for (const channels of [3, 4] as const) {
+          const image = noisy(w, h, 'bgrx', pad, w + h + pad);
+          // 1:1 (fits as it is) and exact n:1, which the fast kernels take; n:1 of a size n does not divide is no fast case.
+          // The large frames check 2:1 only: the reference kernel is slow.
+          for (const [mw, mh] of [
+            [w, h],
+            ...(w > 100 ? [2] : [2, 3, 4, 15]).map((n) => [Math.max(1, Math.floor(w / n)), Math.max(1, Math.floor(h / n))] as const),
+          ]) {
+            const what = `${w}×${h} pad ${pad} → ${mw}×${mh}, ${channels} channels`;
+            assert.deepEqual(downscale(image, mw, mh, channels).data, downscale(image, mw, mh, channels, 'reference').data, what);
+          }
+        }
+      }
+    }
+  });
+
+  it('a BGRX buffer that does not start on a word boundary gives the reference pixels too', () => {
+    const image = noisy(20, 10, 'bgrx');
+    const shifted = new Uint8Array(image.data.length + 1);
+    shifted.set(image.data, 1);
+    const unaligned = { ...image, data: shifted.subarray(1) };
+    for (const [mw, mh] of [
+      [20, 10],
+      [10, 5],
+      [7, 7],
+    ] as const) {
+      assert.deepEqual(downscale(unaligned, mw, mh).data, downscale(image, mw, mh, 3, 'reference').data);
+    }
   });
 });

@@ -3,6 +3,7 @@
 // Wine, Electron). Measured in /work/research/issue11.md §2: as fast as sharp's linear kernel, and a
 // box filter does not ring on text the way lanczos does.
 import { fail } from '../../../protocol/errors.js';
+import { areaRows, bgrxWords, boxRows, copyRows, halveRows, type RowSource, type SourceFrame } from './rowSources.js';
 
 /** Byte layout of a source pixel: X11 ZPixmap depth 24/32 is BGRX; RGBA is everything else. */
 export type PixelFormat = 'bgrx' | 'rgba';
@@ -67,37 +68,6 @@ export function fitSize(width: number, height: number, maxWidth: number, maxHeig
   return { width: Math.min(maxWidth, Math.max(1, Math.floor((2 * width * maxHeight + height) / (2 * height)))), height: maxHeight };
 }
 
-/** For each output index along one axis: the source indices it covers and each one's share (they sum to 1). */
-interface Taps {
-  start: Int32Array;
-  count: Int32Array;
-  offset: Int32Array;
-  weight: Float32Array;
-}
-
-/**
- * Output pixel i covers the source interval [i·s, (i+1)·s) with s = source/output; each source pixel
- * weighs by the length of its overlap with that interval, divided by s.
- */
-function taps(source: number, output: number): Taps {
-  const s = source / output;
-  const start = new Int32Array(output);
-  const count = new Int32Array(output);
-  const offset = new Int32Array(output);
-  const weights: number[] = [];
-  for (let i = 0; i < output; i++) {
-    const lo = i * s;
-    const hi = i === output - 1 ? source : (i + 1) * s;
-    const first = Math.floor(lo);
-    const last = Math.min(source - 1, Math.ceil(hi) - 1);
-    start[i] = first;
-    count[i] = last - first + 1;
-    offset[i] = weights.length;
-    for (let j = first; j <= last; j++) weights.push((Math.min(hi, j + 1) - Math.max(lo, j)) / s);
-  }
-  return { start, count, offset, weight: Float32Array.from(weights) };
-}
-
 function checkSource(image: RawImage): number {
   positiveInt(image.width, 'width');
   positiveInt(image.height, 'height');
@@ -112,78 +82,72 @@ function checkSource(image: RawImage): number {
   return stride;
 }
 
+/** Which kernel fills the rows: the fast ones where they apply (BGRX at an exact factor 1..15), or always the reference. */
+export type Kernel = 'fast' | 'reference';
+
+/** An image fitted into a box, as rows a sink pulls one at a time (rowSources.ts). */
+export interface FittedRows {
+  /** Output pixels across. */
+  width: number;
+  /** Output pixels down. */
+  height: number;
+  /** Fills output row y with packed 0xAARRGGBB pixels. */
+  rows: RowSource;
+}
+
+/**
+ * `image` fitted into maxWidth × maxHeight (fitSize) with an area average, as rows. Alpha is
+ * averaged straight (not premultiplied); a BGRX source gives alpha 255.
+ */
+export function fittedRows(image: RawImage, maxWidth: number, maxHeight: number, kernel: Kernel = 'fast'): FittedRows {
+  const stride = checkSource(image);
+  const { width, height } = fitSize(image.width, image.height, maxWidth, maxHeight);
+  const frame: SourceFrame = {
+    width: image.width,
+    height: image.height,
+    data: image.data,
+    stride,
+    rgb: image.format === 'bgrx' ? [2, 1, 0] : [0, 1, 2],
+    alpha: image.format === 'rgba',
+  };
+  // An exact integer factor on both axes (1 when the frame already fits) takes a fast kernel.
+  const factor = image.width / width;
+  const exact = Number.isInteger(factor) && factor * height === image.height && factor <= 15;
+  const words = kernel === 'fast' && exact ? bgrxWords(frame) : undefined;
+  let rows: RowSource;
+  if (words === undefined) rows = areaRows(frame, width, height);
+  else if (factor === 1) rows = copyRows(words, stride, width);
+  else if (factor === 2) rows = halveRows(words, stride, width);
+  else rows = boxRows(words, stride, width, factor);
+  return { width, height, rows };
+}
+
 /**
  * Fits `image` into maxWidth × maxHeight (fitSize) with an area-average filter and converts it to
  * packed RGB or RGBA. Alpha is averaged straight (not premultiplied); a BGRX source gives alpha 255.
  */
-export function downscale(image: RawImage, maxWidth: number, maxHeight: number, channels: OutputChannels = 3): RgbImage {
-  const stride = checkSource(image);
-  const { width: outW, height: outH } = fitSize(image.width, image.height, maxWidth, maxHeight);
-  const src = image.data;
-  const out = new Uint8Array(outW * outH * channels);
-  // Source byte offsets of red, green, blue, alpha within a pixel.
-  const [r, g, b] = image.format === 'bgrx' ? [2, 1, 0] : [0, 1, 2];
-  const alpha = channels === 4 && image.format === 'rgba';
-  if (outW === image.width && outH === image.height) {
-    for (let y = 0; y < outH; y++) {
-      let s = y * stride;
-      let d = y * outW * channels;
-      for (let x = 0; x < outW; x++, s += 4, d += channels) {
-        out[d] = src[s + r]!;
-        out[d + 1] = src[s + g]!;
-        out[d + 2] = src[s + b]!;
-        if (channels === 4) out[d + 3] = alpha ? src[s + 3]! : 255;
+export function downscale(image: RawImage, maxWidth: number, maxHeight: number, channels: OutputChannels = 3, kernel: Kernel = 'fast'): RgbImage {
+  const { width, height, rows } = fittedRows(image, maxWidth, maxHeight, kernel);
+  const out = new Uint8Array(width * height * channels);
+  const row = new Int32Array(width);
+  for (let y = 0, d = 0; y < height; y++) {
+    rows(y, row);
+    if (channels === 3) {
+      for (let x = 0; x < width; x++, d += 3) {
+        const p = row[x]!;
+        out[d] = p >> 16;
+        out[d + 1] = p >> 8;
+        out[d + 2] = p;
+      }
+    } else {
+      for (let x = 0; x < width; x++, d += 4) {
+        const p = row[x]!;
+        out[d] = p >> 16;
+        out[d + 1] = p >> 8;
+        out[d + 2] = p;
+        out[d + 3] = p >> 24;
       }
     }
-    return { width: outW, height: outH, channels, data: out };
   }
-  const tx = taps(image.width, outW);
-  const ty = taps(image.height, outH);
-  const rowLen = outW * 4;
-  // One source row resampled across; the last one is kept because adjacent output rows share it.
-  const row = new Float32Array(rowLen);
-  const acc = new Float32Array(rowLen);
-  let cachedRow = -1;
-  const resampleRow = (sy: number): void => {
-    if (sy === cachedRow) return;
-    cachedRow = sy;
-    const base = sy * stride;
-    for (let x = 0, o = 0; x < outW; x++, o += 4) {
-      let vr = 0;
-      let vg = 0;
-      let vb = 0;
-      let va = 0;
-      let s = base + tx.start[x]! * 4;
-      const n = tx.count[x]!;
-      let w = tx.offset[x]!;
-      for (let k = 0; k < n; k++, s += 4, w++) {
-        const wk = tx.weight[w]!;
-        vr += src[s + r]! * wk;
-        vg += src[s + g]! * wk;
-        vb += src[s + b]! * wk;
-        if (alpha) va += src[s + 3]! * wk;
-      }
-      row[o] = vr;
-      row[o + 1] = vg;
-      row[o + 2] = vb;
-      row[o + 3] = va;
-    }
-  };
-  for (let y = 0; y < outH; y++) {
-    acc.fill(0);
-    const n = ty.count[y]!;
-    for (let k = 0; k < n; k++) {
-      resampleRow(ty.start[y]! + k);
-      const wk = ty.weight[ty.offset[y]! + k]!;
-      for (let i = 0; i < rowLen; i++) acc[i]! += row[i]! * wk;
-    }
-    let d = y * outW * channels;
-    for (let o = 0; o < rowLen; o += 4, d += channels) {
-      out[d] = Math.min(255, (acc[o]! + 0.5) | 0);
-      out[d + 1] = Math.min(255, (acc[o + 1]! + 0.5) | 0);
-      out[d + 2] = Math.min(255, (acc[o + 2]! + 0.5) | 0);
-      if (channels === 4) out[d + 3] = alpha ? Math.min(255, (acc[o + 3]! + 0.5) | 0) : 255;
-    }
-  }
-  return { width: outW, height: outH, channels, data: out };
+  return { width, height, channels, data: out };
 }

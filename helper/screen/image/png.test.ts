@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { crc32 as zlibCrc32, inflateSync } from 'node:zlib';
 import { OverseerError } from '../../../protocol/errors.js';
-import type { OutputChannels, RgbImage } from './downscale.js';
-import { crc32, encodePng, type PngFilter } from './png.js';
+import { downscale, type OutputChannels, type RawImage, type RgbImage } from './downscale.js';
+import { crc32, encodeFittedPng, encodePng, type PngFilter } from './png.js';
 
 interface Decoded {
   width: number;
@@ -101,11 +101,34 @@ describe('PNG encoder', () => {
     }
   });
 
-  it('defaults to the Up filter at level 6', () => {
+  it('encodes a fitted frame in one pass to the same file as downscale then encodePng, whatever the kernel', () => {
+    // 1:1 and 2:1 take the fast kernels, 7×5 and 3×3 the reference; sizes change between calls, so the kept scanline buffer is resized and reused.
+    for (const [w, h, mw, mh] of [
+      [40, 20, 40, 20],
+      [40, 20, 20, 10],
+      [41, 21, 7, 5],
+      [9, 9, 3, 3],
+      [40, 20, 40, 20],
+    ] as const) {
+      const noisy = noise(w, h, 4, w * h);
+      const frame: RawImage = { width: w, height: h, data: noisy.data, format: 'bgrx' };
+      for (const channels of [3, 4] as const) {
+        for (const filter of ['none', 'sub', 'up'] as const) {
+          const fitted = encodeFittedPng(frame, mw, mh, channels, { filter, level: 1 });
+          const scaled = downscale(frame, mw, mh, channels, 'reference');
+          assert.deepEqual([fitted.width, fitted.height], [scaled.width, scaled.height]);
+          assert.deepEqual(fitted.png, encodePng(scaled, { filter, level: 1 }), `${w}×${h} → ${mw}×${mh} ${channels} ${filter}`);
+          assert.deepEqual(decodePng(fitted.png).data, scaled.data);
+        }
+      }
+    }
+  });
+
+  it('defaults to the Up filter at level 3', () => {
     const image = noise(4, 3, 3);
     const file = encodePng(image);
     assert.deepEqual(decodePng(file).filters, [2, 2, 2]);
-    assert.deepEqual(file, encodePng(image, { filter: 'up', level: 6 }));
+    assert.deepEqual(file, encodePng(image, { filter: 'up', level: 3 }));
   });
 
   it('computes the standard CRC-32', () => {
