@@ -10,6 +10,7 @@ import {
   selectTruncatedBy,
   selectWindows,
 } from '../../store/selectors.js';
+import { cardElementKey } from '../../store/cardSubject.js';
 import { displayValue, visibleNodes, type TreeNode } from '../../store/tree.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { ElementDetail } from './ElementDetail.js';
@@ -60,7 +61,7 @@ function ElementTree() {
   const pending = useApp(selectPending);
   const rows = useMemo(() => visibleNodes(nodes, collapsed), [nodes, collapsed]);
   const matchSet = useMemo(() => new Set(matches), [matches]);
-  const targets = useMemo(() => new Set(pending.map((p) => p.target.key)), [pending]);
+  const targets = useMemo(() => new Set(pending.map(cardElementKey).filter((k) => k !== undefined)), [pending]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
   const selectedIndex = useMemo(() => rows.findIndex((r) => r.key === selectedKey), [rows, selectedKey]);
