@@ -9,6 +9,8 @@ import { formatDuration } from '../shell/time.js';
 import { AllowStep } from './AllowStep.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct, type Decision } from './decide.js';
+import { ScreenInputFields } from './ScreenInputFields.js';
+import { ScreenInputPicture } from './ScreenInputPicture.js';
 import { measureNow, useArmed, useKeysArmed } from './useArming.js';
 
 interface Props {
@@ -95,6 +97,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           </div>
         </div>
       )}
+      <ScreenInputPicture card={card} />
       <dl className="card-fields">
         {t !== undefined && (
           <div>
@@ -105,6 +108,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
             </dd>
           </div>
         )}
+        <ScreenInputFields card={card} />
         {card.ancestor_path.length > 0 && (
           <div>
             <dt>Path</dt>
