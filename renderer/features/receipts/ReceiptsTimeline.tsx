@@ -5,6 +5,7 @@ import { selectReceiptFilters, selectReceipts, selectSelectedReceipt } from '../
 import { filterReceipts, type ReceiptFilters } from '../../store/slices.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { clock } from '../shell/time.js';
+import { ReceiptScreenFields, ReceiptScreenLine } from './ReceiptScreen.js';
 
 const ROW_HEIGHT = 30;
 
@@ -52,6 +53,7 @@ export function ReceiptsTimeline() {
                       {[r.decision, r.verification, r.path, `${Math.round(r.duration_ms)} ms`].filter((x) => x !== undefined).join(' · ')}
                     </span>
                     <span className="r-summary">{r.summary}</span>
+                    <ReceiptScreenLine entry={r} />
                   </button>
                 </div>
               );
@@ -63,7 +65,10 @@ export function ReceiptsTimeline() {
           {selected === undefined ? (
             <p className="muted">Select a receipt to see it whole.</p>
           ) : (
-            <pre className="json">{JSON.stringify(selected, null, 2)}</pre>
+            <>
+              <ReceiptScreenFields entry={selected} />
+              <pre className="json">{JSON.stringify(selected, null, 2)}</pre>
+            </>
           )}
         </section>
       </div>
