@@ -24,11 +24,13 @@ export const DEMO_PACKAGES: readonly SystemPackage[] = [
   { name: 'gnome-calculator', why: 'sample app: a calculator' },
 ];
 
-/** What the test suite adds: real apps and tools the tests drive, the benchmark peer, the UI browser, the Windows lane. */
+/** What the test suite adds: real apps and tools the tests drive, the benchmark peers, the UI browser, the Windows lane. */
 export const TEST_PACKAGES: readonly SystemPackage[] = [
   ...DEMO_PACKAGES,
   { name: 'dbus-x11', why: 'dbus-launch for tools that start their own bus' },
-  { name: 'xdotool', why: 'X input and window tools for tests' },
+  { name: 'xdotool', why: "X input and window tools for tests; the screen bench's click peer" },
+  { name: 'imagemagick', why: "import and convert: the screen bench's screenshot peers" },
+  { name: 'scrot', why: "the screen bench's other screenshot peer" },
   { name: 'x11-utils', why: 'xprop, xwininfo for tests' },
   { name: 'gir1.2-atspi-2.0', why: 'libatspi for pyatspi' },
   { name: 'python3-pyatspi', why: "the benchmark's reference reader" },

@@ -42,7 +42,8 @@ export function screenMethods(backend: Backend, log: (line: string) => void): Sc
       const ex = exclusions();
       if (isExcludedTitle(ex, window.title)) return 'the supervisor’s own window';
       if (window.pid !== undefined && (window.pid === process.pid || (ex.pids ?? []).includes(window.pid))) return 'an excluded process';
-      for (const name of [app ?? '', ...window.classes]) if (name !== '' && isExcluded({ apps: ex.apps ?? [] }, -1, name)) return `an excluded application (${name})`;
+      for (const name of [app ?? '', ...window.classes])
+        if (name !== '' && isExcluded({ apps: ex.apps ?? [] }, -1, name)) return `an excluded application (${name})`;
       return undefined;
     },
     accessibility: () => ({ backend: backend.name, available: true }),

@@ -6,6 +6,7 @@ export * from './keys.js';
 export * from './limits.js';
 export * from './screen.js';
 export * from './screenRpc.js';
+export * from './screenTools.js';
 export * from './selector.js';
 export * from './tools.js';
 export * from './uiChannel.js';

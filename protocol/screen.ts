@@ -36,20 +36,35 @@ export const ScreenshotId = z
   .regex(/^S[A-Za-z0-9_-]{1,99}$/)
   .describe('A screenshot id ("S…") from an earlier screenshot answer: coordinates are in its image space. Default: your latest screenshot.');
 
+/**
+ * The JSON Schema a loose argument is listed with in tools/list: the canonical shape, which costs a
+ * fraction of the tokens its loose union would (the normalizer still accepts the rest).
+ */
+export const ADVERTISED_AS = new WeakMap<z.ZodType, Record<string, unknown>>();
+
 /** A point in image pixels, as one number or a digit string. */
-const axis = (which: string) =>
-  z
+const axis = (which: string) => {
+  const schema = z
     .union([z.number(), z.string().max(40), z.array(z.union([z.number(), z.string().max(20)])).max(4)])
     .describe(`${which} in image pixels of the screenshot (0 = left/top edge). A pair [x, y] or "x,y" here is accepted too.`);
+  // Listed as what models should send (an integer); the other shapes are accepted, not advertised.
+  ADVERTISED_AS.set(schema, { type: 'integer', description: `${which}, image pixels of the screenshot (0 = left/top edge).` });
+  return schema;
+};
+
+function advertised<T extends z.ZodType>(schema: T, json: Record<string, unknown>): T {
+  ADVERTISED_AS.set(schema, json);
+  return schema;
+}
 
 /** Point fields, loose on purpose: protocol/coords.ts normalizes every shape models emit and refuses the ambiguous ones. */
 const pointFields = {
   x: axis('X').optional(),
   y: axis('Y').optional(),
-  coordinate: z
-    .union([z.array(z.union([z.number(), z.string().max(20)])).max(4), z.string().max(40)])
-    .describe('The point as [x, y], instead of x and y.')
-    .optional(),
+  coordinate: advertised(
+    z.union([z.array(z.union([z.number(), z.string().max(20)])).max(4), z.string().max(40)]).describe('The point as [x, y], instead of x and y.'),
+    { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2, description: 'The point as [x, y], instead of x and y.' },
+  ).optional(),
 };
 const bindingFields = {
   screenshot: ScreenshotId.optional(),

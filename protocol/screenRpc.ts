@@ -175,6 +175,8 @@ export const ScreenCard = z.object({
   /** Picture rectangles blacked out (the supervisor, excluded apps). */
   masked: z.array(ImageRect).max(1000),
   crop: z.object({ picture: z.string().max(2_000_000), width: z.number().int().positive(), height: z.number().int().positive(), point: Point }).optional(),
+  /** element_act: the element's rectangle in picture pixels. */
+  outline: ImageRect.optional(),
   sha256: z.string().max(100),
   bytes: z.number().int().nonnegative(),
 });

@@ -195,7 +195,8 @@ export type Receipt = z.infer<typeof Receipt>;
 
 /** computer_use_activate answer (progressive tools): the tools now listed. */
 export const ActivateAnswer = z.object({
-  activated: z.array(z.enum(TOOL_NAMES)),
+  /** The tools now listed: the accessibility tools, and the screen tier's when the person offers it. */
+  activated: z.array(z.string().max(100)),
 });
 export type ActivateAnswer = z.infer<typeof ActivateAnswer>;
 
@@ -204,6 +205,7 @@ export const TOOL_ANSWERS = {
   window_list: WindowListAnswer,
   window_read: WindowReadAnswer,
   element_find: ElementFindAnswer,
-  element_act: Receipt,
+  element_act: Receipt.omit({ screen: true }),
+  // action_wait answers for element_act and the screen tier's input alike.
   action_wait: Receipt,
 } as const satisfies Record<ToolName, z.ZodType>;

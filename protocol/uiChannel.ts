@@ -59,6 +59,8 @@ export const Settings = z.strictObject({
   approval_wait_ms: z.number().int().min(1000).max(55_000),
   /** Expose only computer_use_activate until an agent activates the tools. */
   progressive_tools: z.boolean(),
+  /** Offer agents the screen tier (screenshots, pointer and keyboard input): 15 more tools in every tools/list. */
+  screen_tools: z.boolean(),
   exclusions: Exclusions,
   /** Default reader budget for window_read (ms). */
   read_timeout_ms: z.number().int().min(100).max(20_000),
@@ -74,6 +76,7 @@ export const DEFAULT_SETTINGS: Settings = {
   approval_expiry_s: 120,
   approval_wait_ms: 45_000,
   progressive_tools: false,
+  screen_tools: true,
   exclusions: {},
   read_timeout_ms: 5000,
   read_max_nodes: 400,
@@ -115,6 +118,10 @@ export const PendingApproval = z.object({
   window: WindowInfo.optional(),
   /** A screen input: the picture it was planned on with the input marked, and where it lands. */
   screen: z.object({ card: ScreenCard, detail: ScreenInputDetail }).optional(),
+  /** element_act: the target window as it looked when checked, the element outlined (planned false). */
+  picture: ScreenCard.optional(),
+  /** Why the card has no picture, when the screen tier could not take one. */
+  picture_unavailable: z.string().max(500).optional(),
   created_at: z.string(),
   expires_at: z.string(),
   /** Words in the target or its ancestors that deserve a second look (Delete, Send, Pay…). */

@@ -193,7 +193,7 @@ export const LAYERS = [
   },
   {
     folder: 'bench',
-    why: 'Benchmarks measure the product through its real entry points, against peers in the same run.',
+    why: 'Benchmarks measure the product through its real entry points, against peers in the same run. The screen bench drives the X11 screen backend in-process (x11Backend.ts): no RPC method of the screen tier exists yet.',
     may: [
       'protocol',
       'bench',
@@ -204,6 +204,7 @@ export const LAYERS = [
       'e2e/windows',
       'helper/backends/windows/win32/win32Api.ts',
       'helper/screen/image',
+      'helper/screen/x11/x11Backend.ts',
     ],
     packages: [NODE, '@modelcontextprotocol/sdk', 'playwright-core'],
   },

@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Canvas fixture for the screen tier's desktop tests (no accessibility needed).
 
-    /usr/bin/python3 desktop/apps/canvasApp.py [--x 100] [--y 100]
+    /usr/bin/python3 desktop/apps/canvasApp.py [--x 100] [--y 100] [--title "Overseer Canvas"]
 
 An undecorated 400x300 window "Overseer Canvas" (a pixbuf, shown 1:1) placed at --x,--y (the test
 desktop runs no window manager). It paints four quadrants (top-left red
@@ -40,9 +40,10 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--x", type=int, default=100)
     parser.add_argument("--y", type=int, default=100)
+    parser.add_argument("--title", default="Overseer Canvas")
     args = parser.parse_args()
 
-    win = Gtk.Window(title="Overseer Canvas")
+    win = Gtk.Window(title=args.title)
     win.set_decorated(False)
     win.set_resizable(False)
     win.set_default_size(W, H)

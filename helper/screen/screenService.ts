@@ -177,9 +177,7 @@ export class ScreenService {
 
   /** Visible parts of excluded windows inside `region`. */
   private excludedParts(stack: readonly Annotated[], region: ScreenRect): ScreenRect[] {
-    return stack.flatMap((w, i) =>
-      w.excludedWhy === undefined ? [] : visibleParts(stack, i).flatMap((p) => intersect(p, region) ?? []),
-    );
+    return stack.flatMap((w, i) => (w.excludedWhy === undefined ? [] : visibleParts(stack, i).flatMap((p) => intersect(p, region) ?? [])));
   }
 
   private encode(image: KeptCapture['image'], maxW: number, maxH: number, format: 'png' | 'jpeg', quality?: number): { image: EncodedImage; encodeMs: number } {
@@ -274,7 +272,8 @@ export class ScreenService {
         window: info.window,
       });
     const region = intersect(bound.rect, caps.screen);
-    if (region === undefined) throw fail('capture_unavailable', `window "${info.title}" lies off the screen`, { reason: 'window_off_screen', window: info.window });
+    if (region === undefined)
+      throw fail('capture_unavailable', `window "${info.title}" lies off the screen`, { reason: 'window_off_screen', window: info.window });
     if (!sameRect(region, bound.rect)) degradations.push('partly_off_screen');
     const visible = visibleParts(stack, stack.indexOf(bound)).flatMap((p) => intersect(p, region) ?? []);
     if (area(visible) === 0)
@@ -321,7 +320,9 @@ export class ScreenService {
       focusHandle = await backend.focusedWindow();
       const focused = stack.find((w) => w.handle === focusHandle);
       if (focused?.excludedWhy !== undefined)
-        throw fail('excluded_target', `the keyboard focus is on ${focused.excludedWhy} ("${focused.title}"): keys are never sent there`, { title: focused.title });
+        throw fail('excluded_target', `the keyboard focus is on ${focused.excludedWhy} ("${focused.title}"): keys are never sent there`, {
+          title: focused.title,
+        });
       if (p.focus !== undefined && p.focus !== (focusHandle ?? 'none'))
         throw fail('stale_screen', 'the keyboard focus moved to another window since the keys were checked; nothing was sent', { reason: 'focus_changed' });
       if (focused !== undefined) {
@@ -341,15 +342,25 @@ export class ScreenService {
   }
 
   /** Refuses stale_screen when the bound capture is gone, the monitors or the bound window changed, or the pixels around a point did. */
-  private async checkBound(backend: ScreenBackend, caps: ScreenCapabilities, stack: readonly Annotated[], id: string, points: readonly { x: number; y: number }[]): Promise<number> {
+  private async checkBound(
+    backend: ScreenBackend,
+    caps: ScreenCapabilities,
+    stack: readonly Annotated[],
+    id: string,
+    points: readonly { x: number; y: number }[],
+  ): Promise<number> {
     const kept = this.store.get(id);
     if (kept === undefined)
-      throw fail('stale_screen', 'the screenshot this input was planned on is no longer kept (too many screenshots since); take a new one', { reason: 'screenshot_gone' });
-    if (kept.monitors !== JSON.stringify(caps.monitors)) throw fail('stale_screen', 'the monitors changed since the screenshot', { reason: 'monitors_changed' });
+      throw fail('stale_screen', 'the screenshot this input was planned on is no longer kept (too many screenshots since); take a new one', {
+        reason: 'screenshot_gone',
+      });
+    if (kept.monitors !== JSON.stringify(caps.monitors))
+      throw fail('stale_screen', 'the monitors changed since the screenshot', { reason: 'monitors_changed' });
     if (kept.window !== undefined) {
       const now = stack.find((w) => w.handle === kept.window?.handle);
       if (now === undefined) throw fail('stale_screen', 'the window of the screenshot is gone', { reason: 'window_gone' });
-      if (!sameRect(now.rect, kept.window.rect)) throw fail('stale_screen', 'the window moved or changed size since the screenshot', { reason: 'window_moved' });
+      if (!sameRect(now.rect, kept.window.rect))
+        throw fail('stale_screen', 'the window moved or changed size since the screenshot', { reason: 'window_moved' });
     }
     let worst = 0;
     for (const pt of points) {

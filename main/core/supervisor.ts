@@ -82,6 +82,7 @@ export class Supervisor {
       clock: this.clock,
     });
     this.runner = new ToolRunner({
+      screenTools: () => this.settings.settings.screen_tools,
       read: { helper: this.helper, settings: () => this.settings.settings },
       act: {
         helper: this.helper,
@@ -96,11 +97,12 @@ export class Supervisor {
           await this.journal.append(record);
         },
         journalFinal: async (session, receipt) => {
+          const tool = receipt.screen !== undefined ? receipt.action : 'element_act';
           const record = await this.journal.append({
             kind: 'tool_call',
             session: session.id,
             agent: session.client,
-            tool: 'element_act',
+            tool,
             phase: 'final',
             args: {},
             outcome: receipt.outcome,
@@ -112,7 +114,7 @@ export class Supervisor {
             at: record.at,
             session: session.id,
             agent: session.client,
-            tool: 'element_act',
+            tool,
             receipt_id: receipt.receipt_id,
             outcome: receipt.outcome,
             ...(receipt.decision ? { decision: receipt.decision.verdict } : {}),

@@ -22,13 +22,24 @@ function describe(node: AtspiNode | undefined, key: string): PointElement {
 }
 
 /** The deepest element under a screen point, descending from `frame` (the frame itself when no child contains it). */
-export async function elementAtPoint(a11y: A11yBus, cache: AppCache, frame: AtspiNode, x: number, y: number, deadline: Deadline): Promise<PointElement | undefined> {
+export async function elementAtPoint(
+  a11y: A11yBus,
+  cache: AppCache,
+  frame: AtspiNode,
+  x: number,
+  y: number,
+  deadline: Deadline,
+): Promise<PointElement | undefined> {
   let current = frame;
   let found: PointElement | undefined;
   for (let depth = 0; depth < MAX_DEPTH && deadline.remaining() > 0; depth++) {
     let reply: unknown[];
     try {
-      reply = await a11y.call(current.bus, current.path, I.component, 'GetAccessibleAtPoint', Math.min(deadline.remaining(), 1000), 'iiu', [x, y, COORD_SCREEN]);
+      reply = await a11y.call(current.bus, current.path, I.component, 'GetAccessibleAtPoint', Math.min(deadline.remaining(), 1000), 'iiu', [
+        x,
+        y,
+        COORD_SCREEN,
+      ]);
     } catch {
       break;
     }

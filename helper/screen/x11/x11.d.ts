@@ -81,7 +81,7 @@ declare module 'x11' {
     GetImage(format: number, drawable: number, x: number, y: number, w: number, h: number, planeMask: number, cb: Reply<{ depth: number; data: Buffer }>): void;
     GetKeyboardMapping(first: number, count: number, cb: Reply<number[][]>): void;
     ChangeKeyboardMapping(first: number, keysymsPerKeycode: number, keysyms: number[]): void;
-    QueryPointer(window: number, cb: Reply<{ rootX: number; rootY: number; keyMask: number }>): void;
+    QueryPointer(window: number, cb: Reply<{ rootX: number; rootY: number; keyMask: number; child: number }>): void;
     GetAtomName(atom: number, cb: Reply<string>): void;
     GetInputFocus(cb: Reply<{ focus: number; revertTo: number }>): void;
     QueryTree(window: number, cb: Reply<{ root: number; parent: number; children: number[] }>): void;

@@ -69,7 +69,13 @@ export class X11Windows {
     const out: NativeWindow = {
       handle: `x11:0x${frame.toString(16)}`,
       title: (netName ?? name)?.toString('utf8') ?? '',
-      classes: klass === undefined ? [] : klass.toString('latin1').split('\0').filter((c) => c !== ''),
+      classes:
+        klass === undefined
+          ? []
+          : klass
+              .toString('latin1')
+              .split('\0')
+              .filter((c) => c !== ''),
       rect: { x: origin.destX - b, y: origin.destY - b, width: geometry.width + 2 * b, height: geometry.height + 2 * b },
     };
     if (pid !== undefined && pid.length >= 4) out.pid = pid.readUInt32LE(0);
@@ -88,7 +94,12 @@ export class X11Windows {
   async focused(): Promise<string | undefined> {
     const { X, root } = this.conn;
     let window = (await request<{ focus: number }>((cb) => X.GetInputFocus(cb))).focus;
-    // 0 is None, 1 is PointerRoot: no window has the focus.
+    // PointerRoot (1): keys go to the window under the pointer (a desktop without a window manager).
+    if (window === 1) {
+      const under = await request<{ child: number }>((cb) => X.QueryPointer(root, cb));
+      return under.child === 0 ? undefined : `x11:0x${under.child.toString(16)}`;
+    }
+    // None (0): no window has the focus.
     for (let hops = 0; hops < 64 && window > 1 && window !== root; hops++) {
       const tree = await request<{ parent: number }>((cb) => X.QueryTree(window, cb)).catch(() => undefined);
       if (tree === undefined) return undefined;

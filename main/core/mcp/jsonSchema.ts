@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { Element, ErrorInfo, Rect, Role, WindowInfo } from '../../../protocol/index.js';
+import { ADVERTISED_AS, Element, ErrorInfo, Rect, Role, WindowInfo } from '../../../protocol/index.js';
 
 /** A JSON Schema object as MCP carries it in inputSchema and outputSchema (`type: "object"` at the root). */
 export type ToolJsonSchema = { type: 'object'; properties?: Record<string, object>; required?: string[]; [k: string]: unknown };
@@ -30,8 +30,16 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): ToolJ
     // Arguments keep their `.describe()` texts (the global registry), inline: they are what the
     // model reads. Answers carry no descriptions and define shared parts once.
     ...(io === 'output' ? { reused: 'ref' as const, metadata: NAMED } : {}),
-    override: ({ jsonSchema }) => {
+    override: ({ zodSchema, jsonSchema }) => {
       const s = jsonSchema as Record<string, unknown>;
+      const listed = ADVERTISED_AS.get(zodSchema as unknown as z.ZodType);
+      if (listed !== undefined) {
+        for (const k of Object.keys(s)) delete s[k];
+        Object.assign(s, listed);
+        return;
+      }
+      // Bounds on strings and numbers are for validating what agents send; answers need only their shape.
+      if (io === 'output') for (const k of ['maxLength', 'minLength', 'maxItems']) delete s[k];
       if (s['maximum'] === Number.MAX_SAFE_INTEGER) delete s['maximum'];
       if (s['minimum'] === Number.MIN_SAFE_INTEGER) delete s['minimum'];
       const names = s['propertyNames'] as Record<string, unknown> | undefined;

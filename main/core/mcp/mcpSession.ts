@@ -3,7 +3,18 @@ import { Protocol } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ActivateAnswer, MAX_TOOL_NAME, TOOL_ANSWERS, TOOL_NAMES, errorInfo, type ToolName } from '../../../protocol/index.js';
+import {
+  ActivateAnswer,
+  MAX_TOOL_NAME,
+  SCREEN_TOOL_ANSWERS,
+  SCREEN_TOOL_ARGS,
+  SCREEN_TOOL_NAMES,
+  TOOL_ANSWERS,
+  TOOL_NAMES,
+  errorInfo,
+  type ScreenToolName,
+  type ToolName,
+} from '../../../protocol/index.js';
 import { agentName, type AgentSession } from '../tools/agentSession.js';
 import { TOOL_ARGS, type ToolResult, type ToolRunner } from '../tools/toolRunner.js';
 import { toolJsonSchema } from './jsonSchema.js';
@@ -23,6 +34,53 @@ const DESCRIPTIONS: Record<ToolName, string> = {
     'Act on one element through its accessibility pattern: invoke, set_value (text), toggle, expand, collapse, select, scroll_into_view, focus. Give a target from window_read/element_find, or a selector. ' +
     'Changing actions wait for a person to approve; if that takes long the answer is outcome "pending" with a receipt_id for action_wait. The receipt says what was called and how the element looks afterwards; whether your goal was met is yours to judge.',
   action_wait: 'Keep waiting for a pending element_act (by receipt_id) and get its final receipt.',
+};
+
+const INPUT_NOTE = ' Supervised: waits for a person like element_act (answer "pending" → action_wait).';
+const POINT_NOTE = ' x, y are image pixels of your latest screenshot (or screenshot: "S…"; raw: true for physical pixels).';
+const SCREEN_DESCRIPTIONS: Record<ScreenToolName, string> = {
+  capabilities: 'What the screen tier can do here: session (x11, wayland, windows), capture and input paths and their named degradations, monitors.',
+  screenshot:
+    'Capture the screen, or one window (window id from window_list), downscaled to fit max_width × max_height. Answers the image and the exact transform: physical = origin + image × scale. The supervisor and excluded apps are masked.',
+  click: `Click at x, y (button, count 1–3).${POINT_NOTE}${INPUT_NOTE}`,
+  double_click: `Double-click at x, y.${POINT_NOTE}${INPUT_NOTE}`,
+  triple_click: `Triple-click at x, y.${POINT_NOTE}${INPUT_NOTE}`,
+  move: `Move the pointer to x, y.${POINT_NOTE}${INPUT_NOTE}`,
+  left_click_drag: `Press at x, y, drag to to_x, to_y, release.${POINT_NOTE}${INPUT_NOTE}`,
+  mouse_down: `Press a button where the pointer is.${INPUT_NOTE}`,
+  mouse_up: `Release a button where the pointer is.${INPUT_NOTE}`,
+  scroll: `Turn the wheel amount detents (1:1 notches) at x, y (default: where the pointer is).${POINT_NOTE}${INPUT_NOTE}`,
+  type_text: `Type text exactly, any Unicode, into the focused window.${INPUT_NOTE}`,
+  key: `Press keys: "Return", "ctrl+s", "ctrl+a ctrl+c" (docs/keys.md: enter, esc, cmd… are aliases).${INPUT_NOTE}`,
+  hold_key: `Hold keys for duration_ms (≤ 10000).${INPUT_NOTE}`,
+  cursor_position: 'Where the pointer is: physical pixels, and image pixels of your latest screenshot when it shows the pointer.',
+  wait: 'Wait ms (≤ 10000) before looking again.',
+};
+
+const readOnly = (title: string): Tool['annotations'] => ({ title, readOnlyHint: true, openWorldHint: false });
+const supervisedInput = (title: string): Tool['annotations'] => ({
+  title,
+  readOnlyHint: false,
+  destructiveHint: true,
+  idempotentHint: false,
+  openWorldHint: false,
+});
+const SCREEN_ANNOTATIONS: Record<ScreenToolName, Tool['annotations']> = {
+  capabilities: readOnly('Screen capabilities'),
+  screenshot: readOnly('Screenshot'),
+  click: supervisedInput('Click (supervised)'),
+  double_click: supervisedInput('Double-click (supervised)'),
+  triple_click: supervisedInput('Triple-click (supervised)'),
+  move: supervisedInput('Move the pointer (supervised)'),
+  left_click_drag: supervisedInput('Drag (supervised)'),
+  mouse_down: supervisedInput('Press a button (supervised)'),
+  mouse_up: supervisedInput('Release a button (supervised)'),
+  scroll: supervisedInput('Scroll (supervised)'),
+  type_text: supervisedInput('Type text (supervised)'),
+  key: supervisedInput('Press keys (supervised)'),
+  hold_key: supervisedInput('Hold keys (supervised)'),
+  cursor_position: readOnly('Pointer position'),
+  wait: readOnly('Wait'),
 };
 
 const ANNOTATIONS: Record<ToolName, Tool['annotations']> = {
@@ -50,18 +108,50 @@ export const toolList: () => Tool[] = (() => {
     })));
 })();
 
+/** The screen tier's tools as MCP lists them (when the person offers the tier). */
+export const screenToolList: () => Tool[] = (() => {
+  let tools: Tool[] | undefined;
+  return () =>
+    (tools ??= SCREEN_TOOL_NAMES.map((name) => ({
+      name,
+      description: SCREEN_DESCRIPTIONS[name],
+      inputSchema: toolJsonSchema(SCREEN_TOOL_ARGS[name], 'input'),
+      outputSchema: toolJsonSchema(SCREEN_TOOL_ANSWERS[name], 'output'),
+      annotations: SCREEN_ANNOTATIONS[name],
+    })));
+})();
+
+/** The tools an agent sees: the accessibility tools, and the screen tier when it is on. */
+export function listedTools(screen: boolean): Tool[] {
+  return screen ? [...toolList(), ...screenToolList()] : toolList();
+}
+
 /** computer_use_activate as MCP lists it (progressive tools). */
 export const activateTool: () => Tool = (() => {
   let tool: Tool | undefined;
   return () =>
     (tool ??= {
       name: ACTIVATE_TOOL,
-      description: `Activate the desktop tools (${TOOL_NAMES.join(', ')}) for this agent.`,
-      inputSchema: { type: 'object', properties: {}, additionalProperties: false },
+      description:
+        `Activate the desktop tools for this agent: tier "accessibility" (${TOOL_NAMES.join(', ')}; the default) and, when the supervisor offers it, ` +
+        `"screen" (screenshots, pointer and keyboard: ${SCREEN_TOOL_NAMES.length} tools, for what the accessibility tree cannot see).`,
+      inputSchema: {
+        type: 'object',
+        properties: { tiers: { type: 'array', items: { enum: ['accessibility', 'screen'] }, description: 'Tiers to activate; default ["accessibility"].' } },
+        additionalProperties: false,
+      },
       outputSchema: toolJsonSchema(ActivateAnswer, 'output'),
       annotations: { readOnlyHint: true },
     });
 })();
+
+/** computer_use_activate's arguments. */
+const Activate = z.strictObject({
+  tiers: z
+    .array(z.enum(['accessibility', 'screen']))
+    .max(2)
+    .optional(),
+});
 
 /**
  * tools/call as it arrives, before we judge it: the SDK's own schema would answer a wrong-typed
@@ -90,7 +180,8 @@ const CallParams = z
  */
 export function toolAnswer(result: ToolResult): CallToolResult {
   if (result.isError) return { isError: true, content: [{ type: 'text', text: result.text }] };
-  return { content: [{ type: 'text', text: result.text }], structuredContent: result.structured };
+  const images = (result.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }));
+  return { content: [...images, { type: 'text', text: result.text }], structuredContent: result.structured };
 }
 
 /** A JSON-RPC error the SDK passes through as it is (code, message, data). */
@@ -138,7 +229,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
   };
   server.setRequestHandler(ListToolsRequestSchema, () => {
     if (!session.activated) return { tools: [activateTool()] };
-    return { tools: toolList() };
+    return { tools: listedTools(runner.screenTools && session.screenTier) };
   });
   // Registered at the protocol level: see RawCallTool.
   const callTool = async (request: z.infer<typeof RawCallTool>, extra: Parameters<Parameters<Server['setRequestHandler']>[1]>[1]): Promise<CallToolResult> => {
@@ -159,11 +250,16 @@ export function createMcpServer(options: McpSessionOptions): Server {
     }
     const { name, arguments: args } = parsed.data;
     if (name === ACTIVATE_TOOL) {
+      const tiers = Activate.safeParse(args ?? {});
+      if (!tiers.success)
+        return { isError: true, content: [{ type: 'text', text: 'error invalid_argument: tiers is a list of "accessibility" and "screen"' }] };
       session.activated = true;
+      if (tiers.data.tiers?.includes('screen') === true) session.screenTier = true;
       options.onChange();
       void server.sendToolListChanged().catch(() => {});
-      const answer: ActivateAnswer = { activated: [...TOOL_NAMES] };
-      return { content: [{ type: 'text', text: `activated: ${TOOL_NAMES.join(', ')}` }], structuredContent: answer };
+      const names = listedTools(runner.screenTools && session.screenTier).map((t) => t.name);
+      const answer: ActivateAnswer = { activated: names };
+      return { content: [{ type: 'text', text: `activated: ${names.join(', ')}` }], structuredContent: answer };
     }
     if (!session.activated) return { isError: true, content: [{ type: 'text', text: `error invalid_argument: call ${ACTIVATE_TOOL} first` }] };
     const token = parsed.data._meta?.progressToken;

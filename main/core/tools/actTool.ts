@@ -10,6 +10,7 @@ import {
   type HelperActResult,
   type PendingApproval,
   type Receipt,
+  type ScreenCard,
 } from '../../../protocol/index.js';
 import { riskHints } from '../supervision/approvals.js';
 import type { AgentSession } from './agentSession.js';
@@ -36,6 +37,37 @@ function fromHelper(receiptId: string, h: HelperActResult, decision?: Decision):
   const { element_ref: _ref, rebound: _rebound, ...rest } = h;
   return { ...rest, receipt_id: receiptId, ...(decision !== undefined ? { decision } : {}) };
 }
+
+/** The card picture of an element_act: the target window (supervisor and excluded apps masked) with the element outlined. */
+async function windowPicture(deps: ActDeps, item: PendingApproval, signal: AbortSignal): Promise<void> {
+  if (item.window === undefined) return;
+  try {
+    const shot = await deps.helper.call('screen_capture', { window: item.window.window, ...CARD_PICTURE }, { signal, timeoutMs: 5000 });
+    const picture: ScreenCard = {
+      picture: `data:${shot.image.mime};base64,${shot.image.data}`,
+      width: shot.image.width,
+      height: shot.image.height,
+      planned: false,
+      masked: shot.masked,
+      sha256: shot.sha256,
+      bytes: shot.bytes,
+    };
+    const rect = item.target?.rect;
+    if (rect !== undefined) {
+      const t = shot.transform;
+      const x = Math.floor((rect.x - t.origin.x) / t.scale_x);
+      const y = Math.floor((rect.y - t.origin.y) / t.scale_y);
+      picture.outline = { x, y, w: Math.max(1, Math.ceil(rect.w / t.scale_x)), h: Math.max(1, Math.ceil(rect.h / t.scale_y)) };
+    }
+    item.picture = picture;
+  } catch (error) {
+    // The card still shows the element and its path; it says why there is no picture.
+    item.picture_unavailable = error instanceof OverseerError ? `${error.code}: ${error.info.detail}`.slice(0, 500) : 'the screen could not be captured';
+  }
+}
+
+/** Size of an element card's picture. */
+const CARD_PICTURE = { max_width: 960, max_height: 600, format: 'jpeg', quality: 70 } as const;
 
 /**
  * element_act, in the order of docs/supervision.md#order-of-checks: resolve and check the target
@@ -110,6 +142,7 @@ export function elementAct(
       mutating,
       card,
       journal: { target: { key: target.key, role: target.role, name: target.name ?? null }, app: window.app, pid: window.pid },
+      enrich: (item) => windowPicture(deps, item, signal),
       async dispatch(decision) {
         // A person's approval binds the state the card showed; an automatic decision binds identity only.
         const { shown: _shown, ...identity } = ref;

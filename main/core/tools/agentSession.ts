@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import type { AgentInfo, ErrorInfo, Receipt } from '../../../protocol/index.js';
 import { ObservationStore } from '../session/observations.js';
+import { ScreenshotStore } from '../session/screenshots.js';
 import { TargetRegistry } from '../session/targets.js';
 
 /** Where an element_act stands: what a brake or a departure answers depends on it. */
@@ -61,6 +62,8 @@ export class AgentSession {
   readonly hostPids: readonly number[];
   readonly since: string;
   readonly observations = new ObservationStore();
+  /** The agent's screenshots, which its screen input is planned on. */
+  readonly screenshots = new ScreenshotStore();
   /** Targets live 5 minutes (on the session's clock). */
   readonly targets: TargetRegistry;
   readonly acts = new Map<string, ActFlow>();
@@ -70,6 +73,8 @@ export class AgentSession {
   calls = 0;
   /** With progressive tools: whether the agent activated the five tools. */
   activated: boolean;
+  /** Whether the agent sees the screen tier (when the person offers it): always without progressive tools, once asked for with them. */
+  screenTier: boolean;
   client = 'unknown agent';
   /** Epoch ms of the agent's last request or answer. */
   lastActive: number;
@@ -83,6 +88,7 @@ export class AgentSession {
     this.transport = options.transport;
     this.hostPids = options.hostPids ?? [];
     this.activated = !options.progressiveTools;
+    this.screenTier = !options.progressiveTools;
     this.now = options.now ?? Date.now;
     this.targets = new TargetRegistry({ now: this.now });
     this.lastActive = this.now();

@@ -1,4 +1,5 @@
 import type { Element, ElementFindAnswer, ErrorInfo, Receipt, WindowInfo, WindowListAnswer, WindowReadAnswer } from '../../../protocol/index.js';
+import { screenLine } from './renderScreen.js';
 
 /** Patterns shown as the actions they enable; focus and scroll_into_view work on nearly everything and are left out. */
 const ACTION_OF: Record<string, string> = {
@@ -113,7 +114,9 @@ export function renderReceipt(r: Receipt): string {
   if (r.refusal !== undefined) out.push(`refused: ${r.refusal.code}: ${r.refusal.detail}`);
   if (r.error !== undefined) out.push(`error: ${r.error.code}: ${r.error.detail}`);
   if (r.target !== undefined) out.push(`target: ${elementLine(r.target)}`);
-  if (r.outcome !== 'pending' && r.outcome !== 'refused') {
+  if (r.screen !== undefined) out.push(`screen: ${screenLine(r.screen)}`);
+  if (r.outcome !== 'pending' && r.outcome !== 'refused' && r.screen !== undefined) out.push(`call: ${r.path ?? '-'} (made: ${String(r.action_call_made)})`);
+  else if (r.outcome !== 'pending' && r.outcome !== 'refused') {
     out.push(
       `call: ${r.path ?? '-'} (made: ${String(r.action_call_made)}); verification: ${r.verification}${r.verification_detail !== undefined ? ` (${r.verification_detail})` : ''}`,
     );

@@ -72,6 +72,8 @@ export interface Checked {
   journal: Record<string, unknown>;
   /** Runs exactly what was checked and approved; a helper failure after dispatch began answers `unknown`. */
   dispatch(decision: Decision): Promise<Receipt>;
+  /** Adds what only a person needs to the card (a picture), once it is known a person will be asked. */
+  enrich?(card: PendingApproval): Promise<void>;
 }
 
 /**
@@ -134,6 +136,7 @@ export async function supervise(
       session.waitingForPerson++;
       let outcome: ApprovalOutcome;
       try {
+        await checked.enrich?.(item);
         outcome = await askPerson(deps, item, checked.journal);
       } finally {
         session.waitingForPerson--;
@@ -248,6 +251,8 @@ async function askPerson(deps: ActDeps, item: PendingApproval, target: Record<st
     agent: item.agent,
     action: item.action,
     ...target,
+    // A picture is journaled by its hash and size, never its pixels.
+    ...(item.picture !== undefined ? { picture: { sha256: item.picture.sha256, bytes: item.picture.bytes } } : {}),
     expires_at: item.expires_at,
   });
   const outcome = await deps.approvals.request(item, expiryMs);

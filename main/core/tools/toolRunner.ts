@@ -1,5 +1,8 @@
+import { createHash } from 'node:crypto';
 import { type z } from 'zod';
 import {
+  SCREEN_INPUT_TOOLS,
+  SCREEN_TOOL_ARGS,
   ActionWaitArgs,
   ElementActArgs,
   ElementFindArgs,
@@ -11,13 +14,18 @@ import {
   type ErrorInfo,
   type Receipt,
   type ReceiptEntry,
+  type ScreenToolName,
+  type ScreenshotArgs,
   type ToolName,
+  type WaitArgs,
 } from '../../../protocol/index.js';
 import type { Journal } from '../journal/index.js';
 import { actionWait, elementAct, type ActDeps, type Progress } from './actTool.js';
 import type { AgentSession } from './agentSession.js';
 import { elementFind, windowList, windowRead, type ReadDeps } from './readTools.js';
 import { renderError, renderFind, renderReceipt, renderWindowList, renderWindowRead } from './render.js';
+import { renderCapabilities, renderCursor, renderScreenshot } from './renderScreen.js';
+import { capabilities, cursorPosition, screenInput, screenshot, wait } from './screenTools.js';
 
 /** The argument schema of each tool. */
 export const TOOL_ARGS = {
@@ -32,7 +40,49 @@ export const TOOL_ARGS = {
  * A tool's answer for the MCP layer: the text the agent reads (compact, or JSON with
  * `output: "json"`) and, on success, the structured answer (the tool's TOOL_ANSWERS schema).
  */
-export type ToolResult = { isError: false; text: string; structured: Record<string, unknown> } | { isError: true; text: string; error: ErrorInfo };
+export type ToolResult =
+  | { isError: false; text: string; structured: Record<string, unknown>; images?: { data: string; mimeType: string }[] }
+  | { isError: true; text: string; error: ErrorInfo };
+
+/** Every tool an agent can call: the accessibility tools and the screen tier. */
+export type AnyToolName = ToolName | ScreenToolName;
+
+/** The arguments schema of a tool, if it is one. */
+function argsOf(tool: string): z.ZodType | undefined {
+  if (Object.hasOwn(TOOL_ARGS, tool)) return TOOL_ARGS[tool as ToolName];
+  if (Object.hasOwn(SCREEN_TOOL_ARGS, tool)) return SCREEN_TOOL_ARGS[tool as ScreenToolName];
+  return undefined;
+}
+
+function isScreenTool(tool: string): tool is ScreenToolName {
+  return Object.hasOwn(SCREEN_TOOL_ARGS, tool);
+}
+
+/** Tools whose answer is a receipt. */
+function answersReceipt(tool: string): boolean {
+  return tool === 'element_act' || tool === 'action_wait' || (isScreenTool(tool) && SCREEN_INPUT_TOOLS.has(tool));
+}
+
+/** A screenshot's answer, with its image beside the structured answer. */
+interface WithImage {
+  answer: unknown;
+  image: { data: string; mimeType: string };
+}
+
+/** What the journal keeps of a screenshot: its id, size and hash. */
+function screenshotSummary(shot: WithImage): Record<string, unknown> {
+  const a = shot.answer as { screenshot: string; width: number; height: number; masked: unknown[] };
+  const bytes = Math.floor((shot.image.data.length * 3) / 4) - (shot.image.data.endsWith('==') ? 2 : shot.image.data.endsWith('=') ? 1 : 0);
+  return {
+    id: a.screenshot,
+    width: a.width,
+    height: a.height,
+    masked: a.masked.length,
+    mime: shot.image.mimeType,
+    bytes,
+    sha256: createHash('sha256').update(Buffer.from(shot.image.data, 'base64')).digest('hex'),
+  };
+}
 
 /** Longest string of an agent's arguments written to the journal. */
 const MAX_JOURNAL_STRING = 500;
@@ -87,6 +137,8 @@ export interface RunnerDeps {
   journal: Journal;
   onReceipt: (entry: ReceiptEntry) => void;
   log: (line: string) => void;
+  /** Whether the person offers agents the screen tier (settings). */
+  screenTools?: () => boolean;
 }
 
 /**
@@ -95,6 +147,11 @@ export interface RunnerDeps {
  */
 export class ToolRunner {
   constructor(private readonly deps: RunnerDeps) {}
+
+  /** Whether agents are offered the screen tier now. */
+  get screenTools(): boolean {
+    return this.deps.screenTools?.() ?? false;
+  }
 
   /** Runs one call, registered in flight so an emergency stop can answer it and wait until its answer is journaled. */
   run(session: AgentSession, tool: string, rawArgs: unknown, signal: AbortSignal, progress?: Progress): Promise<ToolResult> {
@@ -118,10 +175,20 @@ export class ToolRunner {
     let error: ErrorInfo | undefined;
     // Asked for JSON, a program gets its errors as JSON too, even when the other arguments are invalid.
     let output: 'text' | 'json' = (rawArgs as { output?: unknown } | null | undefined)?.output === 'json' ? 'json' : 'text';
-    const schema = Object.hasOwn(TOOL_ARGS, tool) ? TOOL_ARGS[tool as ToolName] : undefined;
+    const schema = argsOf(tool);
     try {
       if (schema === undefined)
-        throw new OverseerError(errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, { tools: Object.keys(TOOL_ARGS) }));
+        throw new OverseerError(
+          errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, {
+            tools: [...Object.keys(TOOL_ARGS), ...Object.keys(SCREEN_TOOL_ARGS)],
+          }),
+        );
+      if (isScreenTool(tool) && this.deps.screenTools?.() !== true)
+        throw new OverseerError(
+          errorInfo('invalid_argument', `${tool}: the screen tier is turned off in the supervisor's settings`, { setting: 'screen_tools' }),
+        );
+      if (isScreenTool(tool) && !session.screenTier)
+        throw new OverseerError(errorInfo('invalid_argument', `${tool}: activate the screen tier first (computer_use_activate with tiers ["screen"])`));
       const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
       if (tooDeep)
         throw new OverseerError(
@@ -131,8 +198,11 @@ export class ToolRunner {
         );
       const parsed = schema.safeParse(rawArgs ?? {});
       if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, tool));
-      output = parsed.data.output ?? 'text';
-      answer = await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
+      const data = parsed.data as { output?: 'text' | 'json' };
+      output = data.output ?? 'text';
+      answer = isScreenTool(tool)
+        ? await this.executeScreen(session, tool, parsed.data as Record<string, unknown>, signal, progress, braked)
+        : await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
     } catch (e) {
       if (e instanceof OverseerError) error = e.info;
       else {
@@ -159,8 +229,13 @@ export class ToolRunner {
     answer: unknown,
     error: ErrorInfo | undefined,
   ): Promise<ToolResult> {
-    const receipt = tool === 'element_act' || tool === 'action_wait' ? (answer as Receipt | undefined) : undefined;
-    const textSafe = receipt?.target !== undefined && receipt.target.state.password !== true;
+    const receipt = answersReceipt(tool) ? (answer as Receipt | undefined) : undefined;
+    const shot = tool === 'screenshot' && answer !== undefined ? (answer as WithImage) : undefined;
+    // Text is journaled only when the element it went to is known and is not a password field.
+    const textSafe =
+      receipt?.target !== undefined
+        ? receipt.target.state.password !== true
+        : receipt?.screen?.element !== undefined && receipt.screen.element.password !== true && receipt.text !== undefined && !receipt.text.startsWith('••');
     try {
       const record = await this.deps.journal.append({
         kind: 'tool_call',
@@ -171,6 +246,8 @@ export class ToolRunner {
         outcome: error !== undefined ? 'error' : (receipt?.outcome ?? 'ok'),
         ...(error !== undefined ? { error } : {}),
         ...(receipt !== undefined ? { receipt } : {}),
+        // A screenshot is journaled by its hash and size, never its pixels.
+        ...(shot !== undefined ? { screenshot: screenshotSummary(shot) } : {}),
         duration_ms: durationMs,
       });
       this.deps.onReceipt(this.entry(record.seq, record.at, session, tool, durationMs, receipt, error));
@@ -180,11 +257,40 @@ export class ToolRunner {
       return { isError: true, text: renderError(info), error: info };
     }
     if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), error };
+    if (shot !== undefined)
+      return {
+        isError: false,
+        text: output === 'json' ? JSON.stringify(shot.answer) : renderScreenshot(shot.answer as never),
+        structured: shot.answer as Record<string, unknown>,
+        images: [shot.image],
+      };
     return {
       isError: false,
-      text: output === 'json' ? JSON.stringify(answer) : this.render(tool as ToolName, answer),
+      text: output === 'json' ? JSON.stringify(answer) : this.render(tool as AnyToolName, answer),
       structured: answer as Record<string, unknown>,
     };
+  }
+
+  private executeScreen(
+    session: AgentSession,
+    tool: ScreenToolName,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    progress: Progress | undefined,
+    braked: Promise<ErrorInfo>,
+  ): Promise<unknown> {
+    switch (tool) {
+      case 'capabilities':
+        return answeredByBrake(capabilities(this.deps.act, signal), braked);
+      case 'screenshot':
+        return answeredByBrake(screenshot(this.deps.act, session, args as ScreenshotArgs, signal), braked);
+      case 'cursor_position':
+        return answeredByBrake(cursorPosition(this.deps.act, session, signal), braked);
+      case 'wait':
+        return answeredByBrake(wait(args as WaitArgs, signal), braked);
+      default:
+        return screenInput(this.deps.act, session, tool, args, signal, progress, braked);
+    }
   }
 
   private execute(
@@ -209,7 +315,13 @@ export class ToolRunner {
     }
   }
 
-  private render(tool: ToolName, answer: unknown): string {
+  private render(tool: AnyToolName, answer: unknown): string {
+    if (isScreenTool(tool)) {
+      if (tool === 'capabilities') return renderCapabilities(answer as never);
+      if (tool === 'cursor_position') return renderCursor(answer as never);
+      if (tool === 'wait') return `waited ${(answer as { waited_ms: number }).waited_ms} ms`;
+      return renderReceipt(answer as Receipt);
+    }
     switch (tool) {
       case 'window_list':
         return renderWindowList(answer as Parameters<typeof renderWindowList>[0]);

@@ -1,0 +1,129 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { OverseerError, type WindowInfo } from '../../protocol/index.js';
+import { FakeScreen } from './fakeScreenBackend.js';
+import { ScreenService, type ScreenContext } from './screenService.js';
+
+const code = (c: string, reason?: string) => (e: unknown) =>
+  e instanceof OverseerError && e.code === c && (reason === undefined || e.info.data?.['reason'] === reason);
+
+function setup(screen = new FakeScreen()): { screen: FakeScreen; service: ScreenService } {
+  const info = (id: string): WindowInfo => ({ window: id, title: id, app: 'app', pid: 7, process_start: '1', foreground: true });
+  const context: ScreenContext = {
+    resolveWindow: (id) => Promise.resolve(info(id)),
+    appName: () => Promise.resolve('app'),
+    elementAt: () => Promise.resolve({ element: { role: 'button', name: 'OK', password: false } }),
+    focused: () => Promise.resolve({ element: { role: 'edit', password: true } }),
+    excluded: (w) => (w.title === 'Overseer' ? 'the supervisor’s own window' : undefined),
+    accessibility: () => ({ backend: 'fake', available: true }),
+  };
+  return {
+    screen,
+    service: new ScreenService(
+      () => Promise.resolve(screen),
+      context,
+      () => {},
+    ),
+  };
+}
+
+describe('the screen service', () => {
+  it('masks the visible part of the supervisor’s window only, and names the masked image rectangles', async () => {
+    const { screen, service } = setup();
+    screen.windows_ = [
+      { handle: 'a', title: 'Other', classes: [], rect: { x: 0, y: 0, width: 50, height: 50 } },
+      { handle: 'o', title: 'Overseer', classes: [], rect: { x: 0, y: 0, width: 100, height: 100 } },
+    ];
+    const shot = await service.capture({ max_width: 100, max_height: 50 });
+    assert.deepEqual(shot.transform, { scale_x: 2, scale_y: 2, origin: { x: 0, y: 0 } });
+    // The supervisor's window less the part "Other" covers: two rectangles, in image pixels.
+    assert.deepEqual(shot.masked, [
+      { x: 0, y: 25, w: 50, h: 25 },
+      { x: 25, y: 0, w: 25, h: 25 },
+    ]);
+  });
+
+  it('binds input to the capture: tolerates a small change, refuses a real one, a monitor change and a capture no longer kept', async () => {
+    const { screen, service } = setup();
+    const shot = await service.capture({});
+    screen.paint({ x: 10, y: 10, width: 2, height: 2 }, 0); // 4 of 64×64 pixels: within 2 %
+    const ok = await service.input({ op: 'click', point: { x: 20, y: 20 }, bound: shot.capture });
+    assert.equal(ok.dispatched, true);
+    assert.ok(ok.changed !== undefined && ok.changed > 0 && ok.changed <= 0.02);
+    screen.paint({ x: 15, y: 15, width: 20, height: 20 }, 0);
+    await assert.rejects(service.input({ op: 'click', point: { x: 20, y: 20 }, bound: shot.capture }), code('stale_screen', 'region_changed'));
+    const far = await service.input({ op: 'click', point: { x: 150, y: 50 }, bound: shot.capture });
+    assert.equal(far.dispatched, true, 'a change elsewhere does not make this point stale');
+    const second = await service.capture({});
+    screen.monitors = [{ ...screen.monitors[0]!, scale: 2 }];
+    await assert.rejects(service.input({ op: 'click', point: { x: 20, y: 20 }, bound: second.capture }), code('stale_screen', 'monitors_changed'));
+    await assert.rejects(service.input({ op: 'click', point: { x: 20, y: 20 }, bound: 'Cnever' }), code('stale_screen', 'screenshot_gone'));
+    assert.deepEqual(screen.dispatched, ['click 20,20 left ×1', 'click 150,50 left ×1']);
+  });
+
+  it('refuses input on an excluded window and keys while it has the focus, and keys when the focus moved since the check', async () => {
+    const { screen, service } = setup();
+    screen.windows_ = [{ handle: 'o', title: 'Overseer', classes: [], rect: { x: 100, y: 0, width: 100, height: 100 } }];
+    await assert.rejects(service.input({ op: 'click', point: { x: 150, y: 50 } }), code('excluded_target'));
+    await assert.rejects(service.input({ op: 'drag', point: { x: 10, y: 10 }, to: { x: 150, y: 50 } }), code('excluded_target'), 'a drag that ends on it');
+    screen.focus = 'o';
+    await assert.rejects(service.input({ op: 'type', text: 'x' }), code('excluded_target'));
+    screen.focus = undefined;
+    await assert.rejects(service.input({ op: 'type', text: 'x', focus: 'o' }), code('stale_screen', 'focus_changed'));
+    await assert.rejects(service.input({ op: 'click', point: { x: 200, y: 5 } }), code('invalid_argument'), 'off the screen');
+    assert.deepEqual(screen.dispatched, []);
+  });
+
+  it('checks without dispatching: the element at the point, a crop, a fresh capture when bound to none, password focus for keys', async () => {
+    const { screen, service } = setup();
+    screen.windows_ = [{ handle: 'w', title: 'App', classes: [], rect: { x: 0, y: 0, width: 200, height: 100 }, pid: 7 }];
+    const check = await service.input({ op: 'click', point: { x: 5, y: 5 }, check_only: true });
+    assert.equal(check.dispatched, false);
+    assert.deepEqual(check.element, { role: 'button', name: 'OK', password: false });
+    assert.ok(check.fresh !== undefined, 'bound to no screenshot: a capture for the card');
+    assert.deepEqual(check.crop?.rect, { x: 0, y: 0, width: 125, height: 85 }, 'the crop is clipped to the screen');
+    screen.focus = 'w';
+    const keys = await service.input({ op: 'type', text: 'secret', check_only: true });
+    assert.equal(keys.focus_password, true);
+    assert.equal(keys.window?.handle, 'w');
+    assert.deepEqual(screen.dispatched, []);
+  });
+
+  it('captures a partly covered window with the covered part masked and named, and refuses a wholly covered one', async () => {
+    const { screen, service } = setup();
+    screen.windows_ = [
+      { handle: 'c', title: 'Cover', classes: [], rect: { x: 0, y: 0, width: 50, height: 100 }, pid: 9 },
+      { handle: 'w', title: 'W1', classes: [], rect: { x: 0, y: 0, width: 100, height: 100 }, pid: 7 },
+    ];
+    const shot = await service.capture({ window: 'W1' });
+    assert.deepEqual(shot.region, { x: 0, y: 0, width: 100, height: 100 });
+    assert.ok(shot.degradations.includes('partly_covered'));
+    assert.deepEqual(shot.masked, [{ x: 0, y: 0, w: 50, h: 100 }]);
+    screen.windows_[0]!.rect = { x: 0, y: 0, width: 200, height: 100 };
+    await assert.rejects(service.capture({ window: 'W1' }), code('capture_unavailable', 'window_covered'));
+  });
+
+  it('says exactly what works on Wayland without an X display, and refuses input typed', async () => {
+    const saved = { ...process.env };
+    process.env['XDG_SESSION_TYPE'] = 'wayland';
+    process.env['WAYLAND_DISPLAY'] = 'wayland-0';
+    delete process.env['DISPLAY'];
+    try {
+      const { service } = setup();
+      const none = new ScreenService(
+        () => Promise.reject(new OverseerError({ code: 'capture_unavailable', detail: 'no X display', data: { reason: 'no_display' } })),
+        (service as unknown as { context: ScreenContext }).context,
+        () => {},
+      );
+      const caps = await none.capabilities();
+      assert.equal(caps.session, 'wayland');
+      assert.equal(caps.capture.available, false);
+      assert.equal(caps.input.available, false);
+      assert.equal(caps.accessibility.available, true, 'the accessibility tier keeps working');
+      await assert.rejects(none.input({ op: 'click', point: { x: 1, y: 1 } }), code('input_unavailable'));
+      await assert.rejects(none.capture({}), code('capture_unavailable'));
+    } finally {
+      process.env = saved;
+    }
+  });
+});
