@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Page } from 'playwright-core';
-import type { ScreenTransform } from '../../protocol/index.js';
+import type { Locator, Page } from 'playwright-core';
+import { imageToPhysical, physicalToImage, type Receipt, type ScreenshotAnswer, type ScreenTransform } from '../../protocol/index.js';
 import { startPrivateDesktop, type LaunchedApp, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
-import { httpClient } from '../../main/testing/serveHarness.js';
+import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
+import { armed, settleQueue } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
@@ -15,23 +16,20 @@ const AT = { x: 160, y: 120 };
 const SIZE = { width: 400, height: 300 };
 
 /** The colour a picture shows at a picture pixel, read from the <img> itself through a canvas. */
-async function pictureRgb(page: Page, testId: string, x: number, y: number): Promise<[number, number, number]> {
-  return page
-    .getByTestId(testId)
-    .locator('img')
-    .evaluate(
-      (img: HTMLImageElement, [px, py]) => {
-        const c = document.createElement('canvas');
-        c.width = img.naturalWidth;
-        c.height = img.naturalHeight;
-        const g = c.getContext('2d');
-        if (g === null) throw new Error('no 2d context');
-        g.drawImage(img, 0, 0);
-        const d = g.getImageData(px as number, py as number, 1, 1).data;
-        return [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0] as [number, number, number];
-      },
-      [x, y],
-    );
+async function pictureRgb(picture: Locator, x: number, y: number): Promise<[number, number, number]> {
+  return picture.locator('img').evaluate(
+    (img: HTMLImageElement, [px, py]) => {
+      const c = document.createElement('canvas');
+      c.width = img.naturalWidth;
+      c.height = img.naturalHeight;
+      const g = c.getContext('2d');
+      if (g === null) throw new Error('no 2d context');
+      g.drawImage(img, 0, 0);
+      const d = g.getImageData(px as number, py as number, 1, 1).data;
+      return [d[0] ?? 0, d[1] ?? 0, d[2] ?? 0] as [number, number, number];
+    },
+    [x, y],
+  );
 }
 
 /** Which of the canvas's quadrant colours (red, green, blue, yellow) a pixel is, within JPEG's error; 'other' otherwise. */
@@ -105,14 +103,15 @@ function screenSpecs(lane: UiLane): void {
       near(o.y, (AT.y - t.origin.y) / t.scale_y, 'y');
       near(o.w, SIZE.width / t.scale_x, 'w');
       near(o.h, SIZE.height / t.scale_y, 'h');
+      const picture = page.getByTestId('screen-view-picture');
       // And the picture shows the canvas's quadrants just inside the outline's corners, and something else just outside.
       const inset = 6;
       const px = (v: number) => Math.round(v);
-      assert.equal(quadrant(await pictureRgb(page, 'screen-view-picture', px(o.x + inset), px(o.y + inset))), 'red');
-      assert.equal(quadrant(await pictureRgb(page, 'screen-view-picture', px(o.x + o.w - inset), px(o.y + inset))), 'green');
-      assert.equal(quadrant(await pictureRgb(page, 'screen-view-picture', px(o.x + inset), px(o.y + o.h - inset))), 'blue');
-      assert.equal(quadrant(await pictureRgb(page, 'screen-view-picture', px(o.x + o.w - inset), px(o.y + o.h - inset))), 'yellow');
-      assert.equal(quadrant(await pictureRgb(page, 'screen-view-picture', px(o.x - inset), px(o.y - inset))), 'other');
+      assert.equal(quadrant(await pictureRgb(picture, px(o.x + inset), px(o.y + inset))), 'red');
+      assert.equal(quadrant(await pictureRgb(picture, px(o.x + o.w - inset), px(o.y + inset))), 'green');
+      assert.equal(quadrant(await pictureRgb(picture, px(o.x + inset), px(o.y + o.h - inset))), 'blue');
+      assert.equal(quadrant(await pictureRgb(picture, px(o.x + o.w - inset), px(o.y + o.h - inset))), 'yellow');
+      assert.equal(quadrant(await pictureRgb(picture, px(o.x - inset), px(o.y - inset))), 'other');
       // The outline is drawn where the picture shows it: its box on the page is the picture's box scaled.
       const img = await page.getByTestId('screen-view-picture').locator('img').boundingBox();
       const box = await outline.locator('rect.mark-outline').boundingBox();
@@ -128,7 +127,90 @@ function screenSpecs(lane: UiLane): void {
       await shot('screen-view');
     });
 
+    it('shows a click card with the screenshot the agent planned on, the point marked on its pixel, the crop, the element and window', async () => {
+      await page.getByTestId('aside-detail').click();
+      const shotAnswer = (await agent.callTool({ name: 'screenshot', arguments: {} })).structuredContent as ScreenshotAnswer;
+      // A point in the canvas's green quadrant, in the screenshot's image pixels (the desktop is downscaled 1.5×).
+      const point = physicalToImage(shotAnswer, AT.x + 300, AT.y + 75);
+      const phys = imageToPhysical(shotAnswer, point.x, point.y);
+      const answer = toolJson<Receipt>(agent, 'click', { x: point.x, y: point.y }, { timeout: 120_000 });
+      const card = page.getByTestId('pending-card').filter({ has: page.getByTestId('screen-input') });
+      await card.waitFor({ timeout: 15_000 });
+      assert.match(await card.getByTestId('card-action').innerText(), /^click$/i);
+      const picture = card.getByTestId('screen-picture');
+      await picture.locator('img').waitFor();
+      assert.equal(Number(await picture.getAttribute('data-width')), shotAnswer.width, 'the picture is the screenshot the agent planned on');
+      assert.equal(await card.getByTestId('screen-input').getAttribute('data-planned'), 'true');
+      assert.equal(await card.getByTestId('screen-unplanned').count(), 0);
+      const mark = picture.getByTestId('screen-mark-point');
+      assert.equal(Number(await mark.getAttribute('data-x')), point.x + 0.5, 'the mark is on the center of the picture pixel the agent named');
+      assert.equal(Number(await mark.getAttribute('data-y')), point.y + 0.5);
+      assert.equal(quadrant(await pictureRgb(picture, point.x, point.y)), 'green', 'the marked pixel shows what the click lands on');
+      const crop = card.getByTestId('screen-crop');
+      const cropPoint = crop.getByTestId('screen-mark-point');
+      const cx = Number(await cropPoint.getAttribute('data-x')) - 0.5;
+      const cy = Number(await cropPoint.getAttribute('data-y')) - 0.5;
+      assert.equal(quadrant(await pictureRgb(crop, cx, cy)), 'green', 'the crop is the screen at full resolution around the point');
+      assert.match(await card.getByTestId('screen-window').innerText(), /Overseer Canvas/);
+      assert.match(await card.getByTestId('screen-point').innerText(), new RegExp(`picture ${point.x},${point.y} → screen ${phys.x},${phys.y}`));
+      const alt = (await picture.locator('img').getAttribute('alt')) ?? '';
+      assert.ok(alt.includes(`click at ${point.x},${point.y} of the picture (screen ${phys.x},${phys.y})`), alt);
+      const approve = await armed(card.getByTestId('approve-button'));
+      await shot('screen-card-click');
+      await approve.click();
+      const r = await answer;
+      assert.equal(r.outcome, 'completed', JSON.stringify(r.refusal ?? r.error));
+      assert.deepEqual(r.screen?.physical, phys);
+      await page.getByTestId('tab-receipts').click();
+      const line = page.getByTestId('receipt-screen').first();
+      await line.waitFor();
+      assert.ok((await line.innerText()).startsWith(`click · ${point.x},${point.y} (screen ${phys.x},${phys.y})`), await line.innerText());
+      await page
+        .getByTestId('receipt-row')
+        .filter({ has: page.getByTestId('receipt-screen') })
+        .first()
+        .click();
+      await page.getByTestId('receipt-screen-detail').waitFor();
+      await shot('screen-receipts');
+      await page.getByTestId('tab-tree').click();
+    });
+
+    it('marks a scroll with its direction and detents, a drag with its path, and says when the picture was captured for the card', async () => {
+      // Tall enough that both cards fit without scrolling the queue: this spec is about their marks, not about scrolling.
+      await page.setViewportSize({ width: 1280, height: 1500 });
+      await settleQueue(page);
+      const shotAnswer = (await agent.callTool({ name: 'screenshot', arguments: {} })).structuredContent as ScreenshotAnswer;
+      const point = physicalToImage(shotAnswer, AT.x + 100, AT.y + 220);
+      const scroll = toolJson<Receipt>(agent, 'scroll', { x: point.x, y: point.y, direction: 'down', amount: 4 }, { timeout: 120_000 });
+      const scrollCard = page.getByTestId('pending-card').filter({ has: page.getByTestId('screen-mark-scroll') });
+      await scrollCard.waitFor({ timeout: 15_000 });
+      assert.equal(await scrollCard.getByTestId('screen-mark-scroll').getAttribute('data-direction'), 'down');
+      assert.match((await scrollCard.getByTestId('screen-mark-scroll').textContent()) ?? '', /×4/);
+      assert.match(await scrollCard.getByTestId('screen-scroll').innerText(), /scroll down 4 detents/);
+      // Raw physical points name no screenshot: the card's picture was captured for it, and it says so.
+      const drag = toolJson<Receipt>(
+        agent,
+        'left_click_drag',
+        { x: AT.x + 50, y: AT.y + 50, to_x: AT.x + 250, to_y: AT.y + 200, raw: true },
+        { timeout: 120_000 },
+      );
+      const dragCard = page.getByTestId('pending-card').filter({ has: page.getByTestId('screen-mark-drag') });
+      await dragCard.waitFor({ timeout: 15_000 });
+      assert.equal(await dragCard.getByTestId('screen-unplanned').innerText(), 'captured for this card: the agent named no screenshot');
+      await armed(dragCard.getByTestId('deny-button'));
+      await shot('screen-cards-scroll-drag');
+      // The lower card first: deciding it never moves the one above.
+      for (const c of [dragCard, scrollCard]) {
+        await (await armed(c.getByTestId('deny-button'))).click();
+        await c.getByTestId('deny-confirm').click();
+      }
+      assert.equal((await scroll).refusal?.code, 'denied');
+      assert.equal((await drag).refusal?.code, 'denied');
+      await page.setViewportSize({ width: 1280, height: 800 });
+    });
+
     it('says "capture unavailable" with the reason when the window cannot be captured', async () => {
+      await page.getByTestId('aside-screen').click();
       await page.getByTestId('screen-whole').uncheck();
       await page.getByTestId('screen-view-picture').locator('img').waitFor();
       await canvas.stop();
