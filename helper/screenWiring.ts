@@ -11,7 +11,10 @@ const PROBE_MS = 2000;
 
 /** The screen backend of this session: X11 when there is an X display; none yet on Windows or pure Wayland. */
 async function openScreenBackend(): Promise<ScreenBackend> {
-  if (process.platform === 'win32') throw fail('capture_unavailable', 'the Windows screen backend is not wired into the helper yet', { reason: 'not_built' });
+  if (process.platform === 'win32') {
+    const { openWin32ScreenBackend } = await import('./screen/win32/win32Backend.js');
+    return openWin32ScreenBackend();
+  }
   if ((process.env['DISPLAY'] ?? '') === '')
     throw fail('capture_unavailable', 'no X display (DISPLAY is not set); a Wayland session has no screen backend yet', { reason: 'no_display' });
   const { openX11Backend } = await import('./screen/x11/x11Backend.js');

@@ -1,6 +1,6 @@
 // The one coordinate normalizer of the screen tier. Models emit points in several shapes; each is
 // accepted only when it names one point without doubt, and anything else is refused with
-// invalid_argument and a sentence saying what was wrong (docs/tools.md#screen-tier-in-progress).
+// invalid_argument and a sentence saying what was wrong (docs/tools.md#screen-tier).
 //
 // Accepted for each axis value: a non-negative integer number, or a string of decimal digits.
 // Accepted for a pair: [x, y] of those, or the string "x,y" (spaces around either number allowed,

@@ -1,4 +1,4 @@
-// The screen tier's contract (docs/tools.md#screen-tier-in-progress): screenshot and input tool arguments, the screenshot answer,
+// The screen tier's contract (docs/tools.md#screen-tier): screenshot and input tool arguments, the screenshot answer,
 // and the one transform between image pixels and physical screen pixels.
 import { z } from 'zod';
 

@@ -1,4 +1,4 @@
-// The helper's screen methods (docs/tools.md#screen-tier-in-progress): capabilities, a capture bound
+// The helper's screen methods (docs/tools.md#screen-tier): capabilities, a capture bound
 // to its transform and kept by the helper, and input bound to that capture. Points here are physical
 // pixels; image space belongs to the supervisor, which keeps the transform of every screenshot.
 import { z } from 'zod';
@@ -106,6 +106,8 @@ export const ScreenInputParams = z.strictObject({
   focus: z.string().max(100).optional(),
   /** Check exclusions and binding, name the element at the point, and build the card's picture; dispatch nothing. */
   check_only: z.boolean().optional(),
+  /** After dispatch, answer a small picture of the screen as it is then (for the receipts timeline). */
+  after_picture: z.boolean().optional(),
 });
 export type ScreenInputParams = z.infer<typeof ScreenInputParams>;
 
@@ -124,6 +126,8 @@ export const ScreenInputResult = z.object({
   crop: z.object({ image: EncodedImage, rect: PhysicalRect }).optional(),
   /** Share of the bound region's pixels that changed (0–1), as checked. */
   changed: z.number().min(0).max(1).optional(),
+  /** With after_picture: the screen right after the input, small, masked like every capture. */
+  after_picture: EncodedImage.optional(),
 });
 export type ScreenInputResult = z.infer<typeof ScreenInputResult>;
 
@@ -157,6 +161,8 @@ export const ScreenInputDetail = z.object({
   element: PointElement.optional(),
   /** Share of the bound region's pixels that had changed when checked. */
   changed: z.number().optional(),
+  /** SHA-256 of the picture of the screen after the input, kept for the receipts timeline. */
+  after_sha256: z.string().optional(),
 });
 export type ScreenInputDetail = z.infer<typeof ScreenInputDetail>;
 

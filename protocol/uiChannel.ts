@@ -183,6 +183,8 @@ export const ReceiptEntry = z.object({
   summary: z.string(),
   receipt: Receipt.optional(),
   error: ErrorInfo.optional(),
+  /** A picture of the screen after this input is kept (ask with the receipt_picture command). */
+  picture: z.boolean().optional(),
 });
 export type ReceiptEntry = z.infer<typeof ReceiptEntry>;
 
@@ -273,6 +275,8 @@ export const UI_COMMANDS = {
   add_rule: { params: z.strictObject({ pattern: z.string().min(1).max(200) }), result: z.object({ rule: PolicyRule }) },
   remove_rule: { params: z.strictObject({ id: z.string().max(100) }), result: z.object({ ok: z.literal(true) }) },
   snapshot: { params: z.strictObject({}), result: UiSnapshot },
+  /** The kept picture of the screen after a screen input, as a data: URL. */
+  receipt_picture: { params: z.strictObject({ receipt_id: z.string().max(100) }), result: z.object({ picture: z.string() }) },
 } as const;
 export type UiCommand = keyof typeof UI_COMMANDS;
 

@@ -77,7 +77,7 @@ export const LAYERS = [
     why: 'The screen tier: the backend-neutral ScreenBackend interface (capture, pointer, keyboard, monitors) in physical pixels, the service that binds captures and input to it, and its tests.',
     may: ['protocol', 'helper/screen'],
     packages: [NODE],
-    testsMay: ['desktop', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    testsMay: ['desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
     reach: 'The helper wires screen backends; everyone else reaches them over RPC.',
   },
   {
@@ -86,6 +86,13 @@ export const LAYERS = [
     may: ['protocol', 'helper/screen'],
     packages: [NODE, 'x11'],
     testsMay: ['desktop', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
+  },
+  {
+    folder: 'helper/screen/win32',
+    why: 'The Windows screen backend over koffi (loaded on Windows only): BitBlt and PrintWindow capture, SendInput input, monitors and DPI awareness.',
+    may: ['protocol', 'helper/screen'],
+    packages: [NODE, 'koffi'],
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },
   {

@@ -12,6 +12,7 @@ import { REPO_ROOT } from '../../main/core/paths.js';
 export const NODE_WIN_VERSION = '22.23.3';
 const DIR = join(REPO_ROOT, '.cache', 'wine');
 const FIXTURE_SOURCE = join(REPO_ROOT, 'e2e', 'fixtures', 'win32Fixture.c');
+const CANVAS_SOURCE = join(REPO_ROOT, 'e2e', 'fixtures', 'win32Canvas.c');
 
 /** Why the Wine lane cannot run on this machine, or undefined. */
 export function wineUnavailable(): string | undefined {
@@ -31,12 +32,18 @@ export interface WindowsLane {
   nodeExe: string;
   appDir: string;
   fixtureExe: string;
+  /** The canvas (e2e/fixtures/win32Canvas.c): a known pattern, and every input event logged to a file. */
+  canvasExe: string;
+  /** A path of this machine as the lane's Windows programs spell it (under Wine: on drive Z:). */
+  windowsPath(path: string): string;
   /** The notepad to launch, and its window title. */
   notepad: { command: string; title: string };
   /** How the supervisor/tests start the helper under Wine (stderr goes to `log`: Wine's node cannot write to a pipe there). */
   helperCommand(log: string, backend: 'win32' | 'uia' | 'auto'): HelperCommand;
   /** Bundles a TypeScript entry (esbuild, koffi left to the lane's win32 package) and runs it in node.exe; its stdout. */
   runScript(entry: string): string;
+  /** How to start a long-running TypeScript entry that speaks JSON-RPC on stdio, like the helper (stderr to `log` under Wine). */
+  scriptCommand(entry: string, log: string): HelperCommand;
   /** Starts a Win32 program under Wine; stop it with its pid. */
   launch(exe: string, args?: string[]): ChildProcess;
   /** Ends every process of this lane's prefix (wineserver -k: only this prefix). */
@@ -46,6 +53,12 @@ export interface WindowsLane {
 function run(file: string, args: string[], env: Record<string, string | undefined>, cwd = DIR): void {
   const r = spawnSync(file, args, { cwd, env: { ...process.env, ...env }, encoding: 'utf8', timeout: 180_000 });
   if (r.status !== 0) throw new Error(`${file} ${args.join(' ')} failed (${r.status ?? r.signal}): ${(r.stderr ?? '').slice(-2000)}`);
+}
+
+/** Builds a fixture's .exe from its C source when the source is newer; `gcc` is MinGW's. */
+function buildExe(gcc: string, source: string, exe: string, cwd: string): void {
+  if (existsSync(exe) && statSync(exe).mtimeMs >= statSync(source).mtimeMs) return;
+  run(gcc, ['-O1', '-municode', '-mwindows', '-o', exe, source, '-luser32', '-lgdi32', '-lshell32'], {}, cwd);
 }
 
 /** Bundles a TypeScript entry into one ESM file for the Windows build of Node (koffi stays outside, from the lane's win32 package). */
@@ -118,9 +131,14 @@ export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
   // The helper bundled from the sources now (never a stale build), next to its win32 node_modules.
   bundle(join(REPO_ROOT, 'helper', 'main.ts'), join(appDir, 'helper.mjs'));
   const fixtureExe = join(DIR, 'win32Fixture.exe');
-  if (!existsSync(fixtureExe) || statSync(fixtureExe).mtimeMs < statSync(FIXTURE_SOURCE).mtimeMs) {
-    run('x86_64-w64-mingw32-gcc', ['-O1', '-municode', '-mwindows', '-o', fixtureExe, FIXTURE_SOURCE, '-luser32', '-lgdi32', '-lshell32'], {});
-  }
+  buildExe('x86_64-w64-mingw32-gcc', FIXTURE_SOURCE, fixtureExe, DIR);
+  const canvasExe = join(DIR, 'win32Canvas.exe');
+  buildExe('x86_64-w64-mingw32-gcc', CANVAS_SOURCE, canvasExe, DIR);
+  const bundled = (entry: string): string => {
+    const name = `${entry.split('/').pop()?.replace(/\.ts$/, '') ?? 'script'}.mjs`;
+    bundle(join(REPO_ROOT, entry), join(appDir, name));
+    return name;
+  };
   return {
     name: 'wine',
     backend: 'auto',
@@ -128,6 +146,8 @@ export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
     nodeExe,
     appDir,
     fixtureExe,
+    canvasExe,
+    windowsPath: (path) => `Z:${path.replace(/\//g, '\\')}`,
     notepad: { command: 'notepad', title: 'Untitled - Notepad' },
     helperCommand: (log, backend) => ({
       file: '/bin/sh',
@@ -136,8 +156,7 @@ export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
       env: { ...env, OVERSEER_HELPER_STDIO: 'fd', OVERSEER_BACKEND: backend },
     }),
     runScript: (entry) => {
-      const name = `${entry.split('/').pop()?.replace(/\.ts$/, '') ?? 'script'}.mjs`;
-      bundle(join(REPO_ROOT, entry), join(appDir, name));
+      const name = bundled(entry);
       const r = spawnSync('/bin/sh', ['-c', 'exec wine "$0" "$1" 2>>"$2"', nodeExe, name, join(appDir, `${name}.err.log`)], {
         cwd: appDir,
         env: { ...process.env, ...env },
@@ -148,6 +167,12 @@ export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
         throw new Error(`${name} exited ${r.status ?? r.signal}: ${r.stdout}${readFileSync(join(appDir, `${name}.err.log`), 'utf8').slice(-2000)}`);
       return r.stdout;
     },
+    scriptCommand: (entry, log) => ({
+      file: '/bin/sh',
+      args: ['-c', 'exec wine "$0" "$1" 2>>"$2"', nodeExe, bundled(entry), log],
+      cwd: appDir,
+      env: { ...env, OVERSEER_HELPER_STDIO: 'fd' },
+    }),
     launch: (exe, args = []) => spawn('wine', [exe, ...args], { cwd: DIR, env: { ...process.env, ...env }, stdio: 'ignore' }),
     stop: () => {
       try {
@@ -164,8 +189,9 @@ export function prepareWindows(): WindowsLane {
   const dir = join(REPO_ROOT, '.cache', 'windows');
   mkdirSync(dir, { recursive: true });
   const fixtureExe = join(dir, 'win32Fixture.exe');
-  if (!existsSync(fixtureExe) || statSync(fixtureExe).mtimeMs < statSync(FIXTURE_SOURCE).mtimeMs)
-    run('gcc', ['-O1', '-municode', '-mwindows', '-o', fixtureExe, FIXTURE_SOURCE, '-luser32', '-lgdi32', '-lshell32'], {}, dir);
+  buildExe('gcc', FIXTURE_SOURCE, fixtureExe, dir);
+  const canvasExe = join(dir, 'win32Canvas.exe');
+  buildExe('gcc', CANVAS_SOURCE, canvasExe, dir);
   const launched: ChildProcess[] = [];
   return {
     name: 'windows',
@@ -175,6 +201,8 @@ export function prepareWindows(): WindowsLane {
     nodeExe: process.execPath,
     appDir: REPO_ROOT,
     fixtureExe,
+    canvasExe,
+    windowsPath: (path) => path,
     notepad: { command: 'notepad.exe', title: 'Untitled - Notepad' },
     helperCommand: (_log, backend) => ({ ...SOURCE_HELPER, env: { OVERSEER_BACKEND: backend } }),
     runScript: (entry) => {
@@ -182,6 +210,7 @@ export function prepareWindows(): WindowsLane {
       if (r.status !== 0) throw new Error(`${entry} exited ${r.status ?? r.signal}: ${r.stdout}${r.stderr}`);
       return r.stdout;
     },
+    scriptCommand: (entry) => ({ file: process.execPath, args: ['--import', 'tsx', entry], cwd: REPO_ROOT }),
     launch: (exe, args = []) => {
       const child = spawn(exe, args, { stdio: 'ignore' });
       launched.push(child);

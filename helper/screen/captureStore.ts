@@ -17,6 +17,8 @@ export interface KeptCapture {
   monitors: string;
   /** For a window-bound capture: the window and where it was. */
   window?: Pick<NativeWindow, 'handle' | 'rect'>;
+  /** Captured through the window's own path (its pixels even where covered): checked again the same way. */
+  viaWindow?: boolean;
   at: number;
 }
 

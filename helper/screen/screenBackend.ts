@@ -30,6 +30,17 @@ export interface ScreenCapabilities {
     /** Named limits, e.g. `covered_windows_show_cover`. */
     degradations: string[];
   };
+  /**
+   * Capture bound to one window (its own pixels, not whatever covers it), where the backend has it;
+   * absent where it has no such path yet (X11).
+   */
+  windowCapture?: {
+    available: boolean;
+    /** e.g. `win32:PrintWindow`. */
+    path: string;
+    /** Named limits, e.g. `printwindow_app_dependent`, `windows_graphics_capture_unavailable`. */
+    degradations: string[];
+  };
   input: {
     available: boolean;
     /** The path input takes, e.g. `x11:XTEST.FakeInput`. */
@@ -86,6 +97,12 @@ export interface ScreenBackend {
   capabilities(): Promise<ScreenCapabilities>;
   /** The whole virtual screen, or `region` (which must lie inside it). */
   capture(region?: ScreenRect): Promise<CapturedImage>;
+  /**
+   * One window's own pixels, even where another window covers it, by its native handle (on Windows
+   * the HWND in decimal). Absent on backends without a window-bound path: a screen rectangle never
+   * stands in for it. Origin: the window's top-left on the virtual screen.
+   */
+  captureWindow?(window: string): Promise<CapturedImage>;
   move(x: number, y: number): Promise<void>;
   button(button: MouseButton, action: 'down' | 'up'): Promise<void>;
   /** Move to x,y, then `count` presses and releases. */

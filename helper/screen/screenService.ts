@@ -1,4 +1,4 @@
-// The helper's screen methods over one ScreenBackend (docs/tools.md#screen-tier-in-progress):
+// The helper's screen methods over one ScreenBackend (docs/tools.md#screen-tier):
 // captures masked for the supervisor and excluded apps, kept so input can be bound to them; input
 // refused excluded_target on the supervisor or an excluded app, refused stale_screen when the pixels
 // around the point, the bound window or the monitors changed; the element the tree names at the point.
@@ -17,6 +17,7 @@ import {
   type ScreenInputParams,
   type ScreenInputResult,
   type ScreenTransform,
+  type ScreenshotArgs,
   type ScreenWindow,
   type WindowInfo,
 } from '../../protocol/index.js';
@@ -26,7 +27,6 @@ import { encodeJpeg, DEFAULT_JPEG_QUALITY } from './image/jpeg.js';
 import { encodePng } from './image/png.js';
 import { area, changedShare, intersect, paintMasks, uncovered, visibleParts, windowAt } from './regions.js';
 import type { NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
-import { z } from 'zod';
 
 /** What the screen service asks of the accessibility side and of the exclusion rules. */
 export interface ScreenContext {
@@ -51,6 +51,10 @@ export const STALE_SHARE = 0.02;
 const CROP = { width: 240, height: 160 };
 /** The card picture of an input bound to no screenshot (raw points, keys): a fresh, smaller capture. */
 const CARD_SIZE = { width: 960, height: 600, quality: 70 };
+
+/** The receipts timeline's picture of the screen after an input, and how long after. */
+const AFTER_SIZE = { width: 320, height: 200, quality: 60 };
+const AFTER_PICTURE_MS = 150;
 
 type Annotated = NativeWindow & { app: string; excludedWhy?: string };
 
@@ -114,12 +118,15 @@ export class ScreenService {
 
   async handle(method: keyof typeof SCREEN_METHODS, params: unknown): Promise<unknown> {
     const parsed = SCREEN_METHODS[method].params.safeParse(params ?? {});
-    if (!parsed.success) throw fail('invalid_argument', `${method}: ${z.prettifyError(parsed.error).slice(0, 1000)}`);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
+      throw fail('invalid_argument', `${method}: ${issues.map((i) => `${i.path}: ${i.message}`).join('; ')}`.slice(0, 1000), { issues });
+    }
     switch (method) {
       case 'screen_capabilities':
         return this.capabilities();
       case 'screen_capture':
-        return this.capture(parsed.data as z.infer<(typeof SCREEN_METHODS)['screen_capture']['params']>);
+        return this.capture(parsed.data as ScreenshotArgs);
       case 'screen_input':
         return this.input(parsed.data as ScreenInputParams);
       case 'screen_cursor':
@@ -191,7 +198,7 @@ export class ScreenService {
     };
   }
 
-  async capture(args: z.infer<(typeof SCREEN_METHODS)['screen_capture']['params']>): Promise<ScreenCaptureResult> {
+  async capture(args: ScreenshotArgs): Promise<ScreenCaptureResult> {
     const backend = await this.backend('capture_unavailable');
     const caps = await backend.capabilities();
     if (!caps.capture.available) throw fail('capture_unavailable', `screen capture is not available here (${caps.capture.path})`, { reason: 'backend' });
@@ -202,12 +209,26 @@ export class ScreenService {
     let bound: Annotated | undefined;
     let info: WindowInfo | undefined;
     const masks: ScreenRect[] = [];
+    let image: KeptCapture['image'];
+    let viaWindow = false;
     if (args.window !== undefined) {
       info = await this.context.resolveWindow(args.window);
-      ({ region, bound } = this.windowRegion(stack, info, caps, degradations, masks));
+      if (backend.captureWindow !== undefined && caps.windowCapture?.available === true) {
+        // The window's own pixels, covered or not: nothing else is in them, so nothing else is masked.
+        bound = matchWindow(stack, info);
+        image = await backend.captureWindow(bound.handle);
+        region = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
+        degradations.push(...caps.windowCapture.degradations);
+        viaWindow = true;
+      } else {
+        ({ region, bound } = this.windowRegion(stack, info, caps, degradations, masks));
+        masks.push(...this.excludedParts(stack, region));
+        image = await backend.capture(region);
+      }
+    } else {
+      masks.push(...this.excludedParts(stack, region));
+      image = await backend.capture(region);
     }
-    masks.push(...this.excludedParts(stack, region));
-    const image = await backend.capture(region);
     paintMasks(image, masks);
     const format = args.format ?? 'png';
     const { image: encoded, encodeMs } = this.encode(
@@ -224,6 +245,7 @@ export class ScreenService {
       masks,
       monitors: JSON.stringify(caps.monitors),
       ...(bound !== undefined ? { window: { handle: bound.handle, rect: bound.rect } } : {}),
+      viaWindow,
       at: Date.now(),
     });
     const bytes = Buffer.from(encoded.data, 'base64');
@@ -255,22 +277,7 @@ export class ScreenService {
     degradations: string[],
     masks: ScreenRect[],
   ): { region: ScreenRect; bound: Annotated } {
-    const mine = stack.filter((w) => w.pid === info.pid);
-    const seen = info.rect === undefined ? undefined : { x: info.rect.x, y: info.rect.y, width: info.rect.w, height: info.rect.h };
-    const overlap = (w: Annotated): number => {
-      const o = seen === undefined ? undefined : intersect(w.rect, seen);
-      return o === undefined ? 0 : o.width * o.height;
-    };
-    // The tree's title first, then the window of that process the tree's rectangle overlaps most.
-    const bound =
-      mine.find((w) => w.title === info.title) ??
-      [...mine].sort((a, b) => overlap(b) - overlap(a)).find((w) => overlap(w) > 0) ??
-      (mine.length === 1 ? mine[0] : undefined);
-    if (bound === undefined)
-      throw fail('capture_unavailable', `window "${info.title}" is not mapped on this screen (no window of pid ${info.pid} to capture)`, {
-        reason: 'window_not_on_screen',
-        window: info.window,
-      });
+    const bound = matchWindow(stack, info);
     const region = intersect(bound.rect, caps.screen);
     if (region === undefined)
       throw fail('capture_unavailable', `window "${info.title}" lies off the screen`, { reason: 'window_off_screen', window: info.window });
@@ -309,7 +316,7 @@ export class ScreenService {
       if (i === 0 && under !== undefined) {
         result.window = screenWindow(under);
         if (p.check_only === true && under.pid !== undefined) {
-          const at = await this.context.elementAt(under.pid, under.title, pt.x, pt.y).catch(() => ({}) as { window?: WindowInfo; element?: PointElement });
+          const at = await this.context.elementAt(under.pid, under.title, pt.x, pt.y).catch((): { window?: WindowInfo; element?: PointElement } => ({}));
           result.window = screenWindow(under, at.window);
           if (at.element !== undefined) result.element = at.element;
         }
@@ -328,7 +335,7 @@ export class ScreenService {
       if (focused !== undefined) {
         result.window = screenWindow(focused);
         if (focused.pid !== undefined) {
-          const f = await this.context.focused(focused.pid, focused.title).catch(() => ({}) as { window?: WindowInfo; element?: PointElement });
+          const f = await this.context.focused(focused.pid, focused.title).catch((): { window?: WindowInfo; element?: PointElement } => ({}));
           result.window = screenWindow(focused, f.window);
           if (f.element !== undefined) result.element = f.element;
           result.focus_password = f.element?.password === true;
@@ -338,7 +345,22 @@ export class ScreenService {
     if (p.bound !== undefined) result.changed = await this.checkBound(backend, caps, stack, p.bound, points);
     if (p.check_only === true) return this.card(backend, p, result, points, stack);
     await this.dispatch(backend, p);
-    return { ...result, dispatched: true };
+    const done: ScreenInputResult = { ...result, dispatched: true };
+    if (p.after_picture === true) {
+      const after = await this.afterPicture(backend).catch(() => undefined);
+      if (after !== undefined) done.after_picture = after;
+    }
+    return done;
+  }
+
+  /** The screen shortly after an input (the application had a moment to answer it), small and masked. */
+  private async afterPicture(backend: ScreenBackend): Promise<EncodedImage> {
+    await sleep(AFTER_PICTURE_MS);
+    const caps = await backend.capabilities();
+    const stack = await this.stack(backend);
+    const image = await backend.capture(caps.screen);
+    paintMasks(image, this.excludedParts(stack, caps.screen));
+    return this.encode(image, AFTER_SIZE.width, AFTER_SIZE.height, 'jpeg', AFTER_SIZE.quality).image;
   }
 
   /** Refuses stale_screen when the bound capture is gone, the monitors or the bound window changed, or the pixels around a point did. */
@@ -366,7 +388,10 @@ export class ScreenService {
     for (const pt of points) {
       const square = intersect(box(pt.x, pt.y, BINDING_RADIUS * 2, BINDING_RADIUS * 2), kept.region);
       if (square === undefined) continue;
-      const fresh = await backend.capture(square);
+      const fresh =
+        kept.viaWindow && kept.window !== undefined && backend.captureWindow !== undefined
+          ? await backend.captureWindow(kept.window.handle)
+          : await backend.capture(square);
       paintMasks(fresh, kept.masks);
       const share = changedShare(kept.image, fresh, square);
       worst = Math.max(worst, share);
@@ -464,6 +489,29 @@ export class ScreenService {
       }
     }
   }
+}
+
+/**
+ * The window system's window of a tree window: that process's window of the same title, else the
+ * one the tree's rectangle overlaps most, else its only window; capture_unavailable when none.
+ */
+function matchWindow<W extends NativeWindow>(stack: readonly W[], info: WindowInfo): W {
+  const mine = stack.filter((w) => w.pid === info.pid);
+  const seen = info.rect === undefined ? undefined : { x: info.rect.x, y: info.rect.y, width: info.rect.w, height: info.rect.h };
+  const overlap = (w: W): number => {
+    const o = seen === undefined ? undefined : intersect(w.rect, seen);
+    return o === undefined ? 0 : o.width * o.height;
+  };
+  const bound =
+    mine.find((w) => w.title === info.title) ??
+    [...mine].sort((a, b) => overlap(b) - overlap(a)).find((w) => overlap(w) > 0) ??
+    (mine.length === 1 ? mine[0] : undefined);
+  if (bound === undefined)
+    throw fail('capture_unavailable', `window "${info.title}" is not mapped on this screen (no window of pid ${info.pid} to capture)`, {
+      reason: 'window_not_on_screen',
+      window: info.window,
+    });
+  return bound;
 }
 
 /** The pixels of `rect` (inside the capture) as a capture of their own. */

@@ -149,7 +149,19 @@ describe('fuzz: hostile frames and bodies on /ui, /mcp and the bridge socket', (
     const session = await rawMcpSession(s.mcpUrl, s.token);
     const statuses = new Map<number, number>();
     const methods = ['tools/call', 'tools/list', 'initialize', 'ping', 'resources/list', 'notifications/cancelled', 'x', '', 'tools/call '];
-    const tools = ['window_list', 'window_read', 'element_find', 'action_wait', 'computer_use_activate', 'approve', '', 'x'.repeat(300)];
+    const tools = [
+      'window_list',
+      'window_read',
+      'element_find',
+      'action_wait',
+      'computer_use_activate',
+      'screenshot',
+      'capabilities',
+      'cursor_position',
+      'approve',
+      '',
+      'x'.repeat(300),
+    ];
     for (let i = 0; i < 80; i++) {
       // Mostly well-formed JSON-RPC, so most cases reach the handlers rather than the SDK's framing check.
       const method = rand() < 0.6 ? 'tools/call' : pick(rand, methods);

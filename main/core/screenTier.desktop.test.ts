@@ -4,7 +4,7 @@
 // approves, denies or brakes over the real UI channel. Where input lands is read from the app.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { readFileSync, readdirSync } from 'node:fs';
+import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
@@ -197,6 +197,12 @@ describe('the screen tier through the real server', () => {
       'the press',
     );
     assert.deepEqual([press.x, press.y, press.button, press.n], [physical.x, physical.y, 1, 1]);
+    // The timeline keeps a small picture of the screen after the click: a private file, bounded, by its hash in the receipt.
+    assert.match(receipt.screen?.after_sha256 ?? '', /^[0-9a-f]{64}$/);
+    const kept = await ui.command<{ picture: string }>('receipt_picture', { receipt_id: receipt.receipt_id });
+    assert.match(kept.picture, /^data:image\/jpeg;base64,/);
+    assert.equal(statSync(path.join(s.dataDir, 'pictures', `${receipt.receipt_id}.jpg`)).mode & 0o777, 0o600);
+    await assert.rejects(ui.command('receipt_picture', { receipt_id: '../token' }), /invalid_argument/);
   });
 
   it('dispatches nothing when the person denies, and brakes refuse before any card', async () => {

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
 import { MAX_RECEIPTS, UI_WINDOW_TITLES, errorInfo, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
 import type { HelperProcess } from './helperProcess.js';
@@ -5,6 +6,7 @@ import { systemClock, type Clock } from './clock.js';
 import { HelperSupervisor } from './helperSupervisor.js';
 import { Journal } from './journal/index.js';
 import { AgentRegistry, type AgentConnection } from './session/agentRegistry.js';
+import { ReceiptPictures } from './session/receiptPictures.js';
 import { SettingsStore } from './settingsStore.js';
 import { ApprovalQueue } from './supervision/approvals.js';
 import { Brakes } from './supervision/brakes.js';
@@ -53,6 +55,8 @@ export class Supervisor {
   readonly runner: ToolRunner;
   readonly tree: TreeFollower;
   readonly receipts: ReceiptEntry[] = [];
+  /** The timeline's pictures of the screen after each screen input (data folder, private, bounded). */
+  readonly pictures: ReceiptPictures;
   windows: WindowInfo[] = [];
   /** Makes a one-time link that signs another browser in (browser mode sets it). */
   pairLink: (() => { url: string; expires_at: string }) | undefined;
@@ -63,6 +67,7 @@ export class Supervisor {
     readonly settings: SettingsStore,
   ) {
     this.clock = options.clock ?? systemClock;
+    this.pictures = new ReceiptPictures(join(options.dataDir, 'pictures'));
     this.approvals = new ApprovalQueue(this.clock);
     this.holds = new HoldList(this.brakes, this.clock);
     this.helper = new HelperSupervisor({ env: options.helperEnv, log: options.log, ...(options.spawnHelper ? { spawn: options.spawnHelper } : {}) });
@@ -96,6 +101,7 @@ export class Supervisor {
         journalEvent: async (record) => {
           await this.journal.append(record);
         },
+        keepPicture: (receiptId, jpeg) => this.pictures.keep(receiptId, jpeg),
         journalFinal: async (session, receipt) => {
           const tool = receipt.screen !== undefined ? receipt.action : 'element_act';
           const record = await this.journal.append({
@@ -122,6 +128,7 @@ export class Supervisor {
             ...(receipt.path ? { path: receipt.path } : {}),
             duration_ms: 0,
             summary: `${receipt.action} "${receipt.target?.name ?? ''}" → ${receipt.outcome} (after the agent was answered)`,
+            ...(receipt.screen?.after_sha256 !== undefined ? { picture: true } : {}),
             receipt,
           });
         },

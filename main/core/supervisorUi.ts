@@ -90,6 +90,7 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       await s.settings.update({}, s.policy.list());
       return { ok: true as const };
     },
+    receipt_picture: ({ receipt_id }) => s.pictures.read(receipt_id).then((picture) => ({ picture })),
     snapshot: () => {
       const tree = s.tree.tree;
       const chosen = s.tree.window;

@@ -1,4 +1,4 @@
-// The screenshots one agent took (docs/tools.md#screen-tier-in-progress): each S… id with its exact
+// The screenshots one agent took (docs/tools.md#screen-tier): each S… id with its exact
 // transform, the helper's capture it is bound to, and the picture a card shows when input is
 // planned on it. Input names a screenshot (or means the latest); an id never issued to this agent is
 // snapshot_unknown, one that fell out of the retained set snapshot_evicted.

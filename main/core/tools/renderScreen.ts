@@ -1,4 +1,4 @@
-// The screen tier's answers as compact text (docs/tools.md#screen-tier-in-progress): one line per
+// The screen tier's answers as compact text (docs/tools.md#screen-tier): one line per
 // fact, the transform exact, so an agent can map image pixels to the screen and back.
 import type { CapabilitiesAnswer, CursorAnswer, ScreenInputDetail, ScreenshotAnswer } from '../../../protocol/index.js';
 

@@ -1,4 +1,4 @@
-// The screen tier's tools (docs/tools.md#screen-tier-in-progress). Reads (capabilities,
+// The screen tier's tools (docs/tools.md#screen-tier). Reads (capabilities,
 // screenshot, cursor_position, wait) answer at once; every input goes through the supervised flow
 // like element_act: the helper checks it first (excluded_target, stale_screen, the element at the
 // point, the card's pictures), then policy, brakes and a person, then the helper checks the binding
@@ -288,7 +288,7 @@ export function screenInput(
     const password = checked.focus_password === true;
     if (planned.text !== undefined) r.text = checked.focus_password === true ? MASK : planned.text;
     // The dispatch is bound to what this check saw: the planned screenshot, else the capture made for the card; keys to the focus.
-    const dispatchParams: ScreenInputParams = { ...planned.params };
+    const dispatchParams: ScreenInputParams = { ...planned.params, ...(deps.keepPicture !== undefined ? { after_picture: true } : {}) };
     if (dispatchParams.bound === undefined && checked.fresh !== undefined && dispatchParams.point !== undefined) dispatchParams.bound = checked.fresh.capture;
     if (planned.params.op === 'type' || planned.params.op === 'key' || planned.params.op === 'hold') dispatchParams.focus = checked.window?.handle ?? 'none';
     const picture = cardPicture(planned, checked);
@@ -324,7 +324,9 @@ export function screenInput(
       async dispatch(decision) {
         let done: ScreenInputResult;
         try {
-          done = await deps.helper.call('screen_input', dispatchParams, { timeoutMs: 30_000 + (dispatchParams.duration_ms ?? 0) });
+          // Long text types for a while (a few ms a character): the budget grows with it, so a long type is not reported unknown.
+          const budget = 30_000 + (dispatchParams.duration_ms ?? 0) + [...(dispatchParams.text ?? '')].length * 20;
+          done = await deps.helper.call('screen_input', dispatchParams, { timeoutMs: budget });
         } catch (error) {
           if (error instanceof OverseerError && REFUSED_BEFORE_DISPATCH.has(error.code)) return refused(r, error.info, decision);
           // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.
@@ -332,6 +334,11 @@ export function screenInput(
           return { ...r, decision, outcome: 'unknown', action_call_made: 'unknown', error: info };
         }
         if (done.changed !== undefined) detail.changed = done.changed;
+        if (done.after_picture !== undefined && deps.keepPicture !== undefined) {
+          // The timeline's picture is a convenience: failing to keep it never changes the receipt's outcome.
+          const sha = await deps.keepPicture(receiptId, done.after_picture.data).catch(() => undefined);
+          if (sha !== undefined) detail.after_sha256 = sha;
+        }
         return { ...r, decision, outcome: 'completed', action_call_made: true, path: done.path, screen: detail };
       },
     };

@@ -35,6 +35,8 @@ export interface ActDeps {
   journalFinal: (session: AgentSession, receipt: Receipt) => Promise<void>;
   /** Told after every dispatch, so what the person sees of that window is read again. */
   onDispatched?: (window: WindowInfo) => void;
+  /** Keeps the picture of the screen after a screen input for the timeline (base64 JPEG); answers its SHA-256. */
+  keepPicture?: (receiptId: string, jpegBase64: string) => Promise<string>;
 }
 
 /** Progress callback while an act waits (MCP progress notifications). */

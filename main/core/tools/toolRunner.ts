@@ -363,6 +363,7 @@ export class ToolRunner {
     if (receipt?.decision !== undefined) e.decision = receipt.decision.verdict;
     if (receipt !== undefined) e.verification = receipt.verification;
     if (receipt?.path !== undefined) e.path = receipt.path;
+    if (receipt?.screen?.after_sha256 !== undefined) e.picture = true;
     if (receipt !== undefined) {
       e.receipt = receipt;
       e.receipt_id = receipt.receipt_id;
