@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Element, WindowInfo } from './elements.js';
 import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
+import { ImageRect, ScreenTransform } from './screen.js';
 import { ScreenCard, ScreenInputDetail } from './screenRpc.js';
 import { AnyAction, Decision, Receipt } from './tools.js';
 
@@ -231,6 +232,20 @@ export const UiSnapshot = z.object({
 });
 export type UiSnapshot = z.infer<typeof UiSnapshot>;
 
+/** A capture for the person's Screen view: the picture, how its pixels map to the screen, and what is blacked out. */
+export const ScreenView = z.object({
+  /** data: URL of the picture (JPEG). */
+  picture: z.string().max(8_000_000),
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  /** physical = origin + picture pixel × scale (element rects are physical pixels). */
+  transform: ScreenTransform,
+  /** Picture rectangles blacked out (the supervisor, excluded apps). */
+  masked: z.array(ImageRect).max(1000),
+  captured_at: z.string(),
+});
+export type ScreenView = z.infer<typeof ScreenView>;
+
 /**
  * Commands from the UI, one table: the WebSocket server and the Electron preload are generated
  * from it. Each has params and a result.
@@ -252,6 +267,8 @@ export const UI_COMMANDS = {
   refresh_windows: { params: z.strictObject({}), result: z.object({ windows: z.array(WindowInfo) }) },
   /** Reads the chosen window again now. */
   reload_tree: { params: z.strictObject({}), result: z.object({ ok: z.literal(true) }) },
+  /** What the person's Screen view shows: a capture of one window (or the whole screen) as the agent would see it, masked alike. */
+  screen_view: { params: z.strictObject({ window: z.string().max(200).optional() }), result: ScreenView },
   /** A one-time link that signs another browser in to this UI (browser mode only). */
   pair_link: { params: z.strictObject({}), result: z.object({ url: z.string(), expires_at: z.string() }) },
   update_settings: { params: Settings.partial(), result: z.object({ settings: Settings }) },

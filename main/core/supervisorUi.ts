@@ -2,6 +2,9 @@ import { OverseerError, cardSubject, errorInfo, fail, type PolicyRule } from '..
 import type { Supervisor } from './supervisor.js';
 import type { UiHandlers } from './uiHub.js';
 
+/** The Screen view's picture: the agents' default screenshot size, as JPEG (it is sent to the UI on every refresh). */
+const SCREEN_VIEW_SIZE = { max_width: 1280, max_height: 800, format: 'jpeg', quality: 75 } as const;
+
 const gone = (id: string): OverseerError =>
   new OverseerError(errorInfo('expired', `approval ${id} is no longer pending (it was decided, expired, braked or withdrawn)`));
 
@@ -52,6 +55,18 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       s.windows = (await s.helper.call('window_list', {})).windows;
       s.ui.emit('windows', s.windows);
       return { windows: s.windows };
+    },
+    screen_view: async ({ window }) => {
+      // The same capture, masking and exclusions as an agent's screenshot; a failure (capture_unavailable…) reaches the view typed.
+      const shot = await s.helper.call('screen_capture', { ...(window !== undefined ? { window } : {}), ...SCREEN_VIEW_SIZE });
+      return {
+        picture: `data:${shot.image.mime};base64,${shot.image.data}`,
+        width: shot.image.width,
+        height: shot.image.height,
+        transform: shot.transform,
+        masked: shot.masked,
+        captured_at: new Date(s.clock.now()).toISOString(),
+      };
     },
     pair_link: () => {
       if (s.pairLink === undefined)

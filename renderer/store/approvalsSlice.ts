@@ -1,6 +1,7 @@
 import type { StateCreator } from 'zustand';
 import type { HeldApproval, PendingApproval, ReceiptEntry } from '../../protocol/index.js';
 import { armKey, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Sighting } from './arming.js';
+import { cardElementKey } from './cardSubject.js';
 import { isFinal, type DecisionRecord, type Verdict } from './outcome.js';
 import type { AppState } from './store.js';
 
@@ -161,7 +162,8 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     // Selecting the selected card again shows its target again, without restarting the key's arming.
     if (id !== s.selectedApproval)
       set({ selectedApproval: id, selectedSince: now, denying: s.denying === id ? id : undefined, allowing: s.allowing === id ? id : undefined });
-    if (slot?.card.target !== undefined) get().selectKey(slot.card.target.key);
+    const key = slot === undefined ? undefined : cardElementKey(slot.card);
+    if (key !== undefined) get().selectKey(key);
   },
   moveApproval: (delta, now = Date.now()) => {
     const { slots, selectedApproval } = get();

@@ -1,3 +1,4 @@
+import { lastDispatchSeq } from './screenSlice.js';
 import type { AppState } from './store.js';
 
 // One selector per value read, so a component re-renders only when that value changes.
@@ -46,3 +47,7 @@ export const selectBrake = (s: AppState) => s.brake;
 export const selectSettings = (s: AppState) => s.settings;
 export const selectRules = (s: AppState) => s.rules;
 export const selectConnectionInfo = (s: AppState) => s.connectionInfo;
+export const selectTreeAside = (s: AppState) => s.treeAside;
+export const selectScreen = (s: AppState) => s.screen;
+/** The latest receipt of an action that reached an application: the Screen view captures again after it. */
+export const selectLastDispatch = (s: AppState) => lastDispatchSeq(s.receipts);

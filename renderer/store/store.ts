@@ -2,6 +2,7 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import type { UiSnapshot } from '../../protocol/index.js';
 import type { AnyUiEvent } from '../api/api.js';
 import { approvalsSlice, type ApprovalsSlice } from './approvalsSlice.js';
+import { screenSlice, type ScreenSlice } from './screenSlice.js';
 import {
   agentsSlice,
   connectionSlice,
@@ -22,7 +23,7 @@ export interface EventsSlice {
 }
 
 /** Everything the UI holds. */
-export type AppState = ConnectionSlice & AgentsSlice & WindowsSlice & ApprovalsSlice & ReceiptsSlice & SystemSlice & EventsSlice;
+export type AppState = ConnectionSlice & AgentsSlice & WindowsSlice & ApprovalsSlice & ReceiptsSlice & SystemSlice & ScreenSlice & EventsSlice;
 
 const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => ({
   applySnapshot: (s) => {
@@ -92,6 +93,7 @@ export function createAppStore(): StoreApi<AppState> {
     ...approvalsSlice(...a),
     ...receiptsSlice(...a),
     ...systemSlice(...a),
+    ...screenSlice(...a),
     ...eventsSlice(...a),
   }));
 }

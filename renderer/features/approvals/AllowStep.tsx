@@ -1,16 +1,12 @@
 import { useState } from 'react';
 import type { PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
+import { subjectApp, subjectLabel } from '../../store/cardSubject.js';
 import { selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { ArmedButton } from './ArmedButton.js';
 import type { Decision } from './decide.js';
 import { measureNow } from './useArming.js';
-
-/** How people read an element: `button "Send"`. */
-export function elementLabel(t: PendingApproval['target']): string {
-  return `${t.role}${t.name !== undefined && t.name !== '' ? ` "${t.name}"` : ''}`;
-}
 
 interface Props {
   card: PendingApproval;
@@ -28,8 +24,8 @@ export function AllowStep({ card, online, decide }: Props) {
   const id = card.approval_id;
   const key = armKey.confirm(id);
   const note = useApp(selectRefusal(key));
-  const element = elementLabel(card.target);
-  const app = card.window.app;
+  const element = subjectLabel(card);
+  const app = subjectApp(card) || 'an unnamed application';
   return (
     <div className="allow-step" role="group" aria-labelledby={`allow-title-${id}`} data-testid="allow-step">
       <p id={`allow-title-${id}`} className="allow-title">

@@ -1,6 +1,7 @@
 import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
 import type { PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
+import { subjectLabel } from '../../store/cardSubject.js';
 import { selectRefusal } from '../../store/selectors.js';
 import { displayValue } from '../../store/tree.js';
 import { appStore, useApp } from '../../store/useApp.js';
@@ -8,6 +9,8 @@ import { formatDuration } from '../shell/time.js';
 import { AllowStep } from './AllowStep.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct, type Decision } from './decide.js';
+import { ScreenInputFields } from './ScreenInputFields.js';
+import { ScreenInputPicture } from './ScreenInputPicture.js';
 import { measureNow, useArmed, useKeysArmed } from './useArming.js';
 
 interface Props {
@@ -37,7 +40,8 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
   const waited = now - Date.parse(card.created_at);
   const left = Date.parse(card.expires_at) - now;
   const t = card.target;
-  const masked = card.password || t.redacted === true || t.state.password === true;
+  const masked = card.password || t?.redacted === true || t?.state.password === true;
+  const what = t !== undefined ? `${t.role} ${t.name ?? ''}` : subjectLabel(card);
   /** A click on a card control: measured now, so a card that moved since the last measurement counts as moved. */
   const aimed = (e: MouseEvent<HTMLButtonElement>, then: () => void) => {
     e.stopPropagation();
@@ -56,7 +60,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
       className={`card${selected ? ' selected' : ''}${card.risk_hints.length > 0 ? ' risky' : ''}`}
       tabIndex={0}
       aria-current={selected ? 'true' : undefined}
-      aria-label={`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${t.role} ${t.name ?? ''}`}
+      aria-label={`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${what}`}
       data-testid="pending-card"
       data-approval-id={id}
       data-arm-key={key}
@@ -82,7 +86,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
         <div className="diff" data-testid="set-value-diff">
           <div>
             <div className="muted small">Current</div>
-            <code className="diff-old">{masked ? '••••' : (card.current_value ?? displayValue(t) ?? '(empty)')}</code>
+            <code className="diff-old">{masked ? '••••' : (card.current_value ?? (t !== undefined ? displayValue(t) : undefined) ?? '(empty)')}</code>
           </div>
           <div aria-hidden="true" className="diff-arrow">
             →
@@ -93,25 +97,32 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           </div>
         </div>
       )}
+      <ScreenInputPicture card={card} />
       <dl className="card-fields">
-        <div>
-          <dt>Target</dt>
-          <dd>
-            <strong>{t.role}</strong> {t.name !== undefined && `“${t.name}”`} {t.automation_id !== undefined && <span className="aid">#{t.automation_id}</span>}
-          </dd>
-        </div>
+        {t !== undefined && (
+          <div>
+            <dt>Target</dt>
+            <dd>
+              <strong>{t.role}</strong> {t.name !== undefined && `“${t.name}”`}{' '}
+              {t.automation_id !== undefined && <span className="aid">#{t.automation_id}</span>}
+            </dd>
+          </div>
+        )}
+        <ScreenInputFields card={card} />
         {card.ancestor_path.length > 0 && (
           <div>
             <dt>Path</dt>
             <dd className="small">{card.ancestor_path.map(ancestorLabel).join(' › ')}</dd>
           </div>
         )}
-        <div>
-          <dt>App</dt>
-          <dd>
-            {card.window.app} · “{card.window.title}” · pid {card.window.pid}
-          </dd>
-        </div>
+        {card.window !== undefined && (
+          <div>
+            <dt>App</dt>
+            <dd>
+              {card.window.app} · “{card.window.title}” · pid {card.window.pid}
+            </dd>
+          </div>
+        )}
         <div>
           <dt>Waiting</dt>
           <dd data-testid="card-waited">{formatDuration(waited)}</dd>

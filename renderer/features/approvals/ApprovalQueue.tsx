@@ -1,5 +1,6 @@
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { Slot } from '../../store/approvalsSlice.js';
+import { cardWindowId } from '../../store/cardSubject.js';
 import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
 import { emptyQueueText, inFlight } from '../../store/outcome.js';
 import {
@@ -63,7 +64,7 @@ export function ApprovalQueue() {
 
   // Highlight the selected card's target: choose its window (the tree follows) and show the tree.
   const selectedCard = slots.find((x) => x.id === selected && x.left === undefined)?.card;
-  const targetWindow = selectedCard?.window.window;
+  const targetWindow = selectedCard === undefined ? undefined : cardWindowId(selectedCard);
   useEffect(() => {
     if (targetWindow === undefined || !online) return;
     chooseWindow(command, targetWindow);

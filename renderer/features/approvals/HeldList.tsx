@@ -1,5 +1,6 @@
 import type { HeldApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
+import { subjectApp } from '../../store/cardSubject.js';
 import { selectConnection, selectHeld, selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
@@ -52,7 +53,7 @@ function HeldRow({ item }: { item: HeldApproval }) {
       <div className="held-what">
         <strong>{cardSummary(item)}</strong>
         <div className="muted small">
-          {item.window.app} · approved {by} · held since {clock(item.held_since)}
+          {subjectApp(item) || 'unnamed app'} · approved {by} · held since {clock(item.held_since)}
         </div>
       </div>
       <ArmedButton

@@ -1,12 +1,12 @@
 import type { PendingApproval } from '../../../protocol/index.js';
+import { subjectLabel } from '../../store/cardSubject.js';
 import { outcomeLine } from '../../store/outcome.js';
 import { selectIsHeld, selectRecord, selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
-import { elementLabel } from './AllowStep.js';
 
-/** What a card asked, in one line: `claude · invoke button "Counter"`. */
+/** What a card asked, in one line: `claude · invoke button "Counter"`, `claude · click 412,300 in "Canvas"`. */
 export function cardSummary(card: PendingApproval): string {
-  return `${card.agent} · ${card.action} ${elementLabel(card.target)}`;
+  return `${card.agent} · ${card.action} ${subjectLabel(card)}`;
 }
 
 /**

@@ -5,8 +5,11 @@ import { selectReceiptFilters, selectReceipts, selectSelectedReceipt } from '../
 import { filterReceipts, type ReceiptFilters } from '../../store/slices.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { clock } from '../shell/time.js';
+import { ReceiptScreenFields, ReceiptScreenLine } from './ReceiptScreen.js';
 
 const ROW_HEIGHT = 30;
+/** A screen input's row has a second line: where it landed and on what. */
+const SCREEN_ROW_HEIGHT = 48;
 
 /** Every tool call as the journal recorded it, newest first, with filters, details and JSONL export. */
 export function ReceiptsTimeline() {
@@ -16,7 +19,12 @@ export function ReceiptsTimeline() {
   const shown = useMemo(() => filterReceipts(receipts, filters).reverse(), [receipts, filters]);
   const selected = selectedSeq === undefined ? undefined : receipts.find((r) => r.seq === selectedSeq);
   const scrollRef = useRef<HTMLDivElement>(null);
-  const virtualizer = useVirtualizer({ count: shown.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 15 });
+  const virtualizer = useVirtualizer({
+    count: shown.length,
+    getScrollElement: () => scrollRef.current,
+    estimateSize: (i) => (shown[i]?.receipt?.screen !== undefined ? SCREEN_ROW_HEIGHT : ROW_HEIGHT),
+    overscan: 15,
+  });
 
   return (
     <div className="receipts-view">
@@ -36,10 +44,10 @@ export function ReceiptsTimeline() {
             {virtualizer.getVirtualItems().map((item) => {
               const r = shown[item.index] as ReceiptEntry;
               return (
-                <div key={r.seq} role="listitem" className="receipt-item" style={{ transform: `translateY(${item.start}px)` }}>
+                <div key={r.seq} role="listitem" className="receipt-item" style={{ transform: `translateY(${item.start}px)`, height: item.size }}>
                   <button
                     type="button"
-                    className={`receipt-row outcome-${r.outcome}${r.seq === selectedSeq ? ' selected' : ''}`}
+                    className={`receipt-row outcome-${r.outcome}${r.receipt?.screen !== undefined ? ' two-line' : ''}${r.seq === selectedSeq ? ' selected' : ''}`}
                     data-testid="receipt-row"
                     aria-pressed={r.seq === selectedSeq}
                     onClick={() => appStore.getState().selectReceipt(r.seq === selectedSeq ? undefined : r.seq)}
@@ -52,6 +60,7 @@ export function ReceiptsTimeline() {
                       {[r.decision, r.verification, r.path, `${Math.round(r.duration_ms)} ms`].filter((x) => x !== undefined).join(' · ')}
                     </span>
                     <span className="r-summary">{r.summary}</span>
+                    <ReceiptScreenLine entry={r} />
                   </button>
                 </div>
               );
@@ -63,7 +72,10 @@ export function ReceiptsTimeline() {
           {selected === undefined ? (
             <p className="muted">Select a receipt to see it whole.</p>
           ) : (
-            <pre className="json">{JSON.stringify(selected, null, 2)}</pre>
+            <>
+              <ReceiptScreenFields entry={selected} />
+              <pre className="json">{JSON.stringify(selected, null, 2)}</pre>
+            </>
           )}
         </section>
       </div>

@@ -37,6 +37,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
     read_max_nodes: String(settings.read_max_nodes),
     agent_idle_s: String(settings.agent_idle_s),
     progressive_tools: settings.progressive_tools,
+    screen_tools: settings.screen_tools,
     pids: (settings.exclusions.pids ?? []).join(', '),
     apps: (settings.exclusions.apps ?? []).join('\n'),
   });
@@ -53,6 +54,7 @@ function SettingsForm({ settings }: { settings: Settings }) {
       read_max_nodes: Number(draft.read_max_nodes),
       agent_idle_s: Number(draft.agent_idle_s),
       progressive_tools: draft.progressive_tools,
+      screen_tools: draft.screen_tools,
       exclusions: { ...(pids.length > 0 ? { pids } : {}), ...(apps.length > 0 ? { apps } : {}) },
     });
     if (!candidate.success) {
@@ -103,6 +105,15 @@ function SettingsForm({ settings }: { settings: Settings }) {
           onChange={(e) => (setSaved(false), setDraft({ ...draft, progressive_tools: e.target.checked }))}
         />
         Progressive tools (agents see one activation tool until they activate the rest)
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          data-testid="settings-screen-tools"
+          checked={draft.screen_tools}
+          onChange={(e) => (setSaved(false), setDraft({ ...draft, screen_tools: e.target.checked }))}
+        />
+        Screen tools (agents may take screenshots and use the pointer and keyboard, each input approved like an action)
       </label>
       <h3>Exclusions (never read or acted on)</h3>
       <div className="fields">

@@ -7,12 +7,15 @@ import {
   selectNodes,
   selectPending,
   selectSelectedKey,
+  selectTreeAside,
   selectTruncatedBy,
   selectWindows,
 } from '../../store/selectors.js';
+import { cardElementKey } from '../../store/cardSubject.js';
 import { displayValue, visibleNodes, type TreeNode } from '../../store/tree.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { ElementDetail } from './ElementDetail.js';
+import { ScreenView } from './ScreenView.js';
 import { TreeSearch } from './TreeSearch.js';
 import { TreeStatusLine } from './TreeStatusLine.js';
 
@@ -24,6 +27,7 @@ export function TreeView() {
   const windows = useApp(selectWindows);
   const truncatedBy = useApp(selectTruncatedBy);
   const nodes = useApp(selectNodes);
+  const aside = useApp(selectTreeAside);
   const info = windows.find((w) => w.window === chosen);
   return (
     <div className="tree-view">
@@ -38,7 +42,7 @@ export function TreeView() {
         <TreeStatusLine />
       </div>
       <TreeSearch />
-      <div className="tree-split">
+      <div className={`tree-split${aside === 'screen' ? ' with-screen' : ''}`}>
         {chosen === undefined ? (
           <p className="muted tree-empty">Choose a window to read its tree.</p>
         ) : nodes.length === 0 ? (
@@ -46,8 +50,25 @@ export function TreeView() {
         ) : (
           <ElementTree />
         )}
-        <ElementDetail />
+        <div className="tree-aside">
+          <AsideSwitch />
+          {aside === 'screen' ? <ScreenView /> : <ElementDetail />}
+        </div>
       </div>
+    </div>
+  );
+}
+
+/** Chooses what sits beside the tree: the selected element's fields, or the screen with it outlined. */
+function AsideSwitch() {
+  const aside = useApp(selectTreeAside);
+  return (
+    <div className="aside-switch" role="group" aria-label="Beside the tree">
+      {(['detail', 'screen'] as const).map((a) => (
+        <button key={a} type="button" data-testid={`aside-${a}`} aria-pressed={aside === a} onClick={() => appStore.getState().setTreeAside(a)}>
+          {a === 'detail' ? 'Details' : 'Screen'}
+        </button>
+      ))}
     </div>
   );
 }
@@ -60,7 +81,7 @@ function ElementTree() {
   const pending = useApp(selectPending);
   const rows = useMemo(() => visibleNodes(nodes, collapsed), [nodes, collapsed]);
   const matchSet = useMemo(() => new Set(matches), [matches]);
-  const targets = useMemo(() => new Set(pending.map((p) => p.target.key)), [pending]);
+  const targets = useMemo(() => new Set(pending.map(cardElementKey).filter((k) => k !== undefined)), [pending]);
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
   const selectedIndex = useMemo(() => rows.findIndex((r) => r.key === selectedKey), [rows, selectedKey]);

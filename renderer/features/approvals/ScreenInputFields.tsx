@@ -1,0 +1,66 @@
+import type { PendingApproval } from '../../../protocol/index.js';
+import { inputVerb, windowLine } from '../../store/screenDescribe.js';
+
+const KEY_ACTIONS = new Set(['key', 'hold_key']);
+
+/** The rows of a screen input's card: the element at the point, the window, the points, and the text or keys. */
+export function ScreenInputFields({ card }: { card: PendingApproval }) {
+  if (card.screen === undefined) return null;
+  const d = card.screen.detail;
+  return (
+    <>
+      <div>
+        <dt>At</dt>
+        <dd data-testid="screen-element">
+          {d.element !== undefined ? (
+            <>
+              <strong>{d.element.role}</strong> {d.element.name !== undefined && d.element.name !== '' && `“${d.element.name}”`}
+              {d.element.password && <span className="tag tag-warn">password</span>}
+            </>
+          ) : (
+            <span className="muted">no element the tree names</span>
+          )}
+        </dd>
+      </div>
+      <div>
+        <dt>Window</dt>
+        <dd data-testid="screen-window">{d.window !== undefined ? windowLine(d.window) : <span className="muted">no window named</span>}</dd>
+      </div>
+      {(d.point !== undefined || d.physical !== undefined) && (
+        <div>
+          <dt>Point</dt>
+          <dd className="small" data-testid="screen-point">
+            {d.point !== undefined && `picture ${d.point.x},${d.point.y}`}
+            {d.physical !== undefined && ` → screen ${d.physical.x},${d.physical.y}`}
+            {(d.to !== undefined || d.to_physical !== undefined) &&
+              ` · to ${d.to !== undefined ? `picture ${d.to.x},${d.to.y}` : ''}${d.to_physical !== undefined ? ` → screen ${d.to_physical.x},${d.to_physical.y}` : ''}`}
+          </dd>
+        </div>
+      )}
+      {card.action === 'scroll' && (
+        <div>
+          <dt>Scroll</dt>
+          <dd data-testid="screen-scroll">{inputVerb('scroll', d)}</dd>
+        </div>
+      )}
+      {card.action === 'type_text' && (
+        <div>
+          <dt>Text</dt>
+          <dd data-testid="screen-text">
+            {card.password ? <span className="muted">(masked: password field has focus)</span> : <code className="screen-text">{card.text ?? ''}</code>}
+          </dd>
+        </div>
+      )}
+      {KEY_ACTIONS.has(card.action) && (
+        <div>
+          <dt>Keys</dt>
+          <dd data-testid="screen-keys">
+            <kbd>{d.keys ?? '?'}</kbd>
+            {card.action === 'hold_key' && d.duration_ms !== undefined && ` held for ${d.duration_ms} ms`}
+            {card.password && <span className="muted"> (a password field has focus)</span>}
+          </dd>
+        </div>
+      )}
+    </>
+  );
+}

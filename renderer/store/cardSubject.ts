@@ -1,0 +1,26 @@
+import { cardSubject, type Element, type PendingApproval } from '../../protocol/index.js';
+
+/** How people read an element: `button "Send"`. */
+export function elementLabel(t: Pick<Element, 'role' | 'name'>): string {
+  return `${t.role}${t.name !== undefined && t.name !== '' ? ` "${t.name}"` : ''}`;
+}
+
+/** What a card acts on, as people read it: the element of an element_act, or where a screen input lands. */
+export function subjectLabel(card: PendingApproval): string {
+  return card.target !== undefined ? elementLabel(card.target) : cardSubject(card).label;
+}
+
+/** The application a card acts in ("" when nothing names it: a screen input on the bare desktop). */
+export function subjectApp(card: PendingApproval): string {
+  return cardSubject(card).app;
+}
+
+/** The accessibility window id (window_list) a card acts in, when one is known: the tree follows it. */
+export function cardWindowId(card: PendingApproval): string | undefined {
+  return card.window?.window ?? card.screen?.detail.window?.window;
+}
+
+/** The tree key of the element a card acts on, when the tree names one. */
+export function cardElementKey(card: PendingApproval): string | undefined {
+  return card.target?.key ?? card.screen?.detail.element?.key;
+}
