@@ -64,7 +64,11 @@ export const EncodedImage = z.object({
 });
 export type EncodedImage = z.infer<typeof EncodedImage>;
 
-export const ScreenCaptureParams = ScreenshotArgs;
+export const ScreenCaptureParams = ScreenshotArgs.extend({
+  /** false: a picture only a person sees (the Screen view, a card): not kept, so it never pushes out a capture an agent's input is bound to. */
+  keep: z.boolean().optional(),
+});
+export type ScreenCaptureParams = z.infer<typeof ScreenCaptureParams>;
 export const ScreenCaptureResult = z.object({
   /** The helper's id of the kept capture, bound by later input (screen_input `bound`). */
   capture: z.string().max(100),

@@ -17,7 +17,7 @@ import {
   type ScreenInputParams,
   type ScreenInputResult,
   type ScreenTransform,
-  type ScreenshotArgs,
+  type ScreenCaptureParams,
   type ScreenWindow,
   type WindowInfo,
 } from '../../protocol/index.js';
@@ -51,6 +51,9 @@ export const STALE_SHARE = 0.02;
 const CROP = { width: 240, height: 160 };
 /** The card picture of an input bound to no screenshot (raw points, keys): a fresh, smaller capture. */
 const CARD_SIZE = { width: 960, height: 600, quality: 70 };
+
+/** The capture id of a picture that was not kept (nothing can be bound to it). */
+const UNKEPT = 'Cunkept';
 
 /** The receipts timeline's picture of the screen after an input, and how long after. */
 const AFTER_SIZE = { width: 320, height: 200, quality: 60 };
@@ -126,7 +129,7 @@ export class ScreenService {
       case 'screen_capabilities':
         return this.capabilities();
       case 'screen_capture':
-        return this.capture(parsed.data as ScreenshotArgs);
+        return this.capture(parsed.data as ScreenCaptureParams);
       case 'screen_input':
         return this.input(parsed.data as ScreenInputParams);
       case 'screen_cursor':
@@ -207,7 +210,7 @@ export class ScreenService {
     };
   }
 
-  async capture(args: ScreenshotArgs): Promise<ScreenCaptureResult> {
+  async capture(args: ScreenCaptureParams): Promise<ScreenCaptureResult> {
     const backend = await this.backend('capture_unavailable');
     const caps = await backend.capabilities();
     if (!caps.capture.available) throw fail('capture_unavailable', `screen capture is not available here (${caps.capture.path})`, { reason: 'backend' });
@@ -248,7 +251,7 @@ export class ScreenService {
       args.quality,
     );
     const transform = screenTransform({ x: region.x, y: region.y }, region.width, region.height, encoded.width, encoded.height);
-    const kept = this.store.add({
+    const entry = {
       image,
       region,
       masks,
@@ -256,7 +259,9 @@ export class ScreenService {
       ...(bound !== undefined ? { window: { handle: bound.handle, rect: bound.rect } } : {}),
       viaWindow,
       at: Date.now(),
-    });
+    };
+    // A picture only a person sees is not kept: it never pushes out a capture an agent's input is bound to.
+    const kept = args.keep === false ? { id: UNKEPT } : this.store.add(entry);
     const bytes = Buffer.from(encoded.data, 'base64');
     const result: ScreenCaptureResult = {
       capture: kept.id,

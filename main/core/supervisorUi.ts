@@ -58,7 +58,7 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
     },
     screen_view: async ({ window }) => {
       // The same capture, masking and exclusions as an agent's screenshot; a failure (capture_unavailable…) reaches the view typed.
-      const shot = await s.helper.call('screen_capture', { ...(window !== undefined ? { window } : {}), ...SCREEN_VIEW_SIZE });
+      const shot = await s.helper.call('screen_capture', { ...(window !== undefined ? { window } : {}), ...SCREEN_VIEW_SIZE, keep: false });
       return {
         picture: `data:${shot.image.mime};base64,${shot.image.data}`,
         width: shot.image.width,

@@ -103,7 +103,11 @@ describe('the desktop shell as data', () => {
       false,
     );
     assert.deepEqual(note, { title: 'Approval needed (2 waiting)', body: 'claude wants to invoke “Send” in mail ⚠ Send', approval_id: 'A2' });
-    const secret = approvalNotification([], [pending('P', { password: true, text: '••••', target: { ...pending('x').target!, name: 'hunter2-label' } })], false);
+    const secret = approvalNotification(
+      [],
+      [pending('P', { password: true, text: '••••', target: { ...pending('x').target!, name: 'hunter2-label' } })],
+      false,
+    );
     assert.equal(secret?.body, 'claude wants to set value a password field in mail');
   });
 

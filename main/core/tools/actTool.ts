@@ -42,7 +42,7 @@ function fromHelper(receiptId: string, h: HelperActResult, decision?: Decision):
 async function windowPicture(deps: ActDeps, item: PendingApproval, signal: AbortSignal): Promise<void> {
   if (item.window === undefined) return;
   try {
-    const shot = await deps.helper.call('screen_capture', { window: item.window.window, ...CARD_PICTURE }, { signal, timeoutMs: 5000 });
+    const shot = await deps.helper.call('screen_capture', { window: item.window.window, ...CARD_PICTURE, keep: false }, { signal, timeoutMs: 5000 });
     const picture: ScreenCard = {
       picture: `data:${shot.image.mime};base64,${shot.image.data}`,
       width: shot.image.width,
