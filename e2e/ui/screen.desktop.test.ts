@@ -171,6 +171,11 @@ function screenSpecs(lane: UiLane): void {
         .first()
         .click();
       await page.getByTestId('receipt-screen-detail').waitFor();
+      // The timeline shows the screen right after the click, as the supervisor kept it.
+      const after = page.getByTestId('receipt-picture');
+      await after.waitFor();
+      assert.match((await after.getAttribute('src')) ?? '', /^data:image\/jpeg;base64,/);
+      assert.ok(await after.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth > 0), 'the picture decodes');
       await shot('screen-receipts');
       await page.getByTestId('tab-tree').click();
     });

@@ -10,6 +10,7 @@ import { AllowStep } from './AllowStep.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct, type Decision } from './decide.js';
 import { ScreenInputFields } from './ScreenInputFields.js';
+import { ElementCardPicture } from './ElementCardPicture.js';
 import { ScreenInputPicture } from './ScreenInputPicture.js';
 import { measureNow, useArmed, useKeysArmed } from './useArming.js';
 
@@ -98,6 +99,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
         </div>
       )}
       <ScreenInputPicture card={card} />
+      <ElementCardPicture card={card} />
       <dl className="card-fields">
         {t !== undefined && (
           <div>

@@ -5,6 +5,7 @@ import { selectReceiptFilters, selectReceipts, selectSelectedReceipt } from '../
 import { filterReceipts, type ReceiptFilters } from '../../store/slices.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { clock } from '../shell/time.js';
+import { ReceiptPicture } from './ReceiptPicture.js';
 import { ReceiptScreenFields, ReceiptScreenLine } from './ReceiptScreen.js';
 
 const ROW_HEIGHT = 30;
@@ -74,6 +75,7 @@ export function ReceiptsTimeline() {
           ) : (
             <>
               <ReceiptScreenFields entry={selected} />
+              <ReceiptPicture entry={selected} />
               <pre className="json">{JSON.stringify(selected, null, 2)}</pre>
             </>
           )}
