@@ -62,7 +62,11 @@ describe('the screen service', () => {
     const unkept = await service.capture({ keep: false });
     await assert.rejects(service.input({ op: 'click', point: { x: 20, y: 20 }, bound: unkept.capture }), code('stale_screen', 'screenshot_gone'));
     for (let i = 0; i < 20; i++) await service.capture({ keep: false, max_width: 10, max_height: 10 });
-    await assert.rejects(service.input({ op: 'click', point: { x: 20, y: 20 }, bound: second.capture }), code('stale_screen', 'monitors_changed'), 'still kept');
+    await assert.rejects(
+      service.input({ op: 'click', point: { x: 20, y: 20 }, bound: second.capture }),
+      code('stale_screen', 'monitors_changed'),
+      'still kept',
+    );
     assert.deepEqual(screen.dispatched, ['click 20,20 left ×1', 'click 150,50 left ×1']);
   });
 
