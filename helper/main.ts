@@ -16,9 +16,6 @@ let stderrGone = false;
 process.stderr.on('error', () => {
   stderrGone = true;
 });
-process.stdout.on('error', () => {
-  // The transport learns that the peer is gone from stdin; a failed write has nothing more to tell.
-});
 const log = (line: string): void => {
   if (stderrGone || !process.stderr.writable) return;
   try {
@@ -27,6 +24,13 @@ const log = (line: string): void => {
     stderrGone = true;
   }
 };
+
+/** Frames over stdin/stdout (never touched under the fd transport: Wine's node has no pipe streams). */
+function streamTransport(): StreamTransport {
+  // The transport learns from stdin that the parent is gone; a failed write to the dead pipe must not become uncaught.
+  process.stdout.on('error', () => {});
+  return new StreamTransport(process.stdin, process.stdout, MAX_FRAME_BYTES);
+}
 
 async function main(): Promise<void> {
   const backend = await createBackend(wantedBackend(process.env, process.platform), log);
@@ -42,8 +46,7 @@ async function main(): Promise<void> {
   const screen = screenMethods(backend, log);
   const service = new HelperService(backend, log, screen);
   // OVERSEER_HELPER_STDIO=fd: raw descriptors, for Windows builds of Node under Wine (no pipe streams there).
-  const transport =
-    process.env['OVERSEER_HELPER_STDIO'] === 'fd' ? new FdTransport(MAX_FRAME_BYTES, log) : new StreamTransport(process.stdin, process.stdout, MAX_FRAME_BYTES);
+  const transport = process.env['OVERSEER_HELPER_STDIO'] === 'fd' ? new FdTransport(MAX_FRAME_BYTES, log) : streamTransport();
   const peer = new RpcPeer(
     transport,
     (method, params, signal) => {

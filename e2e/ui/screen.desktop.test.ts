@@ -44,7 +44,7 @@ function quadrant([r, g, b]: [number, number, number]): string {
 }
 
 /**
- * The Screen view and screen input cards (SPEC §9: "so the person sees what the agent sees")
+ * The Screen view and screen input cards (docs/tools.md#screen-tier: "so the person sees what the agent sees")
  * against the real supervisor and helper on the test desktop, with the canvas fixture at a known
  * place: the view's picture is the screen, and the element outline lands on the element's pixels.
  */

@@ -20,7 +20,7 @@ export function ElementCardPicture({ card }: { card: PendingApproval }) {
   }
   const what = card.target !== undefined ? `${card.target.role}${card.target.name !== undefined ? ` “${card.target.name}”` : ''}` : 'the element';
   return (
-    <figure className="card-picture">
+    <figure className="card-picture" title="The window as it looked when checked; the element is outlined.">
       <ScreenPicture
         src={p.picture}
         width={p.width}
@@ -31,7 +31,6 @@ export function ElementCardPicture({ card }: { card: PendingApproval }) {
         <MaskedRects rects={p.masked} size={{ width: p.width, height: p.height }} />
         {p.outline !== undefined && <ElementOutline rect={p.outline} />}
       </ScreenPicture>
-      <figcaption className="muted small">The window as it looked when checked; the element is outlined.</figcaption>
     </figure>
   );
 }
