@@ -79,17 +79,18 @@ export const SCREEN_TOOL_ANSWERS = {
   wait: WaitAnswer,
 } as const satisfies Record<ScreenToolName, z.ZodType>;
 
-/** The screen tools that change something (supervised, with receipts). */
-export const SCREEN_INPUT_TOOLS: ReadonlySet<ScreenToolName> = new Set([
-  'click',
-  'double_click',
-  'triple_click',
-  'move',
-  'left_click_drag',
-  'mouse_down',
-  'mouse_up',
-  'scroll',
-  'type_text',
-  'key',
-  'hold_key',
-]);
+/** The screen tools that change something (supervised, with receipts), and the action each is journaled, carded and ruled as. */
+export const SCREEN_INPUT_ACTIONS = {
+  click: 'click',
+  double_click: 'click',
+  triple_click: 'click',
+  move: 'move',
+  left_click_drag: 'left_click_drag',
+  mouse_down: 'mouse_down',
+  mouse_up: 'mouse_up',
+  scroll: 'scroll',
+  type_text: 'type_text',
+  key: 'key',
+  hold_key: 'hold_key',
+} as const satisfies Partial<Record<ScreenToolName, ScreenAction>>;
+export const SCREEN_INPUT_TOOLS: ReadonlySet<ScreenToolName> = new Set(Object.keys(SCREEN_INPUT_ACTIONS) as ScreenToolName[]);

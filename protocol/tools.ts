@@ -20,6 +20,8 @@ export type ScreenAction = z.infer<typeof ScreenAction>;
 /** Any changing action: element_act's or a screen input. */
 export const AnyAction = z.enum([...ACTIONS, ...SCREEN_ACTIONS]);
 export type AnyAction = z.infer<typeof AnyAction>;
+/** What stands in for text typed or set into a password field, everywhere it would be shown. */
+export const MASKED_TEXT = '••••••';
 /** Actions that only change the view; everything else mutates and needs approval. */
 export const VIEW_ONLY_ACTIONS: ReadonlySet<AnyAction> = new Set(['focus', 'scroll_into_view']);
 

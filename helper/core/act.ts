@@ -1,4 +1,5 @@
 import {
+  MASKED_TEXT,
   OverseerError,
   errorInfo,
   type Action,
@@ -23,7 +24,6 @@ import { walk } from './walk.js';
 const ACT_BUDGET_MS = 10_000;
 /** Read-back schedule: toolkits apply some actions on their next idle. */
 const SETTLE_MS = [0, 40, 100, 200, 400];
-const MASK = '••••••';
 /** Most time spent reading the element back; a frozen application must not hold the receipt. */
 const READ_BACK_MS = 1500;
 const SHAPE = { maxTextChars: 2000, identity: true };
@@ -300,7 +300,7 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
       return quietRefusal(base, error);
     }
     const password = node.state?.password === true;
-    if (password && p.text !== undefined) base.text = MASK;
+    if (password && p.text !== undefined) base.text = MASKED_TEXT;
     const target: Element = toElement(source, node, SHAPE);
     result = {
       ...base,

@@ -357,7 +357,7 @@ export class ScreenService {
       }
     }
     if (p.bound !== undefined) result.changed = await this.checkBound(backend, caps, stack, p.bound, points);
-    if (p.check_only === true) return this.card(backend, p, result, points, stack);
+    if (p.check_only === true) return this.card(p, result, points);
     await this.dispatch(backend, p);
     const done: ScreenInputResult = { ...result, dispatched: true };
     if (p.after_picture === true) {
@@ -420,39 +420,15 @@ export class ScreenService {
   }
 
   /** The card's pictures: a fresh capture when the input is bound to none, and a full-resolution crop around the point. */
-  private async card(
-    backend: ScreenBackend,
-    p: ScreenInputParams,
-    result: ScreenInputResult,
-    points: readonly { x: number; y: number }[],
-    stack: readonly Annotated[],
-  ): Promise<ScreenInputResult> {
-    const caps = await backend.capabilities();
+  private async card(p: ScreenInputParams, result: ScreenInputResult, points: readonly { x: number; y: number }[]): Promise<ScreenInputResult> {
     let source = p.bound !== undefined ? this.store.get(p.bound) : undefined;
     if (source === undefined) {
-      const masks = this.excludedParts(stack, caps.screen);
-      const image = await backend.capture(caps.screen);
-      paintMasks(image, masks);
-      const { image: encoded, encodeMs } = this.encode(image, CARD_SIZE.width, CARD_SIZE.height, 'jpeg', CARD_SIZE.quality);
-      const transform = screenTransform({ x: caps.screen.x, y: caps.screen.y }, caps.screen.width, caps.screen.height, encoded.width, encoded.height);
-      source = this.store.add({ image, region: caps.screen, masks, monitors: JSON.stringify(caps.monitors), at: Date.now() });
-      const bytes = Buffer.from(encoded.data, 'base64');
-      result.fresh = {
-        capture: source.id,
-        image: encoded,
-        transform,
-        region: caps.screen,
-        capture_path: image.capturePath,
-        degradations: [],
-        masked: masks.flatMap((m) => toImageRect(transform, m, encoded.width, encoded.height) ?? []),
-        sha256: createHash('sha256').update(bytes).digest('hex'),
-        bytes: bytes.length,
-        capture_ms: image.captureMs,
-        encode_ms: encodeMs,
-      };
+      // Bound to no screenshot: the card shows a whole-screen capture, taken and kept as an agent's is, which the dispatch is bound to.
+      result.fresh = await this.capture({ max_width: CARD_SIZE.width, max_height: CARD_SIZE.height, format: 'jpeg', quality: CARD_SIZE.quality });
+      source = this.store.get(result.fresh.capture);
     }
     const first = points[0];
-    if (first !== undefined) {
+    if (first !== undefined && source !== undefined) {
       const rect = intersect(box(first.x, first.y, CROP.width, CROP.height), source.region);
       if (rect !== undefined) {
         const crop = cropOf(source, rect);

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import {
+  MASKED_TEXT,
   OverseerError,
   VIEW_ONLY_ACTIONS,
   errorInfo,
@@ -10,15 +11,13 @@ import {
   type HelperActResult,
   type PendingApproval,
   type Receipt,
-  type ScreenCard,
 } from '../../../protocol/index.js';
 import { riskHints } from '../supervision/approvals.js';
 import type { AgentSession } from './agentSession.js';
+import { pictureOf } from './screenTools.js';
 import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
 
 export { MAX_WAITING_PER_AGENT, actionWait, type ActDeps, type Progress } from './supervisedFlow.js';
-
-const MASK = '••••••';
 
 /** A receipt carries set_value text only once the target is known (masked for a password field, then). */
 function base(receiptId: string, args: ElementActArgs): Receipt {
@@ -43,15 +42,7 @@ async function windowPicture(deps: ActDeps, item: PendingApproval, signal: Abort
   if (item.window === undefined) return;
   try {
     const shot = await deps.helper.call('screen_capture', { window: item.window.window, ...CARD_PICTURE, keep: false }, { signal, timeoutMs: 5000 });
-    const picture: ScreenCard = {
-      picture: `data:${shot.image.mime};base64,${shot.image.data}`,
-      width: shot.image.width,
-      height: shot.image.height,
-      planned: false,
-      masked: shot.masked,
-      sha256: shot.sha256,
-      bytes: shot.bytes,
-    };
+    const picture = pictureOf(shot);
     const rect = item.target?.rect;
     if (rect !== undefined) {
       const t = shot.transform;
@@ -108,7 +99,7 @@ export function elementAct(
       { signal, timeoutMs: 20_000 },
     );
     const password = checkedByHelper.target?.state.password === true;
-    if (checkedByHelper.target !== undefined && args.text !== undefined) r.text = password ? MASK : args.text;
+    if (checkedByHelper.target !== undefined && args.text !== undefined) r.text = password ? MASKED_TEXT : args.text;
     if (
       checkedByHelper.outcome === 'refused' ||
       checkedByHelper.element_ref === undefined ||
@@ -163,7 +154,7 @@ export function elementAct(
         }
         if (mutating && observationId !== undefined) session.targets.spend(observationId);
         const final = fromHelper(receiptId, done, decision);
-        if (password && final.text !== undefined) final.text = MASK;
+        if (password && final.text !== undefined) final.text = MASKED_TEXT;
         return final;
       },
     };

@@ -6,7 +6,9 @@
 import { randomBytes } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  MASKED_TEXT,
   OverseerError,
+  SCREEN_INPUT_ACTIONS,
   errorInfo,
   fail,
   formatKeys,
@@ -20,9 +22,9 @@ import {
   type KeyCombo,
   type Point,
   type Receipt,
-  type ScreenAction,
   type ScreenCard,
   type ScreenInputDetail,
+  type ScreenCaptureResult,
   type ScreenInputParams,
   type ScreenInputResult,
   type ScreenshotAnswer,
@@ -35,24 +37,8 @@ import type { ScreenshotRecord } from '../session/screenshots.js';
 import type { AgentSession } from './agentSession.js';
 import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
 
-const MASK = '••••••';
 /** Image tokens as the common estimate has them: one token per 750 pixels (Anthropic's formula for images). */
 export const PIXELS_PER_TOKEN = 750;
-
-/** The screen tier's input tools, and the action each is journaled, carded and ruled as. */
-export const INPUT_ACTIONS: Partial<Record<ScreenToolName, ScreenAction>> = {
-  click: 'click',
-  double_click: 'click',
-  triple_click: 'click',
-  move: 'move',
-  left_click_drag: 'left_click_drag',
-  mouse_down: 'mouse_down',
-  mouse_up: 'mouse_up',
-  scroll: 'scroll',
-  type_text: 'type_text',
-  key: 'key',
-  hold_key: 'hold_key',
-};
 
 export async function capabilities(deps: Pick<ActDeps, 'helper'>, signal: AbortSignal): Promise<CapabilitiesAnswer> {
   return deps.helper.call('screen_capabilities', {}, { signal, timeoutMs: 10_000 });
@@ -192,6 +178,19 @@ function plan(session: AgentSession, tool: ScreenToolName, args: Record<string, 
   }
 }
 
+/** A capture as a card picture no agent planned on (made for the card). */
+export function pictureOf(shot: Pick<ScreenCaptureResult, 'image' | 'masked' | 'sha256' | 'bytes'>): ScreenCard {
+  return {
+    picture: `data:${shot.image.mime};base64,${shot.image.data}`,
+    width: shot.image.width,
+    height: shot.image.height,
+    planned: false,
+    masked: shot.masked,
+    sha256: shot.sha256,
+    bytes: shot.bytes,
+  };
+}
+
 /** The card's picture: the screenshot planned on, with the input marked in its pixels; else the capture the check made. */
 function cardPicture(planned: Planned, check: ScreenInputResult): ScreenCard | undefined {
   const physical = planned.detail.physical;
@@ -211,15 +210,7 @@ function cardPicture(planned: Planned, check: ScreenInputResult): ScreenCard | u
     if (planned.detail.to !== undefined) card.to = planned.detail.to;
   } else if (check.fresh !== undefined) {
     const f = check.fresh;
-    card = {
-      picture: `data:${f.image.mime};base64,${f.image.data}`,
-      width: f.image.width,
-      height: f.image.height,
-      planned: false,
-      masked: f.masked,
-      sha256: f.sha256,
-      bytes: f.bytes,
-    };
+    card = pictureOf(f);
     if (physical !== undefined) card.point = physicalToImage(f.transform, physical.x, physical.y);
     if (planned.detail.to_physical !== undefined) card.to = physicalToImage(f.transform, planned.detail.to_physical.x, planned.detail.to_physical.y);
   }
@@ -253,7 +244,7 @@ export function screenInput(
   progress: Progress | undefined,
   braked: Promise<ErrorInfo>,
 ): Promise<Receipt> {
-  const action = INPUT_ACTIONS[tool];
+  const action = Object.hasOwn(SCREEN_INPUT_ACTIONS, tool) ? SCREEN_INPUT_ACTIONS[tool as keyof typeof SCREEN_INPUT_ACTIONS] : undefined;
   if (action === undefined) return Promise.reject(fail('invalid_argument', `${tool} is not an input tool`));
   const receiptId = `R${randomBytes(9).toString('base64url')}`;
   const r: Receipt = {
@@ -286,7 +277,7 @@ export function screenInput(
     if (checked.changed !== undefined) detail.changed = checked.changed;
     // Keys and text are masked everywhere while a password field has the focus.
     const password = checked.focus_password === true;
-    if (planned.text !== undefined) r.text = checked.focus_password === true ? MASK : planned.text;
+    if (planned.text !== undefined) r.text = checked.focus_password === true ? MASKED_TEXT : planned.text;
     // The dispatch is bound to what this check saw: the planned screenshot, else the capture made for the card; keys to the focus.
     const dispatchParams: ScreenInputParams = { ...planned.params, ...(deps.keepPicture !== undefined ? { after_picture: true } : {}) };
     if (dispatchParams.bound === undefined && checked.fresh !== undefined && dispatchParams.point !== undefined) dispatchParams.bound = checked.fresh.capture;

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { type z } from 'zod';
 import {
+  MASKED_TEXT,
   SCREEN_INPUT_TOOLS,
   SCREEN_TOOL_ARGS,
   ActionWaitArgs,
@@ -235,7 +236,7 @@ export class ToolRunner {
     const textSafe =
       receipt?.target !== undefined
         ? receipt.target.state.password !== true
-        : receipt?.screen?.element !== undefined && receipt.screen.element.password !== true && receipt.text !== undefined && !receipt.text.startsWith('••');
+        : receipt?.screen?.element !== undefined && receipt.screen.element.password !== true && receipt.text !== undefined && receipt.text !== MASKED_TEXT;
     try {
       const record = await this.deps.journal.append({
         kind: 'tool_call',
