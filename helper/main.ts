@@ -1,5 +1,6 @@
 import { MAX_FRAME_BYTES, OverseerError } from '../protocol/index.js';
 import { createBackend, wantedBackend } from './backendChoice.js';
+import { Prefetcher } from './core/prefetch.js';
 import { HelperService } from './core/service.js';
 import { screenMethods } from './screenWiring.js';
 import { FdTransport } from './rpc/fdTransport.js';
@@ -45,13 +46,28 @@ async function main(): Promise<void> {
   }
   const screen = screenMethods(backend, log);
   const service = new HelperService(backend, log, screen);
+  // On by default; OVERSEER_PREFETCH=0 measures (and runs) without it (docs/performance.md#prefetch).
+  const prefetcher =
+    startError === undefined && backend.onWindowShown !== undefined && process.env['OVERSEER_PREFETCH'] !== '0' ? new Prefetcher(backend, log) : undefined;
+  if (prefetcher !== undefined) backend.onWindowShown?.((window) => prefetcher.shown(window));
+  let greeted = false;
   // OVERSEER_HELPER_STDIO=fd: raw descriptors, for Windows builds of Node under Wine (no pipe streams there).
   const transport = process.env['OVERSEER_HELPER_STDIO'] === 'fd' ? new FdTransport(MAX_FRAME_BYTES, log) : streamTransport();
   const peer = new RpcPeer(
     transport,
-    (method, params, signal) => {
-      if (startError !== undefined && method !== 'hello') return Promise.reject(startError);
-      return service.handle(method, params, signal);
+    async (method, params, signal) => {
+      if (startError !== undefined && method !== 'hello') throw startError;
+      const done = prefetcher?.busy();
+      try {
+        return await service.handle(method, params, signal);
+      } finally {
+        done?.();
+        // The supervisor's exclusions arrive with hello: only then is the foreground window prefetched.
+        if (method === 'hello' && !greeted) {
+          greeted = true;
+          prefetcher?.foreground();
+        }
+      }
     },
     log,
   );
@@ -59,6 +75,7 @@ async function main(): Promise<void> {
   peer.onclose = () => {
     // The parent is gone: release what the screen tier holds (keys, the keymap) if it answers at once, then exit regardless.
     const bounded = new Promise((resolve) => setTimeout(resolve, 500).unref());
+    prefetcher?.stop();
     void Promise.race([Promise.allSettled([screen.close(), backend.stop()]), bounded]).finally(() => process.exit(0));
   };
   peer.start();

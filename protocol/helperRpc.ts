@@ -90,8 +90,30 @@ export const HelperReadParams = ReadBudgetArgs.extend({
   identity: z.boolean().optional(),
   /** The supervisor's own view for a person: no token budget (agents' reads keep max_tokens). */
   for_ui: z.boolean().optional(),
+  /**
+   * Read and answer element rectangles (default true). The supervisor's text answer shows none, so
+   * it asks without them: one D-Bus call less per element (docs/performance.md#what-a-read-asks).
+   */
+  rects: z.boolean().optional(),
+  /** Answer where the read spent its time (bench and diagnostics). */
+  profile: z.boolean().optional(),
 });
 export type HelperReadParams = z.infer<typeof HelperReadParams>;
+
+/** Where one read spent its time (docs/performance.md#profile). */
+export const ReadProfile = z.object({
+  phases_ms: z.record(z.string(), z.number()),
+  /** Calls the backend made to applications during the read (AT-SPI: D-Bus method calls). */
+  calls: z.number().int(),
+  calls_by_member: z.record(z.string(), z.number().int()),
+  /** Most calls in flight at once. */
+  max_in_flight: z.number().int(),
+  /** Structural loads: reused after a barrier, or reloaded (Cache.GetItems). */
+  loads_reused: z.number().int(),
+  loads_reloaded: z.number().int(),
+  nodes_loaded: z.number().int(),
+});
+export type ReadProfile = z.infer<typeof ReadProfile>;
 
 export const HelperReadResult = z.object({
   window: WindowInfo,
@@ -108,6 +130,8 @@ export const HelperReadResult = z.object({
    * these and never rebuilds them from the shaped elements, whose text may be cut.
    */
   refs: z.record(z.string(), ElementRef).optional(),
+  /** With `profile`: time per phase inside the helper, and the backend's calls during the read. */
+  profile: ReadProfile.optional(),
 });
 export type HelperReadResult = z.infer<typeof HelperReadResult>;
 

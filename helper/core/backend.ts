@@ -47,8 +47,12 @@ export interface WindowHandle {
   process: ProcessIdentity;
 }
 
-/** What a detail pass reads. */
-export type DetailScope = 'full' | 'ids' | 'values';
+/**
+ * What a detail pass reads: for answers `full` (rect, value, automation id, actions) or `answer`
+ * (all but the rect), or only what matching needs (`ids`, `values`). Backends that read every
+ * field at once may treat all four as `full`.
+ */
+export type DetailScope = 'full' | 'answer' | 'ids' | 'values';
 
 /** A partly-read element tree of one window that the core walks under budgets. */
 export interface TreeSource {
@@ -56,10 +60,7 @@ export interface TreeSource {
   node(key: string): NativeNode | undefined;
   /** Reads the children of these nodes (concurrently) where not yet known; reads at most `limit` new children of each. */
   expand(keys: readonly string[], deadline: Deadline, limit: number): Promise<void>;
-  /**
-   * Reads details of these nodes concurrently: `full` (rect, value, automation id, actions) for
-   * answers, or only what matching needs (`ids`, `values`).
-   */
+  /** Reads details of these nodes concurrently, as much as `scope` asks (default `full`). */
   details(keys: readonly string[], deadline: Deadline, scope?: DetailScope): Promise<void>;
   /** Reads one node by key directly when it is not known yet (e.g. re-created by the provider). */
   fetch(key: string, deadline: Deadline): Promise<NativeNode | undefined>;
@@ -109,6 +110,21 @@ export interface Backend {
   dispatch(source: TreeSource, node: NativeNode, action: Action, text: string | undefined, deadline: Deadline): Promise<DispatchResult>;
   /** Answers the screen tier's questions (backends that can; others leave cards without an element). */
   readonly probe?: TreeProbe;
+  /** Reports windows that appeared or gained the focus (backends with events), for prefetching. */
+  onWindowShown?(listener: (window: string) => void): void;
+  /** Counters of the backend's calls to applications so far (for a read's profile); the peak restarts at each ask. */
+  stats?(): BackendStats;
+}
+
+/** Running totals of a backend's work; a read's profile is the difference across it. */
+export interface BackendStats {
+  calls: number;
+  callsByMember: Record<string, number>;
+  /** Most calls in flight at once since the previous stats(). */
+  maxInFlight: number;
+  loadsReused: number;
+  loadsReloaded: number;
+  nodesLoaded: number;
 }
 
 /** A window of the tree and an element in it, as the screen tier asks for them. */

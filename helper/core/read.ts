@@ -7,8 +7,9 @@ import {
   type HelperReadResult,
   type LimitEcho,
   type ReadLimitName,
+  type ReadProfile,
 } from '../../protocol/index.js';
-import type { Backend, TreeSource, WindowHandle } from './backend.js';
+import type { Backend, BackendStats, TreeSource, WindowHandle } from './backend.js';
 import { Deadline } from './deadline.js';
 import { bindingOf, shape } from './shape.js';
 import { openSource } from './source.js';
@@ -22,19 +23,55 @@ export function readLimits(p: { [K in ReadLimitName]?: number | undefined }): Re
 }
 
 /** Nodes the detail pass could not reach in time are marked, never silently incomplete. */
-export function markUndetailed(source: TreeSource, keys: readonly string[], result: WalkResult): void {
+export function markUndetailed(source: TreeSource, keys: readonly string[], result: WalkResult, rects = true): void {
   let missed = 0;
   for (const key of keys) {
     const node = source.node(key);
     if (node === undefined || source.isDetailed(key)) continue;
-    node.unread.add('rect');
+    if (rects) node.unread.add('rect');
     node.unread.add('value');
     node.unread.add('automation_id');
     missed++;
   }
   if (missed > 0) {
     result.truncated.add('timeout');
-    result.notes.push(`timeout: ${missed} elements have no rect, value or automation_id (see unread)`);
+    result.notes.push(`timeout: ${missed} elements have no ${rects ? 'rect, ' : ''}value or automation_id (see unread)`);
+  }
+}
+
+/** Laps of one read, and the backend's counters across it (docs/performance.md#profile). */
+class Profiler {
+  private readonly phases: Record<string, number> = {};
+  private last = performance.now();
+  private readonly before: BackendStats | undefined;
+
+  constructor(private readonly backend: Backend) {
+    this.before = backend.stats?.();
+  }
+
+  lap(phase: string): void {
+    const now = performance.now();
+    this.phases[phase] = Math.round((now - this.last) * 100) / 100;
+    this.last = now;
+  }
+
+  result(): ReadProfile {
+    const after = this.backend.stats?.();
+    const byMember: Record<string, number> = {};
+    for (const [member, n] of Object.entries(after?.callsByMember ?? {})) {
+      const d = n - (this.before?.callsByMember[member] ?? 0);
+      if (d > 0) byMember[member] = d;
+    }
+    const diff = (f: 'calls' | 'loadsReused' | 'loadsReloaded' | 'nodesLoaded'): number => (after?.[f] ?? 0) - (this.before?.[f] ?? 0);
+    return {
+      phases_ms: this.phases,
+      calls: diff('calls'),
+      calls_by_member: byMember,
+      max_in_flight: after?.maxInFlight ?? 0,
+      loads_reused: diff('loadsReused'),
+      loads_reloaded: diff('loadsReloaded'),
+      nodes_loaded: diff('nodesLoaded'),
+    };
   }
 }
 
@@ -62,27 +99,37 @@ function refsOf(window: WindowHandle, source: TreeSource, elements: readonly Ele
 /** window_read: one window as a bounded tree or flat list; every cut named. */
 export async function readWindow(backend: Backend, p: HelperReadParams, signal: AbortSignal): Promise<HelperReadResult> {
   const started = performance.now();
+  const profiler = p.profile === true ? new Profiler(backend) : undefined;
   const limits = readLimits(p);
+  const rects = p.rects !== false;
   const deadline = new Deadline(limits.timeout_ms.value, signal);
   const window = await backend.resolveWindow(p.window, deadline);
+  profiler?.lap('resolve');
   const source = await openSource(backend, window, deadline);
+  profiler?.lap('open');
   try {
     const result = await walk(
       source,
       { maxNodes: limits.max_nodes.value, maxDepth: limits.max_depth.value, maxChildren: limits.max_children_per_node.value },
       deadline,
     );
-    await source.details(result.keys, deadline);
-    markUndetailed(source, result.keys, result);
+    profiler?.lap('walk');
+    await source.details(result.keys, deadline, rects ? 'full' : 'answer');
+    markUndetailed(source, result.keys, result, rects);
+    profiler?.lap('details');
     const format = p.format ?? 'tree';
     const shaped = shape(source, result.keys, format, {
       maxTextChars: limits.max_text_chars.value,
       identity: p.identity === true,
+      rects,
       maxTokens: p.for_ui === true ? Number.POSITIVE_INFINITY : limits.max_tokens.value,
     });
+    profiler?.lap('shape');
     const truncated = new Set([...result.truncated, ...source.truncated, ...shaped.truncated]);
     for (const [name, echo] of Object.entries(limits))
       if (echo.requested !== undefined) result.notes.push(`${name}: ${echo.requested} was clamped to its ceiling ${echo.ceiling}`);
+    const refs = p.identity === true ? refsOf(window, source, shaped.elements) : undefined;
+    profiler?.lap('refs');
     return {
       window: window.info,
       format,
@@ -90,9 +137,11 @@ export async function readWindow(backend: Backend, p: HelperReadParams, signal: 
       node_count: shaped.nodeCount,
       limits,
       truncated_by: [...truncated],
-      notes: [...new Set([...result.notes, ...shaped.notes])],
+      // The source's own notes again: the detail pass adds some after the walk took its copy.
+      notes: [...new Set([...result.notes, ...source.notes, ...shaped.notes])],
       read_ms: Math.round(performance.now() - started),
-      ...(p.identity === true ? { refs: refsOf(window, source, shaped.elements) } : {}),
+      ...(refs !== undefined ? { refs } : {}),
+      ...(profiler !== undefined ? { profile: profiler.result() } : {}),
     };
   } finally {
     source.finish();

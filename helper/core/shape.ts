@@ -8,6 +8,8 @@ export interface ShapeOptions {
   maxTextChars: number;
   /** Attach digests (needed for targets). */
   identity: boolean;
+  /** Answer rectangles (default true); a read without them leaves out even those known from before. */
+  rects?: boolean;
 }
 
 /** The ancestor path of a node, root first, as `role:name` steps. */
@@ -70,7 +72,7 @@ export function toElement(source: TreeSource, node: NativeNode, options: ShapeOp
   }
   if (node.automationId !== undefined && node.automationId !== '') el.automation_id = node.automationId;
   if (node.className !== undefined && node.className !== '') el.class = node.className;
-  if (node.rect !== undefined) el.rect = node.rect;
+  if (node.rect !== undefined && options.rects !== false) el.rect = node.rect;
   if (node.actions !== undefined && node.actions.length > 0) el.actions = node.actions;
   if (node.unread.size > 0) el.unread = [...node.unread];
   if (cut.length > 0) el.cut = cut;

@@ -5,8 +5,8 @@ import { I, makeNode, patternsOf, type AtspiNode } from './atspiNode.js';
 import { DBusReplyError, type A11yBus } from './dbus.js';
 import { formatNumber, pool, str, type Problems } from './readSupport.js';
 import { NULL_PATH, ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
-import { classify } from './events.js';
-import { S, STATE_NUMBERS, mapState } from './roles.js';
+import { classify, type EventEffect } from './events.js';
+import { S, STATE_NUMBERS, mapRole, mapState } from './roles.js';
 
 /** Largest text read for a value; answers cut it further to max_text_chars. */
 const MAX_VALUE_READ = 20_001;
@@ -36,13 +36,31 @@ const KNOWN_ACTIONS = new Set([
 
 /** Calls in flight at once towards one application. */
 const CONCURRENCY = 64;
+/**
+ * Automation ids asked of an application whose toolkit sets none by itself before the rest are
+ * left unasked when every one was empty (docs/performance.md#what-a-read-asks).
+ */
+const ID_PROBE = 32;
+/** Toolkits whose objects carry an accessible id only where the application set one (GTK 3 and 4). */
+const IDLESS_TOOLKITS = /^gtk$/i;
+/** How long the barrier a window's resolution made stands for the tree source opened right after it. */
+const PROOF_MS = 100;
 
-/** Details of one object read by the detail pass, kept until an event says they may have changed. */
+/**
+ * Details of one object read by the detail pass, kept until an event says they may have changed:
+ * the answer's details (value, actions) and the rectangle, each dropped on its own.
+ */
 interface Detail {
-  rect?: Rect;
-  value?: string;
-  actions?: string[];
+  base?: { value?: string; actions?: string[] };
+  /** The rectangle as read; `rect` undefined when the object had none on screen. */
+  rect?: { rect: Rect | undefined };
 }
+
+/** Objects whose value or text the answer carries. */
+const hasValue = (node: AtspiNode): boolean => node.interfaces.has(I.value) || node.interfaces.has(I.text) || node.role === 'combo_box';
+
+/** A state or name change that arrived while the structure was being read, applied again to the result. */
+type Patch = { key: string; state: { name: string; on: boolean } } | { key: string; name: string } | { key: string; role: number };
 
 /**
  * Everything known about one application's tree. The structure (Cache.GetItems) is reloaded after
@@ -56,8 +74,20 @@ export class AppCache {
   /** The latest loaded view; each tree source pins the map it opened with. */
   nodes = new Map<string, AtspiNode>();
   private fresh = false;
-  private loading = false;
+  private loading: Promise<void> | undefined;
+  /** True from the first moment of a structural read (before `loading` is set) to its end. */
+  private reading = false;
   private eventDuringLoad = false;
+  private patchesDuringLoad: Patch[] = [];
+  /** The event counter when a barrier or a load last proved the cache current, and when. */
+  private proven = { seq: -1, at: 0 };
+  /** Loads that reused the cache after a barrier, and that read the structure again. */
+  readonly loads = { reused: 0, reloaded: 0, nodes: 0 };
+  /** The application's toolkit (Application.ToolkitName), once read. */
+  private toolkit: string | undefined;
+  /** Automation ids answered so far (empty or not), and whether any was not empty. */
+  private idsAnswered = 0;
+  private idSeen = false;
   /** Event counter; details read before an event that touched their object are not kept. */
   private eventSeq = 0;
   private globalTouch = 0;
@@ -78,10 +108,12 @@ export class AppCache {
   /** Called for every event the application emits (see events.ts for what each one changes); true when it changed anything. */
   onEvent(path: string, iface: string, member: string, body: readonly unknown[]): boolean {
     const key = keyOf(this.busName, path);
-    const effect = classify(iface, member, body);
+    const effect = this.settleParent(key, classify(iface, member, body));
     if (Object.keys(effect).length === 0) return false;
     this.eventSeq++;
-    if (this.loading) this.eventDuringLoad = true;
+    // Only what the structure holds spoils a load; states and names are applied to its result too.
+    if (this.reading && (effect.structure === true || effect.children === true || effect.reparented === true || effect.removed === true))
+      this.eventDuringLoad = true;
     if (effect.structure) {
       this.fresh = false;
       this.gapNodes.delete(key);
@@ -94,8 +126,18 @@ export class AppCache {
     }
     if (effect.removed) this.ids.delete(key);
     if (effect.reparented) this.childLists.clear();
-    if (effect.state !== undefined) this.patchState(key, effect.state.name, effect.state.on);
-    if (effect.name !== undefined) this.patchName(key, effect.name);
+    if (effect.state !== undefined) {
+      this.patchState(key, effect.state.name, effect.state.on);
+      if (this.reading) this.patchesDuringLoad.push({ key, state: effect.state });
+    }
+    if (effect.name !== undefined) {
+      this.patchName(key, effect.name);
+      if (this.reading) this.patchesDuringLoad.push({ key, name: effect.name });
+    }
+    if (effect.role !== undefined) {
+      this.patchRole(key, effect.role);
+      if (this.reading) this.patchesDuringLoad.push({ key, role: effect.role });
+    }
     if (effect.value) {
       this.dropDetail(key, 'value');
       this.touch(key);
@@ -121,11 +163,15 @@ export class AppCache {
   private dropDetail(key: string, field: 'rect' | 'value'): void {
     const d = this.detailStore.get(key);
     if (d !== undefined) {
-      if (field === 'value') this.detailStore.delete(key);
+      if (field === 'value') delete d.base;
       else delete d.rect;
     }
     // Mark stale only: a read in flight keeps the values it read; the next read asks again.
-    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) if (node !== undefined) node.detailed = false;
+    for (const node of [this.nodes.get(key), this.gapNodes.get(key)])
+      if (node !== undefined) {
+        if (field === 'value') node.detailed = false;
+        else node.rectRead = false;
+      }
     this.touch(key);
   }
 
@@ -135,7 +181,11 @@ export class AppCache {
     this.globalTouch = this.eventSeq;
     if (onlyRects) for (const d of this.detailStore.values()) delete d.rect;
     else this.detailStore.clear();
-    for (const map of [this.nodes, this.gapNodes]) for (const node of map.values()) node.detailed = false;
+    for (const map of [this.nodes, this.gapNodes])
+      for (const node of map.values()) {
+        node.rectRead = false;
+        if (!onlyRects) node.detailed = false;
+      }
   }
 
   private touch(key: string): void {
@@ -150,12 +200,14 @@ export class AppCache {
   /** Applies a StateChanged event to the cached object (the event carries the new value). */
   private patchState(key: string, name: string, on: boolean): void {
     const n = STATE_NUMBERS.get(name);
+    if (n === undefined) {
+      // A state this table does not know cannot be applied: read the structure again.
+      this.fresh = false;
+      if (this.reading) this.eventDuringLoad = true;
+      return;
+    }
     for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) {
       if (node === undefined) continue;
-      if (n === undefined) {
-        this.fresh = false;
-        continue;
-      }
       const states = new Set(node.states);
       if (on) states.add(n);
       else states.delete(n);
@@ -164,6 +216,31 @@ export class AppCache {
       node.patterns = patternsOf(node, node.parent === undefined ? undefined : this.nodes.get(node.parent));
     }
     if (name === 'showing' || name === 'visible') for (const k of this.subtree(key)) this.dropDetail(k, 'rect');
+  }
+
+  /**
+   * A parent change is structural only for an object held under another parent. An object not held
+   * was made on first access (GTK3 announces its parent then): its parent's children list, where
+   * held, already counts it, and a real insertion also sends ChildrenChanged.
+   */
+  private settleParent(key: string, effect: EventEffect): EventEffect {
+    if (effect.parent === undefined) return effect;
+    const { parent, ...rest } = effect;
+    const held = this.nodes.get(key) ?? this.gapNodes.get(key);
+    if (held === undefined || held.parent === keyOf(parent.bus, parent.path)) return rest;
+    return { ...rest, structure: true, reparented: true, rects: 'app' };
+  }
+
+  /** Applies a role change to the cached object (its patterns follow the role). */
+  private patchRole(key: string, roleNumber: number): void {
+    const { role, nativeRole } = mapRole(roleNumber);
+    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) {
+      if (node === undefined) continue;
+      node.role = role;
+      node.nativeRole = nativeRole;
+      node.state = mapState(node.states, nativeRole);
+      node.patterns = patternsOf(node, node.parent === undefined ? undefined : this.nodes.get(node.parent));
+    }
   }
 
   /** Applies an accessible-name change to the cached object. */
@@ -181,15 +258,47 @@ export class AppCache {
     this.detailStore.clear();
   }
 
-  /** Makes the cache current: reuse after a barrier, or reload the structure with Cache.GetItems. */
-  async load(deadline: Deadline): Promise<void> {
+  /**
+   * Makes the cache current: reuse after a barrier, or reload the structure with Cache.GetItems.
+   * `proof` is what an earlier load of the same operation answered (resolving a window, then
+   * opening it): when no event arrived since and it is under PROOF_MS old, its barrier stands.
+   * Answers the event counter the cache is proven current at.
+   */
+  async load(deadline: Deadline, proof?: number): Promise<number> {
+    if (this.loading !== undefined) await this.loading.catch(() => undefined);
+    if (this.fresh && proof !== undefined && proof === this.eventSeq && this.proven.seq === proof && performance.now() - this.proven.at < PROOF_MS)
+      return proof;
     if (this.fresh) {
+      const seq = this.eventSeq;
       await this.bus.call(this.busName, '/', 'org.freedesktop.DBus.Peer', 'Ping', deadline.remaining());
-      if (this.fresh) return;
+      if (this.fresh) {
+        this.loads.reused++;
+        this.proven = { seq, at: performance.now() };
+        return seq;
+      }
     }
-    this.loading = true;
+    // One structural read at a time: a caller that finds one running waits for it, then checks again.
+    if (this.loading !== undefined) return this.load(deadline);
+    const reading = this.reload(deadline);
+    this.loading = reading;
+    try {
+      await reading;
+    } finally {
+      this.loading = undefined;
+    }
+    return this.proven.seq;
+  }
+
+  private async reload(deadline: Deadline): Promise<void> {
     this.eventDuringLoad = false;
-    const loaded = await this.loadNodes(deadline).finally(() => (this.loading = false));
+    this.patchesDuringLoad = [];
+    this.reading = true;
+    let loaded: AtspiNode[];
+    try {
+      [loaded] = await Promise.all([this.loadNodes(deadline), this.readToolkit(deadline)]);
+    } finally {
+      this.reading = false;
+    }
     const nodes = new Map<string, AtspiNode>();
     const byParent = new Map<string, AtspiNode[]>();
     for (const node of loaded) {
@@ -215,8 +324,24 @@ export class AppCache {
     }
     for (const node of nodes.values()) this.restore(node, nodes);
     this.nodes = nodes;
-    // An event that arrived while the structure was read may or may not be in it: read again next time.
+    // States and names that changed meanwhile carry their new values: whichever the structure holds, these are current.
+    for (const patch of this.patchesDuringLoad) {
+      if ('state' in patch) this.patchState(patch.key, patch.state.name, patch.state.on);
+      else if ('role' in patch) this.patchRole(patch.key, patch.role);
+      else this.patchName(patch.key, patch.name);
+    }
+    this.patchesDuringLoad = [];
+    this.loads.reloaded++;
+    this.loads.nodes += loaded.length;
+    // A structural event that arrived while the structure was read may or may not be in it: read again next time.
     this.fresh = !this.eventDuringLoad;
+    if (this.fresh) this.proven = { seq: this.eventSeq, at: performance.now() };
+  }
+
+  /** Reads the toolkit's name once (it decides whether automation ids are probed; see ID_PROBE). */
+  private async readToolkit(deadline: Deadline): Promise<void> {
+    if (this.toolkit !== undefined) return;
+    this.toolkit = str(await this.bus.getProperty(this.busName, ROOT_PATH, 'org.a11y.atspi.Application', 'ToolkitName', deadline.remaining()).catch(() => ''));
   }
 
   private loadNodes(deadline: Deadline): Promise<AtspiNode[]> {
@@ -272,12 +397,34 @@ export class AppCache {
     const id = this.ids.get(node.key);
     if (id !== undefined && id !== '') node.automationId = id;
     const d = this.detailStore.get(node.key);
-    if (d === undefined || (node.interfaces.has(I.component) && d.rect === undefined && !('rect' in d))) return;
-    if (d.rect !== undefined) node.rect = d.rect;
-    if (d.value !== undefined) node.value = d.value;
-    if (d.actions !== undefined) node.actions = d.actions;
+    if (d?.rect !== undefined) {
+      if (d.rect.rect !== undefined) node.rect = d.rect.rect;
+      node.rectRead = true;
+    }
+    if (d?.base === undefined) return;
+    if (d.base.value !== undefined) node.value = d.base.value;
+    if (d.base.actions !== undefined) node.actions = d.base.actions;
     node.patterns = patternsOf(node, node.parent === undefined ? undefined : nodes.get(node.parent));
     node.detailed = true;
+  }
+
+  /** Records an automation id read (fixed for the object's life) and what it says about the application. */
+  private learnId(node: AtspiNode, id: string): void {
+    if (id !== '') node.automationId = id;
+    this.ids.set(node.key, id);
+    this.idsAnswered++;
+    if (id !== '') this.idSeen = true;
+  }
+
+  /**
+   * Whether a detail pass asks this many more nodes for their automation ids. An application of a
+   * toolkit that sets none by itself (GTK), whose first ID_PROBE answers were all empty, is not asked
+   * again element by element: its answers say so, and element_find by automation_id still asks every
+   * candidate (partialDetails). Any id seen, or any other toolkit, and every element is asked.
+   */
+  private idsToAsk(wanted: number): number {
+    if (this.idSeen || !IDLESS_TOOLKITS.test(this.toolkit ?? '')) return wanted;
+    return Math.min(wanted, Math.max(0, ID_PROBE - this.idsAnswered));
   }
 
   /** Reads one object with individual calls (gaps the cache does not hold). */
@@ -302,9 +449,7 @@ export class AppCache {
       Number(role[0]),
       (state[0] as number[]) ?? [],
     );
-    const id = str(all['AccessibleId']?.value);
-    if (id !== '') node.automationId = id;
-    this.ids.set(node.key, id);
+    this.learnId(node, str(all['AccessibleId']?.value));
     if (node.childCount === 0) node.children = [];
     return node;
   }
@@ -404,18 +549,12 @@ export class AppCache {
       }
     const todo = keys
       .map((k) => nodes.get(k))
-      .filter(
-        (n): n is AtspiNode =>
-          n !== undefined &&
-          !n.detailed &&
-          (scope === 'ids' ? !this.ids.has(n.key) : n.interfaces.has(I.value) || n.interfaces.has(I.text) || n.role === 'combo_box'),
-      );
+      // An id is asked unless known: a detailed node may have been left unasked (idsToAsk).
+      .filter((n): n is AtspiNode => n !== undefined && (scope === 'ids' ? !this.ids.has(n.key) : !n.detailed && hasValue(n)));
     await pool(todo, CONCURRENCY, deadline, async (node) => {
       try {
         if (scope === 'ids') {
-          const id = str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', deadline.remaining()));
-          if (id !== '') node.automationId = id;
-          this.ids.set(node.key, id); // fixed for the object's life
+          this.learnId(node, str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', deadline.remaining())));
         } else await this.readValue(node, deadline);
       } catch (error) {
         node.unread.add(scope === 'ids' ? 'automation_id' : 'value');
@@ -439,7 +578,11 @@ export class AppCache {
     }
   }
 
-  /** Reads rect, automation id, value/text and action names of these nodes concurrently. */
+  /**
+   * Reads the details of these nodes concurrently: value or text, automation id and action names,
+   * and with `full` the rectangle too (`answer` leaves it: a text answer shows none). What an
+   * earlier pass read and no event touched since is kept, each part on its own.
+   */
   async details(
     nodes: Map<string, AtspiNode>,
     keys: readonly string[],
@@ -448,55 +591,114 @@ export class AppCache {
     scope: DetailScope = 'full',
     detailed?: Set<string>,
   ): Promise<void> {
-    if (scope !== 'full') return this.partialDetails(nodes, keys, deadline, scope, problems);
+    if (scope === 'ids' || scope === 'values') return this.partialDetails(nodes, keys, deadline, scope, problems);
+    const wantRect = scope === 'full';
+    const needsRect = (n: AtspiNode): boolean => wantRect && n.rectRead !== true && n.interfaces.has(I.component);
     const since = this.eventSeq;
-    const todo = keys.map((k) => nodes.get(k)).filter((n): n is AtspiNode => n !== undefined && !n.detailed);
+    const todo = keys.map((k) => nodes.get(k)).filter((n): n is AtspiNode => n !== undefined && (!n.detailed || needsRect(n)));
     // Details still valid when the read began count as read, even if an event marks them stale meanwhile.
-    if (detailed !== undefined) for (const k of keys) if (nodes.get(k)?.detailed === true) detailed.add(k);
-    await pool(todo, CONCURRENCY, deadline, async (node) => {
-      const t = (): number => deadline.remaining();
-      const jobs: Promise<void>[] = [];
-      let failed = false;
-      const guard = (field: 'rect' | 'automation_id' | 'value' | 'patterns', job: () => Promise<void>): void => {
-        jobs.push(
-          job().catch((error: unknown) => {
-            failed = true;
-            node.unread.add(field);
-            problems.note(error, `${field} of ${node.role} "${node.name ?? ''}"`);
-          }),
-        );
-      };
-      if (node.interfaces.has(I.component)) {
-        guard('rect', async () => {
-          const [ext] = await this.bus.call(node.bus, node.path, I.component, 'GetExtents', t(), 'u', [0]);
-          const [x, y, w, h] = (ext as number[]).map(Number) as [number, number, number, number];
-          if (x > -2_000_000_000 && w > 0 && h > 0) node.rect = rect(x, y, w, h);
-        });
+    if (detailed !== undefined) for (const k of keys) if (nodes.get(k)?.detailed === true && !needsRect(nodes.get(k) as AtspiNode)) detailed.add(k);
+    const idless = todo.filter((n) => !n.detailed && !this.knownId(n));
+    let askIds = new Set(idless.slice(0, this.idsToAsk(idless.length)));
+    const unasked: AtspiNode[] = [];
+    const calls: AtspiNode[] = [];
+    for (const node of todo) {
+      if (needsRect(node) || (!node.detailed && (askIds.has(node) || hasValue(node) || node.interfaces.has(I.action)))) calls.push(node);
+      else {
+        // Nothing to ask (a label, a panel): settled at once, without a round of the pool.
+        if (!node.detailed && !this.knownId(node)) unasked.push(node);
+        this.settle(node, nodes, since, false, !node.detailed, new Set(), detailed);
       }
-      if (!this.knownId(node)) {
+    }
+    await pool(calls, CONCURRENCY, deadline, (node) => this.detailOne(node, nodes, deadline, problems, since, needsRect(node), askIds, unasked, detailed));
+    // The probe saw an id after all: ask the rest too.
+    if (unasked.length > 0 && this.idsToAsk(unasked.length) > 0) {
+      askIds = new Set(unasked.splice(0, this.idsToAsk(unasked.length)));
+      await this.partialDetails(
+        nodes,
+        [...askIds].map((n) => n.key),
+        deadline,
+        'ids',
+        problems,
+      );
+    }
+    if (unasked.length > 0)
+      problems.notes.push(
+        `automation_id: not asked of ${unasked.length} elements: ${this.toolkit ?? 'the toolkit'} sets none by itself and this application answered none for the first ${ID_PROBE} asked; element_find by automation_id asks every element`,
+      );
+  }
+
+  /** One node of a detail pass (see details). */
+  private async detailOne(
+    node: AtspiNode,
+    nodes: ReadonlyMap<string, AtspiNode>,
+    deadline: Deadline,
+    problems: Problems,
+    since: number,
+    readRect: boolean,
+    askIds: ReadonlySet<AtspiNode>,
+    unasked: AtspiNode[],
+    detailed: Set<string> | undefined,
+  ): Promise<void> {
+    const t = (): number => deadline.remaining();
+    const readBase = !node.detailed;
+    const jobs: Promise<void>[] = [];
+    const failed = new Set<string>();
+    const guard = (field: 'rect' | 'automation_id' | 'value' | 'patterns', job: () => Promise<void>): void => {
+      jobs.push(
+        job().catch((error: unknown) => {
+          failed.add(field);
+          node.unread.add(field);
+          problems.note(error, `${field} of ${node.role} "${node.name ?? ''}"`);
+        }),
+      );
+    };
+    if (readRect) {
+      guard('rect', async () => {
+        const [ext] = await this.bus.call(node.bus, node.path, I.component, 'GetExtents', t(), 'u', [0]);
+        const [x, y, w, h] = (ext as number[]).map(Number) as [number, number, number, number];
+        if (x > -2_000_000_000 && w > 0 && h > 0) node.rect = rect(x, y, w, h);
+        else delete node.rect;
+      });
+    }
+    if (readBase) {
+      if (askIds.has(node)) {
         guard('automation_id', async () => {
-          const id = str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', t()));
-          if (id !== '') node.automationId = id;
-          this.ids.set(node.key, id); // fixed for the object's life
+          this.learnId(node, str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', t())));
         });
-      }
-      if (node.interfaces.has(I.value) || node.interfaces.has(I.text) || node.role === 'combo_box') guard('value', () => this.readValue(node, deadline));
+      } else if (!this.knownId(node)) unasked.push(node);
+      if (hasValue(node)) guard('value', () => this.readValue(node, deadline));
       if (node.interfaces.has(I.action)) {
         guard('patterns', async () => {
           node.actions = await this.actionNames(node, deadline);
         });
       }
-      await Promise.all(jobs);
+    }
+    await Promise.all(jobs);
+    this.settle(node, nodes, since, readRect, readBase, failed, detailed);
+  }
+
+  /** Marks what a detail pass read of one node, and keeps it when no event touched the node meanwhile. */
+  private settle(
+    node: AtspiNode,
+    nodes: ReadonlyMap<string, AtspiNode>,
+    since: number,
+    readRect: boolean,
+    readBase: boolean,
+    failed: ReadonlySet<string>,
+    detailed: Set<string> | undefined,
+  ): void {
+    if (readBase) {
       node.patterns = patternsOf(node, node.parent === undefined ? undefined : nodes.get(node.parent));
       node.detailed = true;
-      detailed?.add(node.key);
-      if (!failed && this.untouchedSince(node.key, since)) {
-        const d: Detail = {};
-        if (node.rect !== undefined || node.interfaces.has(I.component)) d.rect = node.rect as Rect;
-        if (node.value !== undefined) d.value = node.value;
-        if (node.actions !== undefined) d.actions = node.actions;
-        this.detailStore.set(node.key, d);
-      }
-    });
+    }
+    if (!node.interfaces.has(I.component) || (readRect && !failed.has('rect'))) node.rectRead = true;
+    detailed?.add(node.key);
+    if (!this.untouchedSince(node.key, since)) return;
+    const d: Detail = this.detailStore.get(node.key) ?? {};
+    if (readBase && !failed.has('value') && !failed.has('patterns') && !failed.has('automation_id'))
+      d.base = { ...(node.value !== undefined ? { value: node.value } : {}), ...(node.actions !== undefined ? { actions: node.actions } : {}) };
+    if (readRect && !failed.has('rect')) d.rect = { rect: node.rect };
+    if (d.base !== undefined || d.rect !== undefined) this.detailStore.set(node.key, d);
   }
 }

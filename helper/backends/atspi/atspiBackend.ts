@@ -1,5 +1,5 @@
 import { fail, OverseerError, type Action, type Exclusions, type ProcessIdentity, type Truncation, type WindowInfo } from '../../../protocol/index.js';
-import type { Backend, DispatchResult, NativeNode, TreeProbe, TreeSource, WindowHandle } from '../../core/backend.js';
+import type { Backend, BackendStats, DispatchResult, NativeNode, TreeProbe, TreeSource, WindowHandle } from '../../core/backend.js';
 import { type Deadline } from '../../core/deadline.js';
 import { isExcluded, isExcludedTitle } from '../../core/exclusions.js';
 import { AppCache } from './appCache.js';
@@ -13,6 +13,7 @@ import { procStart } from './identity.js';
 import { ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
+const WINDOW_EVENTS = 'org.a11y.atspi.Event.Window';
 const EVENT_CLASSES = ['object:', 'window:', 'focus:', 'document:'];
 const SIGNAL_INTERFACES = [
   'org.a11y.atspi.Event.Object',
@@ -50,6 +51,9 @@ export class AtspiBackend implements Backend {
   private changeListener: ((pids: number[]) => void) | undefined;
   private changedPids = new Set<number>();
   private changeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The event counter each handle's resolution proved its application's cache current at (AppCache.load). */
+  private readonly proofs = new WeakMap<WindowHandle, number>();
+  private windowShown: ((window: string) => void) | undefined;
 
   constructor(private readonly log: (line: string) => void) {}
 
@@ -94,6 +98,10 @@ export class AtspiBackend implements Backend {
     this.changeListener = listener;
   }
 
+  onWindowShown(listener: (window: string) => void): void {
+    this.windowShown = listener;
+  }
+
   /** Collects the processes whose trees changed and reports them at most every CHANGE_REPORT_MS. */
   private noteChange(bus: string): void {
     const pid = this.apps.get(bus)?.pid;
@@ -119,6 +127,7 @@ export class AtspiBackend implements Backend {
         }
         return;
       }
+      if (iface === WINDOW_EVENTS && (member === 'Activate' || member === 'Create')) this.windowShown?.(keyOf(sender, path));
       const cache = this.caches.get(sender);
       if (cache === undefined) return;
       // AddAccessible/RemoveAccessible name the object in their body, not in the signal path.
@@ -283,8 +292,9 @@ export class AtspiBackend implements Backend {
       throw fail('excluded_target', `window ${id} belongs to an excluded application (${app.name}, pid ${app.pid})`, { window: id, pid: app.pid });
     const cache = this.cacheFor(app.bus);
     const last = this.lastWindows.get(id);
+    let proof: number;
     try {
-      await cache.load(deadline);
+      proof = await cache.load(deadline);
     } catch (error) {
       if (!(error instanceof DBusTimeoutError)) throw error;
       // The application is not answering: answer partially from what the listing knew.
@@ -298,15 +308,38 @@ export class AtspiBackend implements Backend {
     const info = this.windowInfo(app, frame);
     if (isExcludedTitle(this.exclusions, info.title))
       throw fail('excluded_target', `window ${id} shows the supervisor's own UI ("${info.title}")`, { window: id, pid: app.pid });
-    return { info, rootKey: id, process: { pid: app.pid, process_start: app.start } };
+    const handle = { info, rootKey: id, process: { pid: app.pid, process_start: app.start } };
+    this.proofs.set(handle, proof);
+    return handle;
   }
 
   async open(window: WindowHandle, deadline: Deadline): Promise<TreeSource> {
     const ref = refOf(window.rootKey);
     if (ref === undefined) throw fail('stale_window', `window ${window.rootKey} is not an AT-SPI window`);
     const source = new AtspiTreeSource(window, this.cacheFor(ref.bus));
-    await source.open(deadline);
+    // The barrier of resolving this handle stands for its first opening only (never across a dispatch).
+    const proof = this.proofs.get(window);
+    this.proofs.delete(window);
+    await source.open(deadline, proof);
     return source;
+  }
+
+  stats(): BackendStats {
+    const counts = this.bus?.counts;
+    const loads = { reused: 0, reloaded: 0, nodes: 0 };
+    for (const cache of this.caches.values()) {
+      loads.reused += cache.loads.reused;
+      loads.reloaded += cache.loads.reloaded;
+      loads.nodes += cache.loads.nodes;
+    }
+    return {
+      calls: counts?.calls ?? 0,
+      callsByMember: { ...counts?.byMember },
+      maxInFlight: this.bus?.takePeak() ?? 0,
+      loadsReused: loads.reused,
+      loadsReloaded: loads.reloaded,
+      nodesLoaded: loads.nodes,
+    };
   }
 
   checkProcess(process: ProcessIdentity): Promise<void> {

@@ -23,6 +23,8 @@ export interface AtspiNode extends NativeNode {
   /** index_in_parent as reported (−1 when unknown). */
   index: number;
   states: ReadonlySet<number>;
+  /** True once the rectangle was read and no event has moved it since (read apart from `detailed`). */
+  rectRead?: boolean;
 }
 
 /** Builds a node from the fields every read path yields (cache item or individual calls). */

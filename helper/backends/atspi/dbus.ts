@@ -88,6 +88,15 @@ export class A11yBus {
   }
 
   private corked = false;
+  /** Method calls made so far, by member, and the most in flight at once since `takePeak()`. */
+  readonly counts = { calls: 0, byMember: {} as Record<string, number>, inFlight: 0, peak: 0 };
+
+  /** The most calls that were in flight at once since the last time this was asked. */
+  takePeak(): number {
+    const peak = this.counts.peak;
+    this.counts.peak = this.counts.inFlight;
+    return peak;
+  }
 
   /**
    * Coalesces the writes of all calls issued in one tick into one socket write: a read sends
@@ -110,6 +119,10 @@ export class A11yBus {
     if (timeoutMs <= 0) throw new DBusTimeoutError('no time left');
     const msg = new dbus.Message({ destination, path, interface: iface, member, signature, body });
     this.cork();
+    const counts = this.counts;
+    counts.calls++;
+    counts.byMember[member] = (counts.byMember[member] ?? 0) + 1;
+    counts.peak = Math.max(counts.peak, ++counts.inFlight);
     try {
       const reply = await withTimeout(this.bus.call(msg), timeoutMs, () => {
         // forget the handler so a reply that never comes does not leak
@@ -119,6 +132,8 @@ export class A11yBus {
     } catch (error) {
       if (error instanceof dbus.DBusError) throw new DBusReplyError(error.type, error.text);
       throw error;
+    } finally {
+      counts.inFlight--;
     }
   }
 

@@ -12,6 +12,10 @@ export interface EventEffect {
   state?: { name: string; on: boolean };
   /** A new accessible name to apply in place. */
   name?: string;
+  /** A new AT-SPI role number to apply in place. */
+  role?: number;
+  /** The object's parent as the event names it: a structural change only if it differs from the known one (AppCache decides). */
+  parent?: { bus: string; path: string };
   /** The object's value or text changed. */
   value?: boolean;
   /** Positions that may have moved: the object's subtree, or the whole application. */
@@ -21,6 +25,7 @@ export interface EventEffect {
 }
 
 const OBJECT = 'org.a11y.atspi.Event.Object';
+const WINDOW = 'org.a11y.atspi.Event.Window';
 const CHILDREN_MEMBERS = new Set([
   'ChildrenChanged',
   'RowInserted',
@@ -33,6 +38,51 @@ const CHILDREN_MEMBERS = new Set([
 ]);
 /** Object events that concern only the caret or selection of text, which answers do not carry. */
 const IGNORED_MEMBERS = new Set(['TextCaretMoved', 'TextSelectionChanged', 'TextBoundsChanged', 'Announcement', 'AttributesChanged']);
+
+/**
+ * Window events. Activation is the window's `active` state, applied in place: a person or a window
+ * manager moving the focus between reads must not throw away a cache. Moving and resizing move
+ * rectangles only; the rest (create, destroy, minimize, …) change what the tree holds.
+ */
+function windowEffect(member: string): EventEffect {
+  switch (member) {
+    case 'Activate':
+      return { state: { name: 'active', on: true } };
+    case 'Deactivate':
+      return { state: { name: 'active', on: false } };
+    case 'Raise':
+    case 'Lower':
+      return {};
+    case 'Move':
+    case 'Resize':
+      return { rects: 'subtree' };
+    default:
+      return { structure: true, rects: 'subtree' };
+  }
+}
+
+/** Accessible properties no answer carries. */
+const UNANSWERED_PROPERTIES = new Set(['accessible-description', 'accessible-help-text', 'accessible-locale']);
+
+/**
+ * PropertyChange events. Name, role and parent carry their new values. Properties no answer
+ * carries (description, table captions and headers) change nothing held. Names outside AT-SPI's
+ * `accessible-*` set are the toolkit's own object properties (GTK3 sends "widget" and "renderer"
+ * for every object it makes on first access); they change nothing either. Any other accessible
+ * property reads the structure again.
+ */
+function propertyEffect(detail: string, value: unknown): EventEffect {
+  if (detail === 'accessible-name' && typeof value === 'string') return { name: value };
+  if (detail === 'accessible-value') return { value: true };
+  if (detail === 'accessible-role' && typeof value === 'number') return { role: value };
+  if (detail === 'accessible-parent') {
+    const ref = Array.isArray(value) && typeof value[0] === 'string' && typeof value[1] === 'string' ? { bus: value[0], path: value[1] } : undefined;
+    return ref !== undefined ? { parent: ref } : { structure: true, reparented: true, rects: 'app' };
+  }
+  if (UNANSWERED_PROPERTIES.has(detail) || detail.startsWith('accessible-table-')) return {};
+  if (!detail.startsWith('accessible-')) return {};
+  return { structure: true, rects: 'subtree' };
+}
 
 function variant(value: unknown): unknown {
   return typeof value === 'object' && value !== null && 'value' in value ? value.value : value;
@@ -48,21 +98,18 @@ export function classify(iface: string, member: string, body: readonly unknown[]
   const detail = typeof body[0] === 'string' ? body[0] : '';
   if (iface === 'org.a11y.atspi.Cache') return { structure: true, removed: member === 'RemoveAccessible', rects: 'subtree' };
   if (iface === 'org.a11y.atspi.Event.Focus') return {};
+  if (iface === WINDOW) return windowEffect(member);
   if (iface !== OBJECT) return { structure: true, details: 'app' };
   if (CHILDREN_MEMBERS.has(member)) return { structure: true, children: true, rects: 'subtree' };
   if (IGNORED_MEMBERS.has(member)) return {};
   switch (member) {
     case 'StateChanged':
+      // "defunct" off: an object the toolkit made on first access (GTK3 cells) came alive; nothing held changes.
+      if (detail === 'defunct' && body[1] !== 1) return {};
       if (detail === '' || detail === 'defunct') return { structure: true, rects: 'subtree' };
       return { state: { name: detail, on: body[1] === 1 } };
-    case 'PropertyChange': {
-      const value = variant(body[3]);
-      if (detail === 'accessible-name' && typeof value === 'string') return { name: value };
-      if (detail === 'accessible-description') return {};
-      if (detail === 'accessible-value') return { value: true };
-      if (detail === 'accessible-parent') return { structure: true, reparented: true, rects: 'app' };
-      return { structure: true, rects: 'subtree' };
-    }
+    case 'PropertyChange':
+      return propertyEffect(detail, variant(body[3]));
     case 'BoundsChanged':
     case 'VisibleDataChanged':
       return { rects: 'subtree' };

@@ -19,10 +19,13 @@ export class AtspiTreeSource implements TreeSource {
     this.nodes = cache.nodes;
   }
 
-  /** Loads the application's cache and pins the result; a failure is noted, not thrown. */
-  async open(deadline: Deadline): Promise<void> {
+  /** Rectangles were asked for by this read (a `full` detail pass). */
+  private wantRects = false;
+
+  /** Loads the application's cache (see AppCache.load for `proof`) and pins the result; a failure is noted, not thrown. */
+  async open(deadline: Deadline, proof?: number): Promise<void> {
     try {
-      await this.cache.load(deadline);
+      await this.cache.load(deadline, proof);
     } catch (error) {
       this.problems.note(error, `application ${this.window.info.app} (pid ${this.window.process.pid})`);
     }
@@ -50,12 +53,15 @@ export class AtspiTreeSource implements TreeSource {
   }
 
   async details(keys: readonly string[], deadline: Deadline, scope: DetailScope = 'full'): Promise<void> {
-    await this.cache.details(this.nodes, keys, deadline, this.problems, scope, scope === 'full' ? this.detailedHere : undefined);
+    const answer = scope === 'full' || scope === 'answer';
+    if (scope === 'full') this.wantRects = true;
+    await this.cache.details(this.nodes, keys, deadline, this.problems, scope, answer ? this.detailedHere : undefined);
   }
 
   /** An event may mark a node stale after this read detailed it; the read still holds what it read. */
   isDetailed(key: string): boolean {
-    return this.detailedHere.has(key) || this.nodes.get(key)?.detailed === true;
+    const node = this.nodes.get(key);
+    return this.detailedHere.has(key) || (node?.detailed === true && (!this.wantRects || node.rectRead === true));
   }
 
   /** Reads an object directly by its path (AT-SPI paths are addressable), with its parent. */

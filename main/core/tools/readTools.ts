@@ -70,12 +70,15 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   }
   const format = args.format ?? 'tree';
   const wantTargets = args.targets ?? args.window !== undefined;
+  // The text answer shows no rectangles: only JSON asks every element for one (docs/performance.md#what-a-read-asks).
+  const rects = args.output === 'json';
   const read = await deps.helper.call(
     'window_read',
     {
       ...(args.window !== undefined ? { window: args.window } : {}),
       format,
       identity: wantTargets,
+      rects,
       max_nodes: args.max_nodes ?? deps.settings().read_max_nodes,
       timeout_ms: args.timeout_ms ?? deps.settings().read_timeout_ms,
       ...(args.max_depth !== undefined ? { max_depth: args.max_depth } : {}),
@@ -99,7 +102,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   const { since: _since, snapshot: _snapshot, targets: _targets, output: _output, ...query } = args;
   const meta = { node_count: read.node_count, limits: read.limits, truncated_by: read.truncated_by, notes: read.notes, read_ms: read.read_ms };
   const observation = {
-    scope: observationScope({ ...query, format, targets: wantTargets }, read.window.window),
+    scope: observationScope({ ...query, format, targets: wantTargets, rects }, read.window.window),
     window: read.window,
     format,
     elements: read.elements,
