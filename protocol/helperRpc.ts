@@ -112,6 +112,10 @@ export const ReadProfile = z.object({
   loads_reused: z.number().int(),
   loads_reloaded: z.number().int(),
   nodes_loaded: z.number().int(),
+  /** Of the phases, time spent reading structures (Cache.GetItems and building the node maps). */
+  load_ms: z.number(),
+  /** CPU time of the helper during the read; the rest of the wall time is waiting for applications and the bus. */
+  cpu_ms: z.number(),
 });
 export type ReadProfile = z.infer<typeof ReadProfile>;
 

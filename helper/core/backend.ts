@@ -125,6 +125,8 @@ export interface BackendStats {
   loadsReused: number;
   loadsReloaded: number;
   nodesLoaded: number;
+  /** Milliseconds spent reading structures. */
+  loadMs: number;
 }
 
 /** A window of the tree and an element in it, as the screen tier asks for them. */

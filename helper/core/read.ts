@@ -44,6 +44,7 @@ class Profiler {
   private readonly phases: Record<string, number> = {};
   private last = performance.now();
   private readonly before: BackendStats | undefined;
+  private readonly cpu = process.cpuUsage();
 
   constructor(private readonly backend: Backend) {
     this.before = backend.stats?.();
@@ -62,7 +63,8 @@ class Profiler {
       const d = n - (this.before?.callsByMember[member] ?? 0);
       if (d > 0) byMember[member] = d;
     }
-    const diff = (f: 'calls' | 'loadsReused' | 'loadsReloaded' | 'nodesLoaded'): number => (after?.[f] ?? 0) - (this.before?.[f] ?? 0);
+    const diff = (f: 'calls' | 'loadsReused' | 'loadsReloaded' | 'nodesLoaded' | 'loadMs'): number => (after?.[f] ?? 0) - (this.before?.[f] ?? 0);
+    const cpu = process.cpuUsage(this.cpu);
     return {
       phases_ms: this.phases,
       calls: diff('calls'),
@@ -71,6 +73,8 @@ class Profiler {
       loads_reused: diff('loadsReused'),
       loads_reloaded: diff('loadsReloaded'),
       nodes_loaded: diff('nodesLoaded'),
+      load_ms: Math.round(diff('loadMs') * 100) / 100,
+      cpu_ms: Math.round((cpu.user + cpu.system) / 10) / 100,
     };
   }
 }

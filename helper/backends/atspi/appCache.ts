@@ -43,6 +43,8 @@ const CONCURRENCY = 64;
 const ID_PROBE = 32;
 /** Toolkits whose objects carry an accessible id only where the application set one (GTK 3 and 4). */
 const IDLESS_TOOLKITS = /^gtk$/i;
+/** Objects whose last event is remembered (for passes in flight); an application that keeps making new ones must not grow the helper. */
+const TOUCHED_MAX = 50_000;
 /** How long the barrier a window's resolution made stands for the tree source opened right after it. */
 const PROOF_MS = 100;
 
@@ -82,7 +84,7 @@ export class AppCache {
   /** The event counter when a barrier or a load last proved the cache current, and when. */
   private proven = { seq: -1, at: 0 };
   /** Loads that reused the cache after a barrier, and that read the structure again. */
-  readonly loads = { reused: 0, reloaded: 0, nodes: 0 };
+  readonly loads = { reused: 0, reloaded: 0, nodes: 0, ms: 0 };
   /** The application's toolkit (Application.ToolkitName), once read. */
   private toolkit: string | undefined;
   /** Automation ids answered so far (empty or not), and whether any was not empty. */
@@ -189,6 +191,12 @@ export class AppCache {
   }
 
   private touch(key: string): void {
+    // Bounded: past TOUCHED_MAX objects, forget which and count the whole application as touched
+    // now (passes in flight then keep nothing they read: correct, and rare).
+    if (this.touched.size >= TOUCHED_MAX) {
+      this.touched.clear();
+      this.globalTouch = this.eventSeq;
+    }
     this.touched.set(key, this.eventSeq);
   }
 
@@ -290,6 +298,7 @@ export class AppCache {
   }
 
   private async reload(deadline: Deadline): Promise<void> {
+    const started = performance.now();
     this.eventDuringLoad = false;
     this.patchesDuringLoad = [];
     this.reading = true;
@@ -333,6 +342,7 @@ export class AppCache {
     this.patchesDuringLoad = [];
     this.loads.reloaded++;
     this.loads.nodes += loaded.length;
+    this.loads.ms += performance.now() - started;
     // A structural event that arrived while the structure was read may or may not be in it: read again next time.
     this.fresh = !this.eventDuringLoad;
     if (this.fresh) this.proven = { seq: this.eventSeq, at: performance.now() };

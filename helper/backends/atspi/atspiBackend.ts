@@ -124,6 +124,7 @@ export class AtspiBackend implements Backend {
         if (typeof name === 'string' && body[2] === '') {
           this.caches.delete(name);
           this.apps.delete(name);
+          for (const window of this.lastWindows.keys()) if (refOf(window)?.bus === name) this.lastWindows.delete(window);
         }
         return;
       }
@@ -191,6 +192,9 @@ export class AtspiBackend implements Backend {
   private async appInfo(bus: string, deadline: Deadline): Promise<AppInfo> {
     const known = this.apps.get(bus);
     if (known !== undefined) return known;
+    // Both asked at once: a cold read waits for this before anything else.
+    // A frozen application cannot tell its name: go on without it (and ask again next time).
+    const asked = this.a11y.getProperty(bus, ROOT_PATH, I.accessible, 'Name', Math.min(deadline.remaining(), LIST_APP_MS)).then(str, () => undefined);
     let pid: number;
     try {
       const [p] = await this.a11y.daemon('GetConnectionUnixProcessID', deadline.remaining(), 's', [bus]);
@@ -200,8 +204,7 @@ export class AtspiBackend implements Backend {
     }
     const start = procStart(pid);
     if (start === undefined) throw fail('stale_process', `process ${pid} has exited`, { pid });
-    // A frozen application cannot tell its name: go on without it (and ask again next time).
-    const name = await this.a11y.getProperty(bus, ROOT_PATH, I.accessible, 'Name', Math.min(deadline.remaining(), LIST_APP_MS)).then(str, () => undefined);
+    const name = await asked;
     const info = { bus, pid, start, name: name ?? '' };
     if (name !== undefined) this.apps.set(bus, info);
     return info;
@@ -326,11 +329,12 @@ export class AtspiBackend implements Backend {
 
   stats(): BackendStats {
     const counts = this.bus?.counts;
-    const loads = { reused: 0, reloaded: 0, nodes: 0 };
+    const loads = { reused: 0, reloaded: 0, nodes: 0, ms: 0 };
     for (const cache of this.caches.values()) {
       loads.reused += cache.loads.reused;
       loads.reloaded += cache.loads.reloaded;
       loads.nodes += cache.loads.nodes;
+      loads.ms += cache.loads.ms;
     }
     return {
       calls: counts?.calls ?? 0,
@@ -339,6 +343,7 @@ export class AtspiBackend implements Backend {
       loadsReused: loads.reused,
       loadsReloaded: loads.reloaded,
       nodesLoaded: loads.nodes,
+      loadMs: loads.ms,
     };
   }
 
