@@ -92,11 +92,12 @@ export function interfaceSet(interfaces: readonly string[]): ReadonlySet<string>
     set = new Set(interfaces);
     interfaceSets.set(key, set);
   }
-  interfaceSetsByList.set(interfaces, set);
+  // Only shared lists are worth remembering by identity; a decoded body's lists are one per item.
+  if (Object.isFrozen(interfaces)) interfaceSetsByList.set(interfaces, set);
   return set;
 }
 
-/** Builds a node from the fields every read path yields (cache item or individual calls). */
+/** Builds a node from the fields every read path yields (cache item or individual calls); keeps neither array passed. */
 export function makeNode(
   bus: string,
   path: string,
