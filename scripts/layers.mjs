@@ -206,7 +206,7 @@ export const LAYERS = [
   },
   {
     folder: 'bench',
-    why: 'Benchmarks measure the product through its real entry points, against peers in the same run. The screen bench drives the X11 screen backend in-process (x11Backend.ts): no RPC method of the screen tier exists yet.',
+    why: 'Benchmarks measure the product through its real entry points, against peers in the same run. The screen bench drives the X11 screen backend in-process (x11Backend.ts): no RPC method of the screen tier exists yet. getItemsDecode.ts compares the two decode paths of one AT-SPI call in-process (A11yBus, the GetItems reader, AppCache): they are below any RPC method.',
     may: [
       'protocol',
       'bench',
@@ -215,6 +215,10 @@ export const LAYERS = [
       'desktop',
       'e2e/ui',
       'e2e/windows',
+      'helper/backends/atspi/appCache.ts',
+      'helper/backends/atspi/cacheItems.ts',
+      'helper/backends/atspi/dbus.ts',
+      'helper/core/deadline.ts',
       'helper/backends/windows/win32/win32Api.ts',
       'helper/screen/image',
       'helper/screen/x11/x11Backend.ts',

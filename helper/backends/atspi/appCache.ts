@@ -3,6 +3,7 @@ import type { DetailScope } from '../../core/backend.js';
 import type { Deadline } from '../../core/deadline.js';
 import { I, makeNode, patternsOf, type AtspiNode } from './atspiNode.js';
 import { DBusReplyError, type A11yBus } from './dbus.js';
+import { CACHE_ITEMS_SIGNATURE, cacheItemNodes } from './cacheItems.js';
 import { formatNumber, pool, str, type Problems } from './readSupport.js';
 import { NULL_PATH, ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
 import { classify, type EventEffect } from './events.js';
@@ -313,9 +314,9 @@ export class AppCache {
     for (const node of loaded) {
       nodes.set(node.key, node);
       if (node.parent === undefined) continue;
-      const list = byParent.get(node.parent) ?? [];
+      let list = byParent.get(node.parent);
+      if (list === undefined) byParent.set(node.parent, (list = []));
       list.push(node);
-      byParent.set(node.parent, list);
     }
     // Children from the cache only where their order is certain: every index known, unique and complete.
     for (const [parentKey, kids] of byParent) {
@@ -363,33 +364,15 @@ export class AppCache {
    * Cache.GetItems (or with it disabled) are read by walking from their top-level windows.
    */
   private async getItems(deadline: Deadline): Promise<AtspiNode[]> {
-    let items: unknown;
+    let reply: unknown[];
     try {
-      [items] = await this.bus.call(this.busName, '/org/a11y/atspi/cache', I.cache, 'GetItems', deadline.remaining());
+      reply = await this.bus.call(this.busName, '/org/a11y/atspi/cache', I.cache, 'GetItems', deadline.remaining(), '', [], CACHE_ITEMS_SIGNATURE);
     } catch (error) {
       if (!(error instanceof DBusReplyError)) throw error;
       this.bulk = false;
       return this.topLevels(deadline);
     }
-    return (Array.isArray(items) ? (items as unknown[][]) : []).flatMap((item) => {
-      const ref = asRef(item[0]);
-      const parent = asRef(item[2]);
-      if (ref === undefined) return [];
-      const parentKey = parent === undefined || parent.path === NULL_PATH ? undefined : keyOf(parent.bus, parent.path);
-      return [
-        makeNode(
-          ref.bus,
-          ref.path,
-          parentKey,
-          Number(item[3]),
-          Number(item[4]),
-          (item[5] as string[]) ?? [],
-          str(item[6]),
-          Number(item[7]),
-          (item[9] as number[]) ?? [],
-        ),
-      ];
-    });
+    return cacheItemNodes(reply);
   }
 
   /** The application's top-level windows, read one by one; the walk reads the rest. */

@@ -1,4 +1,4 @@
-import type { Pattern } from '../../../protocol/index.js';
+import type { ElementState, Pattern, Role } from '../../../protocol/index.js';
 import type { NativeNode } from '../../core/backend.js';
 import { S, mapRole, mapState, stateSet } from './roles.js';
 import { keyOf } from './refs.js';
@@ -27,7 +27,79 @@ export interface AtspiNode extends NativeNode {
   rectRead?: boolean;
 }
 
-/** Builds a node from the fields every read path yields (cache item or individual calls). */
+/**
+ * What nodes with the same role number and state words share. A big window repeats a few such
+ * combinations thousands of times; mapping each once is most of what makeNode saves.
+ */
+interface Shape {
+  role: Role;
+  nativeRole: string;
+  states: ReadonlySet<number>;
+  state: ElementState;
+  /** Patterns of a node not yet detailed, per (interned) interface set. */
+  patterns: WeakMap<ReadonlySet<string>, readonly Pattern[]>;
+}
+
+/** Kept shapes: role·2³² + second state word → first state word → shape. */
+const shapes = new Map<number, Map<number, Shape>>();
+let shapeCount = 0;
+/** Interface sets by their list, so nodes with the same interfaces share one (never mutated) set. */
+const interfaceSets = new Map<string, ReadonlySet<string>>();
+const interfaceSetsByList = new WeakMap<readonly string[], ReadonlySet<string>>();
+/** Bound on either memo: a provider could report endless combinations. */
+const MEMO_LIMIT = 4096;
+
+function makeShape(roleNumber: number, stateWords: readonly number[]): Shape {
+  const { role, nativeRole } = mapRole(roleNumber);
+  const states = stateSet(stateWords);
+  return { role, nativeRole, states, state: mapState(states, nativeRole), patterns: new WeakMap() };
+}
+
+function isWord(n: number | undefined): n is number {
+  return n !== undefined && Number.isInteger(n) && n >= 0 && n <= 0xffff_ffff;
+}
+
+function shapeOf(roleNumber: number, stateWords: readonly number[]): Shape {
+  const [low, high] = stateWords;
+  // The memo key must be exact: role·2³² + high stays below 2⁵³ for any role under 2²⁰.
+  if (stateWords.length !== 2 || !isWord(low) || !isWord(high) || !Number.isInteger(roleNumber) || roleNumber < 0 || roleNumber >= 2 ** 20)
+    return makeShape(roleNumber, stateWords);
+  const outer = roleNumber * 2 ** 32 + high;
+  let byLow = shapes.get(outer);
+  if (byLow === undefined) {
+    if (shapeCount >= MEMO_LIMIT) {
+      shapes.clear();
+      shapeCount = 0;
+    }
+    byLow = new Map();
+    shapes.set(outer, byLow);
+  }
+  let shape = byLow.get(low);
+  if (shape === undefined) {
+    shape = makeShape(roleNumber, stateWords);
+    byLow.set(low, shape);
+    shapeCount++;
+  }
+  return shape;
+}
+
+/** One shared set per distinct interface list (lists from cacheItems.ts are themselves shared). */
+export function interfaceSet(interfaces: readonly string[]): ReadonlySet<string> {
+  const known = interfaceSetsByList.get(interfaces);
+  if (known !== undefined) return known;
+  const key = interfaces.join('\0'); // D-Bus strings hold no NUL: no two lists share a key
+  let set = interfaceSets.get(key);
+  if (set === undefined) {
+    if (interfaceSets.size >= MEMO_LIMIT) interfaceSets.clear();
+    set = new Set(interfaces);
+    interfaceSets.set(key, set);
+  }
+  // Only shared lists are worth remembering by identity; a decoded body's lists are one per item.
+  if (Object.isFrozen(interfaces)) interfaceSetsByList.set(interfaces, set);
+  return set;
+}
+
+/** Builds a node from the fields every read path yields (cache item or individual calls); keeps neither array passed. */
 export function makeNode(
   bus: string,
   path: string,
@@ -39,8 +111,8 @@ export function makeNode(
   roleNumber: number,
   stateWords: readonly number[],
 ): AtspiNode {
-  const { role, nativeRole } = mapRole(roleNumber);
-  const states = stateSet(stateWords);
+  const shape = shapeOf(roleNumber, stateWords);
+  const ifaces = interfaceSet(interfaces);
   const node: AtspiNode = {
     key: keyOf(bus, path),
     bus,
@@ -48,18 +120,24 @@ export function makeNode(
     parent: parentKey,
     children: undefined,
     childCount,
-    role,
-    nativeRole,
+    role: shape.role,
+    nativeRole: shape.nativeRole,
     name,
-    state: mapState(states, nativeRole),
+    state: { ...shape.state },
     patterns: [],
     detailed: false,
     unread: new Set(),
-    interfaces: new Set(interfaces),
+    interfaces: ifaces,
     index,
-    states,
+    states: shape.states,
   };
-  node.patterns = patternsOf(node);
+  let patterns = shape.patterns.get(ifaces);
+  if (patterns === undefined) {
+    // Depends only on what the shape and interfaces fix: no actions or parent are known yet.
+    patterns = patternsOf(node);
+    shape.patterns.set(ifaces, patterns);
+  }
+  node.patterns = patterns.slice();
   return node;
 }
 

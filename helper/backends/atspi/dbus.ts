@@ -1,5 +1,8 @@
 import dbus from 'dbus-next';
 import { fail } from '../../../protocol/index.js';
+import { RawBody, enableRawReplies, expectRaw, forgetRaw, type RawWanted } from './rawReplies.js';
+
+export { RawBody };
 
 /** D-Bus failure that came back as an error reply (the call reached the app). */
 export class DBusReplyError extends Error {
@@ -63,12 +66,19 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout?: () => void)
 
 /** The accessibility bus: method calls with explicit timeouts, and signal delivery. */
 export class A11yBus {
-  private constructor(private readonly bus: Bus) {}
+  private constructor(
+    private readonly bus: Bus,
+    /** The connection's stream when it can deliver raw reply bodies (see rawReplies.ts). */
+    private readonly rawStream: object | undefined,
+  ) {}
 
   /** Connects to the accessibility bus of the current session. */
   static async connect(timeoutMs = 3000): Promise<A11yBus> {
     const address = await a11yAddress(timeoutMs);
     const bus = dbus.sessionBus({ busAddress: address }) as Bus;
+    // Before the handshake completes: dbus-next starts reading messages then.
+    const stream = (bus as unknown as { _connection?: { stream?: object } })._connection?.stream;
+    const rawStream = enableRawReplies(stream) ? stream : undefined;
     const connected = new Promise<void>((resolve, reject) => {
       bus.once('connect', () => resolve());
       bus.once('error', (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))));
@@ -84,7 +94,7 @@ export class A11yBus {
       );
     }
     bus.on('error', () => {});
-    return new A11yBus(bus);
+    return new A11yBus(bus, rawStream);
   }
 
   private corked = false;
@@ -114,21 +124,51 @@ export class A11yBus {
     });
   }
 
-  /** Calls a method; rejects with DBusReplyError, DBusTimeoutError or a connection error. */
-  async call(destination: string, path: string, iface: string, member: string, timeoutMs: number, signature = '', body: unknown[] = []): Promise<unknown[]> {
+  /**
+   * Calls a method; rejects with DBusReplyError, DBusTimeoutError or a connection error. With
+   * `rawReply`, a reply of that signature comes back undecoded, as `[RawBody]` (when the
+   * connection can keep bodies raw; any other reply is decoded as usual).
+   */
+  async call(
+    destination: string,
+    path: string,
+    iface: string,
+    member: string,
+    timeoutMs: number,
+    signature = '',
+    body: unknown[] = [],
+    rawReply?: string,
+  ): Promise<unknown[]> {
     if (timeoutMs <= 0) throw new DBusTimeoutError('no time left');
     const msg = new dbus.Message({ destination, path, interface: iface, member, signature, body });
+    const stream = rawReply === undefined ? undefined : this.rawStream;
+    if (stream === undefined || rawReply === undefined) return ((await this.exchange(msg, timeoutMs))?.body ?? []) as unknown[];
+    let wanted: RawWanted | undefined;
+    try {
+      const reply = await this.exchange(msg, timeoutMs, () => {
+        if (msg.serial !== null) wanted = expectRaw(stream, msg.serial, rawReply);
+      });
+      return wanted?.raw === undefined ? ((reply?.body ?? []) as unknown[]) : [wanted.raw];
+    } finally {
+      if (msg.serial !== null) forgetRaw(stream, msg.serial);
+    }
+  }
+
+  /** Sends a call and waits for its reply; `sent` runs once the call has its serial, before any reply can arrive. */
+  private async exchange(msg: dbus.Message, timeoutMs: number, sent?: () => void): Promise<dbus.Message | null> {
+    if (timeoutMs <= 0) throw new DBusTimeoutError('no time left');
     this.cork();
     const counts = this.counts;
     counts.calls++;
     counts.byMember[member] = (counts.byMember[member] ?? 0) + 1;
     counts.peak = Math.max(counts.peak, ++counts.inFlight);
     try {
-      const reply = await withTimeout(this.bus.call(msg), timeoutMs, () => {
+      const pending = this.bus.call(msg);
+      sent?.();
+      return await withTimeout(pending, timeoutMs, () => {
         // forget the handler so a reply that never comes does not leak
         if (msg.serial !== null) delete this.bus._methodReturnHandlers?.[msg.serial];
       });
-      return (reply?.body ?? []) as unknown[];
     } catch (error) {
       if (error instanceof dbus.DBusError) throw new DBusReplyError(error.type, error.text);
       throw error;

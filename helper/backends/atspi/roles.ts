@@ -122,9 +122,16 @@ const ROLE_MAP: Readonly<Record<string, Role>> = {
   'desktop-frame': 'window',
 };
 
+/** The mapping of every known role number, made once: a big tree maps thousands of nodes. */
+const ROLES: readonly Readonly<{ role: Role; nativeRole: string }>[] = ATSPI_ROLE_NAMES.map((nativeRole) =>
+  Object.freeze({ role: ROLE_MAP[nativeRole] ?? 'unknown', nativeRole }),
+);
+
 /** Maps an AT-SPI role number onto the shared vocabulary, keeping the native name. */
-export function mapRole(atspiRole: number): { role: Role; nativeRole: string } {
-  const nativeRole = ATSPI_ROLE_NAMES[atspiRole] ?? `role-${atspiRole}`;
+export function mapRole(atspiRole: number): Readonly<{ role: Role; nativeRole: string }> {
+  const known = ROLES[atspiRole];
+  if (known !== undefined) return known;
+  const nativeRole = `role-${atspiRole}`;
   return { role: ROLE_MAP[nativeRole] ?? 'unknown', nativeRole };
 }
 
@@ -172,9 +179,10 @@ export const S = {
 /** The set of state numbers in an AT-SPI state bitfield (au of two words). */
 export function stateSet(words: readonly number[]): Set<number> {
   const set = new Set<number>();
-  words.forEach((word, i) => {
+  for (let i = 0; i < words.length; i++) {
+    const word = words[i] ?? 0;
     for (let bit = 0; bit < 32; bit++) if (((word >>> bit) & 1) === 1) set.add(i * 32 + bit);
-  });
+  }
   return set;
 }
 
@@ -183,36 +191,35 @@ const CHECKABLE_ROLES = new Set(['check-box', 'check-menu-item', 'radio-button',
 
 /** Element state from an AT-SPI state set. `enabled` is sensitive && enabled. */
 export function mapState(states: ReadonlySet<number>, nativeRole: string): ElementState {
-  const has = (s: number): boolean => states.has(s);
   const state: ElementState = {
     // GTK3 sets both for a usable widget and neither for an insensitive one; GTK4 sets only one of them.
-    enabled: has(S.enabled) || has(S.sensitive),
-    focused: has(S.focused),
-    focusable: has(S.focusable),
-    offscreen: !has(S.showing) || !has(S.visible),
+    enabled: states.has(S.enabled) || states.has(S.sensitive),
+    focused: states.has(S.focused),
+    focusable: states.has(S.focusable),
+    offscreen: !states.has(S.showing) || !states.has(S.visible),
   };
-  if (has(S.selectable) || has(S.selected)) {
-    state.selectable = has(S.selectable);
-    state.selected = has(S.selected);
+  if (states.has(S.selectable) || states.has(S.selected)) {
+    state.selectable = states.has(S.selectable);
+    state.selected = states.has(S.selected);
   }
-  const checkable = has(S.checkable) || CHECKABLE_ROLES.has(nativeRole);
+  const checkable = states.has(S.checkable) || CHECKABLE_ROLES.has(nativeRole);
   if (checkable) {
     state.checkable = true;
-    state.checked = has(S.indeterminate) ? 'mixed' : has(S.checked);
+    state.checked = states.has(S.indeterminate) ? 'mixed' : states.has(S.checked);
   }
-  if (has(S.expandable) || has(S.expanded)) {
+  if (states.has(S.expandable) || states.has(S.expanded)) {
     state.expandable = true;
-    state.expanded = has(S.expanded);
+    state.expanded = states.has(S.expanded);
   }
-  if (has(S.editable)) state.editable = true;
-  if (has(S.readOnly)) state.read_only = true;
-  if (has(S.multiLine)) state.multi_line = true;
-  if (has(S.modal)) state.modal = true;
-  if (has(S.pressed)) state.pressed = true;
-  if (has(S.busy)) state.busy = true;
-  if (has(S.required)) state.required = true;
-  if (has(S.active)) state.active = true;
-  if (has(S.multiselectable)) state.multiselectable = true;
+  if (states.has(S.editable)) state.editable = true;
+  if (states.has(S.readOnly)) state.read_only = true;
+  if (states.has(S.multiLine)) state.multi_line = true;
+  if (states.has(S.modal)) state.modal = true;
+  if (states.has(S.pressed)) state.pressed = true;
+  if (states.has(S.busy)) state.busy = true;
+  if (states.has(S.required)) state.required = true;
+  if (states.has(S.active)) state.active = true;
+  if (states.has(S.multiselectable)) state.multiselectable = true;
   if (nativeRole === 'password-text') state.password = true;
   return state;
 }
