@@ -128,7 +128,9 @@ export class AtspiBackend implements Backend {
         }
         return;
       }
-      if (iface === WINDOW_EVENTS && (member === 'Activate' || member === 'Create')) this.windowShown?.(keyOf(sender, path));
+      // GTK4 frames send no window events, only their `active` state.
+      if ((iface === WINDOW_EVENTS && (member === 'Activate' || member === 'Create')) || (member === 'StateChanged' && body[0] === 'active' && body[1] === 1))
+        this.windowShown?.(keyOf(sender, path));
       const cache = this.caches.get(sender);
       if (cache === undefined) return;
       // AddAccessible/RemoveAccessible name the object in their body, not in the signal path.

@@ -160,6 +160,7 @@ export class A11yBus {
     this.cork();
     const counts = this.counts;
     counts.calls++;
+    const member = msg.member ?? '';
     counts.byMember[member] = (counts.byMember[member] ?? 0) + 1;
     counts.peak = Math.max(counts.peak, ++counts.inFlight);
     try {
