@@ -99,11 +99,9 @@ export function table(results: readonly AppResult[]): string {
   return [line(header), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...rows.map(line)].join('\n');
 }
 
-const entries = (rec: Record<string, number>, digits: number): string =>
-  Object.entries(rec)
-    .sort((a, b) => b[1] - a[1])
-    .map(([k, v]) => `${k} ${fmt(v, digits)}`)
-    .join(', ') || 'none';
+/** `k v, k v`: phases in the helper's order (its pipeline), members largest first. */
+const entries = (rec: Record<string, number>, digits: number, largestFirst: boolean): string =>
+  (largestFirst ? Object.entries(rec).sort((a, b) => b[1] - a[1]) : Object.entries(rec)).map(([k, v]) => `${k} ${fmt(v, digits)}`).join(', ') || 'none';
 
 /** One read's profile as a line: phases, D-Bus calls per node, calls by member, RPC framing. */
 export function profileLine(what: string, read: ProfiledRead): string {
@@ -112,8 +110,8 @@ export function profileLine(what: string, read: ProfiledRead): string {
   if (p === null) return `    ${what}: profile n/a (the helper gives none); ${framing}`;
   const perNode = read.node_count > 0 ? p.dbus_calls / read.node_count : Number.NaN;
   return (
-    `    ${what}: phases ms: ${entries(p.phases_ms, 1)}; D-Bus calls ${fmt(p.dbus_calls, 0)} (${fmt(perNode, 2)} per node of ${read.node_count}); ` +
-    `by member: ${entries(p.calls_by_member, 0)}; max in flight ${fmt(p.max_in_flight, 0)}; nodes loaded ${fmt(p.nodes_loaded, 0)}; cache ${p.cache}; ${framing}`
+    `    ${what}: phases ms: ${entries(p.phases_ms, 1, false)}; D-Bus calls ${fmt(p.dbus_calls, 0)} (${fmt(perNode, 2)} per node of ${read.node_count}); ` +
+    `by member: ${entries(p.calls_by_member, 0, true)}; max in flight ${fmt(p.max_in_flight, 0)}; nodes loaded ${fmt(p.nodes_loaded, 0)}; cache ${p.cache}; ${framing}`
   );
 }
 
