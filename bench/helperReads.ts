@@ -238,16 +238,22 @@ export async function measureLane(env: Record<string, string>, window: string, l
   }
 }
 
-/** The X window of a process: the visible one whose name equals `title`, else the first visible one. */
+/**
+ * The X window of a process that the window manager manages (it has _NET_WM_DESKTOP; galculator
+ * also maps an unmanaged window of the same name, which windowactivate refuses), the one whose
+ * name equals `title` first.
+ */
 export async function findXid(env: Record<string, string>, pid: number, title: string): Promise<string | undefined> {
-  const found = await run('xdotool', ['search', '--onlyvisible', '--pid', String(pid)], { env, timeout: 10_000 }).catch(() => ({ stdout: '' }));
-  const xids = found.stdout.split('\n').filter((s) => /^\d+$/.test(s));
-  if (xids.length <= 1 || title === '') return xids[0];
-  for (const xid of xids) {
-    const name = await run('xdotool', ['getwindowname', xid], { env, timeout: 10_000 }).catch(() => ({ stdout: '' }));
-    if (name.stdout.trim() === title) return xid;
-  }
-  return xids[0];
+  const xdotool = (...args: string[]): Promise<string | undefined> =>
+    run('xdotool', args, { env, timeout: 10_000 }).then(
+      (r) => r.stdout.trim(),
+      () => undefined,
+    );
+  const xids = ((await xdotool('search', '--onlyvisible', '--pid', String(pid))) ?? '').split('\n').filter((s) => /^\d+$/.test(s));
+  const managed: string[] = [];
+  for (const xid of xids) if ((await xdotool('get_desktop_for_window', xid)) !== undefined) managed.push(xid);
+  for (const xid of managed) if ((await xdotool('getwindowname', xid)) === title) return xid;
+  return managed[0];
 }
 
 /** Activates an X window through the window manager and waits until it is active. */
