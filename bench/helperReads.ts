@@ -265,6 +265,8 @@ export async function activate(env: Record<string, string>, xid: string): Promis
  * The first read of a window the helper has had for WARM_WAIT_MS: another window is activated
  * first (so the target's activation is a change the helper hears of: window:activate), then a
  * fresh helper, hello, the target activated, the wait, the timed read (text lane).
+ * Measured under openbox: GTK3 frames send window:activate/deactivate and
+ * object:state-changed:active; GTK4 frames (gnome-calculator) send only state-changed:active.
  */
 export async function measureWarmFirstRead(
   env: Record<string, string>,
