@@ -4,7 +4,7 @@
 Run with Debian's Python (python3-pyatspi):
 
     /usr/bin/python3 bench/pyatspiWalk.py (--title T | --pid P) [--max-nodes 5000]
-        [--max-children 5000] [--repeat 11] [--order bfs|dfs]
+        [--max-children 5000] [--repeat 11] [--order bfs|dfs] [--fields full|text]
 
 DBUS_SESSION_BUS_ADDRESS and DISPLAY (from the test desktop's env) tell libatspi where the
 accessibility bus is. The window is found once (timed separately as find_ms) among the
@@ -17,7 +17,9 @@ breadth-first too, so under a node limit both sides select the same upper levels
 every node: role, name, state set, extents (screen coordinates), accessible id, value (Value
 interface current value, or Text interface text for editable text), action names (Action
 interface), interface list, and children (at most --max-children per node). It stops at
---max-nodes nodes.
+--max-nodes nodes. ``--fields text`` reads the same minus extents: the fields of the helper's
+default text answer, which shows no rectangles (``--fields full``, the default, matches a read
+with rects).
 
 All iterations run in this one process with pyatspi's default settings (pyatspi 2.46's
 setCacheLevel is a no-op; libatspi keeps its own per-object cache): iteration 1 is "cold" (a
@@ -53,6 +55,7 @@ def parse_args(argv):
     parser.add_argument("--max-children", type=int, default=5000)
     parser.add_argument("--repeat", type=int, default=11, help="walks in this process (1 cold + repeat-1 repeated)")
     parser.add_argument("--order", choices=("bfs", "dfs"), default="bfs")
+    parser.add_argument("--fields", choices=("full", "text"), default="full", help="full: with extents; text: without")
     parser.add_argument("--find-timeout", type=float, default=15.0, help="seconds to wait for the window")
     args = parser.parse_args(argv)
     if args.title is None and args.pid is None:
@@ -91,8 +94,8 @@ def find_window(title, pid):
     return candidates[0][1] if candidates else None
 
 
-def read_node(acc, errors):
-    """Reads every field of one node; returns (record, children count)."""
+def read_node(acc, errors, with_extents):
+    """Reads every field of one node (extents only when asked); returns (record, children count)."""
     node = {}
 
     def guard(field, fn):
@@ -106,7 +109,7 @@ def read_node(acc, errors):
     guard("states", lambda: [int(s) for s in acc.getState().getStates()])
     guard("interfaces", acc.get_interfaces)
     ifaces = set(node.get("interfaces") or [])
-    if "Component" in ifaces:
+    if with_extents and "Component" in ifaces:
         def extents():
             e = acc.queryComponent().getExtents(pyatspi.DESKTOP_COORDS)
             return [e.x, e.y, e.width, e.height]
@@ -134,7 +137,7 @@ def node_key(acc):
     return (acc.app.bus_name if acc.app is not None else "", acc.path)
 
 
-def walk(root, max_nodes, max_children, order):
+def walk(root, max_nodes, max_children, order, with_extents):
     """One walk from the window frame; returns (records, error counts)."""
     errors = {}
     records = []
@@ -144,7 +147,7 @@ def walk(root, max_nodes, max_children, order):
     seen.add(node_key(root))
     while pending and len(records) < max_nodes:
         acc = take()
-        node, count = read_node(acc, errors)
+        node, count = read_node(acc, errors, with_extents)
         records.append(node)
         kids = []
         for i in range(min(max(count, 0), max_children)):
@@ -184,7 +187,7 @@ def main(argv):
     iterations = []
     for _ in range(args.repeat):
         t0 = time.perf_counter()
-        records, errors = walk(window, args.max_nodes, args.max_children, args.order)
+        records, errors = walk(window, args.max_nodes, args.max_children, args.order, args.fields == "full")
         ms = (time.perf_counter() - t0) * 1000
         iterations.append({"ms": round(ms, 2), "nodes": len(records), "errors": errors})
 
@@ -202,7 +205,10 @@ def main(argv):
         "cold_ms": iterations[0]["ms"],
         "repeated_ms_median": round(statistics.median(repeated), 2) if repeated else None,
         "node_count": iterations[0]["nodes"],
-        "fields": ["role", "name", "states", "extents(DESKTOP_COORDS)", "accessible_id", "value|text(editable)", "actions(getName)", "interfaces", "children"],
+        "fields_mode": args.fields,
+        "fields": ["role", "name", "states"]
+        + (["extents(DESKTOP_COORDS)"] if args.fields == "full" else [])
+        + ["accessible_id", "value|text(editable)", "actions(getName)", "interfaces", "children"],
         "note": "iteration 1 is cold (fresh process); the rest are repeated walks in the same process",
     }
     print(json.dumps(out))
