@@ -9,7 +9,12 @@ const APPS: Record<string, { cmd: string; args: string[]; wait: string | RegExp;
   mousepad: { cmd: 'mousepad', args: [], wait: 'Untitled 1 - Mousepad', pick: (t) => t === 'Untitled 1 - Mousepad' },
   calc: { cmd: 'gnome-calculator', args: [], wait: 'Calculator', pick: (t) => t === 'Calculator' },
   big: { cmd: '/usr/bin/python3', args: [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--big', '10000'], wait: 'Overseer Big', pick: (t) => t === 'Overseer Big' },
-  fixture: { cmd: '/usr/bin/python3', args: [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '3000'], wait: 'Overseer Fixture', pick: (t) => t === 'Overseer Fixture' },
+  fixture: {
+    cmd: '/usr/bin/python3',
+    args: [`${REPO_ROOT}desktop/apps/fixtureApp.py`, '--rows', '3000'],
+    wait: 'Overseer Fixture',
+    pick: (t) => t === 'Overseer Fixture',
+  },
 };
 const desktop = await startPrivateDesktop();
 try {
@@ -33,7 +38,9 @@ try {
         const r = await h.call('window_read', p, { timeoutMs: 60000 });
         const ms = performance.now() - t0;
         const pr = r.profile!;
-        rows.push(`${i === 0 ? 'cold' : 'rep '} ${ms.toFixed(1)}ms read_ms=${r.read_ms} nodes=${r.node_count} calls=${pr.calls} reload=${pr.loads_reloaded} reuse=${pr.loads_reused} ${JSON.stringify(pr.phases_ms)} ${i === 0 ? JSON.stringify(pr.calls_by_member) : ''}`);
+        rows.push(
+          `${i === 0 ? 'cold' : 'rep '} ${ms.toFixed(1)}ms read_ms=${r.read_ms} nodes=${r.node_count} calls=${pr.calls} reload=${pr.loads_reloaded} reuse=${pr.loads_reused} ${JSON.stringify(pr.phases_ms)} ${i === 0 ? JSON.stringify(pr.calls_by_member) : ''}`,
+        );
         if (i === 0 && r.notes.length) rows.push('  notes: ' + r.notes.join(' | ').slice(0, 300));
       }
       console.log(`== ${name} rects=${rects}\n${rows.join('\n')}`);

@@ -1,24 +1,22 @@
 // The helper's side of the read bench: fresh helpers, timed window_read calls per lane, the
 // helper's own profile of a read, and the first read of a window the helper has had for a while.
 //
-// Written for the helper before and after it gains `rects` and `profile` on window_read: the
-// lister's warm-up asks whether the helper takes them (a helper that does not answers
-// invalid_argument, its params being strict) and later reads send only what it takes; a result
-// without `profile` shows "n/a". Reads go through the peer's raw request so a `profile` field
-// the protocol's result schema does not know yet is still seen; the schema check is timed as
-// helper.call times it.
+// Every read is timed by the client around the request and the result's schema check, as
+// helper.call does. The cold lanes run with OVERSEER_PREFETCH=0 (a helper that had prefetched the
+// window would not be cold); the warm lane runs with prefetching on, as the helper ships.
 
 import { execFile } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
 import { spawnHelper, type HelperProcess } from '../main/core/helperProcess.js';
-import { HELPER_METHODS, OverseerError, type Element, type HelperResult } from '../protocol/index.js';
+import { HELPER_METHODS, type Element, type HelperResult, type ReadProfile } from '../protocol/index.js';
 
 const run = promisify(execFile);
 
 export const MAX_NODES = 5000;
-export const READ_PARAMS = { max_nodes: MAX_NODES, max_children_per_node: 5000, max_tokens: 200_000 } as const;
+/** The reader's ceilings: a large window's cold read must be measured to its end, not cut by the default 5 s budget. */
+export const READ_PARAMS = { max_nodes: MAX_NODES, max_children_per_node: 5000, max_tokens: 200_000, timeout_ms: 20_000 } as const;
 /** Helper reads after the cold one. */
 export const HELPER_REPEATS = 10;
 export const HELPER_CALL_TIMEOUT_MS = 60_000;
@@ -28,22 +26,6 @@ export const WARM_WAIT_MS = 1500;
 /** The two lanes: `text` = the supervisor's default text answer (no rectangles), `rects` = JSON output. */
 export type Lane = 'text' | 'rects';
 export const LANES: readonly Lane[] = ['text', 'rects'];
-
-/** Which of the newer window_read params this helper takes. */
-export interface HelperCaps {
-  rects: boolean;
-  profile: boolean;
-}
-
-/** The helper's own account of one read (window_read with `profile: true`). */
-export interface ReadProfile {
-  phases_ms: Record<string, number>;
-  dbus_calls: number;
-  calls_by_member: Record<string, number>;
-  max_in_flight: number;
-  nodes_loaded: number;
-  cache: string;
-}
 
 /** One read asked with `profile`: client round trip, helper read_ms, and the profile (null: the helper gave none). */
 export interface ProfiledRead {
@@ -55,8 +37,6 @@ export interface ProfiledRead {
 
 /** A lane's figures from one fresh helper. */
 export interface LaneFigures {
-  /** Whether `rects` was sent (false: the helper does not take it and read rectangles anyway). */
-  rects_sent: boolean;
   cold_ms: number;
   cold_read_ms: number;
   repeated_ms: number[];
@@ -135,36 +115,18 @@ export async function hello(helper: HelperProcess, client: string): Promise<numb
   return performance.now() - t0;
 }
 
-/** What one read asks beyond the budgets: only the params this helper takes. */
+/** What one read asks beyond the budgets: its lane's rectangles, and the helper's profile. */
 export interface ReadAsk {
   lane: Lane;
   profile: boolean;
 }
 
-function extraParams(ask: ReadAsk, caps: HelperCaps): Record<string, boolean> {
-  const extra: Record<string, boolean> = {};
-  if (caps.rects) extra.rects = ask.lane === 'rects';
-  if (caps.profile && ask.profile) extra.profile = true;
-  return extra;
+function extraParams(ask: ReadAsk): Record<string, boolean> {
+  return { rects: ask.lane === 'rects', ...(ask.profile ? { profile: true } : {}) };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const numberRecord = (v: unknown): Record<string, number> =>
-  isRecord(v) ? Object.fromEntries(Object.entries(v).filter((e): e is [string, number] => typeof e[1] === 'number')) : {};
-
-/** The `profile` of a raw window_read result, or null when it has none. */
-export function profileOf(raw: unknown): ReadProfile | null {
-  if (!isRecord(raw) || !isRecord(raw.profile)) return null;
-  const p = raw.profile;
-  return {
-    phases_ms: numberRecord(p.phases_ms),
-    dbus_calls: typeof p.dbus_calls === 'number' ? p.dbus_calls : Number.NaN,
-    calls_by_member: numberRecord(p.calls_by_member),
-    max_in_flight: typeof p.max_in_flight === 'number' ? p.max_in_flight : Number.NaN,
-    nodes_loaded: typeof p.nodes_loaded === 'number' ? p.nodes_loaded : Number.NaN,
-    cache: typeof p.cache === 'string' ? p.cache : 'n/a',
-  };
-}
+/** Without prefetching: the cold lanes' helpers (see the top of this file). */
+const coldEnv = (env: Record<string, string>): Record<string, string> => ({ ...env, OVERSEER_PREFETCH: '0' });
 
 /** One window_read, timed by the client around the request and the result's schema check. */
 export async function timedRead(
@@ -177,7 +139,7 @@ export async function timedRead(
   const parsed = HELPER_METHODS.window_read.result.safeParse(raw);
   const ms = performance.now() - t0;
   if (!parsed.success) throw new Error(`helper answer to window_read broke its schema: ${parsed.error.message.slice(0, 500)}`);
-  return { ms, result: parsed.data, profile: profileOf(raw) };
+  return { ms, result: parsed.data, profile: parsed.data.profile ?? null };
 }
 
 const profiled = (r: Awaited<ReturnType<typeof timedRead>>): ProfiledRead => ({
@@ -187,36 +149,18 @@ const profiled = (r: Awaited<ReturnType<typeof timedRead>>): ProfiledRead => ({
   profile: r.profile,
 });
 
-/**
- * Whether the helper takes `rects` and `profile` on window_read: each asked once on a window the
- * plain read just answered, so invalid_argument can only mean the param.
- */
-export async function probeCaps(helper: HelperProcess, window: string): Promise<HelperCaps> {
-  const takes = async (param: 'rects' | 'profile'): Promise<boolean> => {
-    try {
-      await timedRead(helper, window, { [param]: param === 'profile' });
-      return true;
-    } catch (error) {
-      if (error instanceof OverseerError && error.code === 'invalid_argument') return false;
-      throw error;
-    }
-  };
-  return { rects: await takes('rects'), profile: await takes('profile') };
-}
-
 /** A fresh helper: the first read is cold (empty per-application cache), then repeated reads. */
-export async function measureLane(env: Record<string, string>, window: string, lane: Lane, caps: HelperCaps): Promise<LaneFigures> {
-  const helper = startHelper(env);
+export async function measureLane(env: Record<string, string>, window: string, lane: Lane): Promise<LaneFigures> {
+  const helper = startHelper(coldEnv(env));
   try {
     const helloMs = await hello(helper, `bench-${lane}`);
-    const cold = await timedRead(helper, window, extraParams({ lane, profile: true }, caps));
+    const cold = await timedRead(helper, window, extraParams({ lane, profile: true }));
     const repeated: Array<Awaited<ReturnType<typeof timedRead>>> = [];
-    const plain = extraParams({ lane, profile: false }, caps);
+    const plain = extraParams({ lane, profile: false });
     for (let i = 0; i < HELPER_REPEATS; i++) repeated.push(await timedRead(helper, window, plain));
-    const lastProfiled = await timedRead(helper, window, extraParams({ lane, profile: true }, caps));
+    const lastProfiled = await timedRead(helper, window, extraParams({ lane, profile: true }));
     const repeatedTruncations = new Set(repeated.flatMap((r) => r.result.truncated_by));
     return {
-      rects_sent: caps.rects,
       cold_ms: round(cold.ms, 2),
       cold_read_ms: cold.result.read_ms,
       repeated_ms: repeated.map((r) => round(r.ms, 2)),
@@ -268,20 +212,14 @@ export async function activate(env: Record<string, string>, xid: string): Promis
  * Measured under openbox: GTK3 frames send window:activate/deactivate and
  * object:state-changed:active; GTK4 frames (gnome-calculator) send only state-changed:active.
  */
-export async function measureWarmFirstRead(
-  env: Record<string, string>,
-  window: string,
-  xid: string,
-  otherXid: string | undefined,
-  caps: HelperCaps,
-): Promise<WarmFirstRead> {
+export async function measureWarmFirstRead(env: Record<string, string>, window: string, xid: string, otherXid: string | undefined): Promise<WarmFirstRead> {
   if (otherXid !== undefined) await activate(env, otherXid);
   const helper = startHelper(env);
   try {
     await hello(helper, 'bench-warm');
     await activate(env, xid);
     await sleep(WARM_WAIT_MS);
-    const r = await timedRead(helper, window, extraParams({ lane: 'text', profile: true }, caps));
+    const r = await timedRead(helper, window, extraParams({ lane: 'text', profile: true }));
     return { ms: round(r.ms, 2), read_ms: r.result.read_ms, node_count: r.result.node_count, xid, profile: r.profile };
   } finally {
     await closeHelper(helper);
@@ -303,7 +241,6 @@ export interface WarmProcessCold {
 export async function measureWarmProcessCold(
   env: Record<string, string>,
   targets: ReadonlyArray<{ label: string; window: string }>,
-  caps: HelperCaps,
 ): Promise<Map<string, WarmProcessCold>> {
   const out = new Map<string, WarmProcessCold>();
   const first = targets[0];
@@ -313,9 +250,9 @@ export async function measureWarmProcessCold(
     { warm: last.window, measure: targets.slice(0, -1) },
     { warm: first.window, measure: [last] },
   ];
-  const text = extraParams({ lane: 'text', profile: false }, caps);
+  const text = extraParams({ lane: 'text', profile: false });
   for (const plan of plans) {
-    const helper = startHelper(env);
+    const helper = startHelper(coldEnv(env));
     try {
       await hello(helper, 'bench-warm-process');
       await timedRead(helper, plan.warm, text);

@@ -108,10 +108,12 @@ export function profileLine(what: string, read: ProfiledRead): string {
   const framing = `RPC framing ${fmt(read.ms - read.read_ms)} ms (round trip ${fmt(read.ms)} − read_ms ${fmt(read.read_ms)})`;
   const p = read.profile;
   if (p === null) return `    ${what}: profile n/a (the helper gives none); ${framing}`;
-  const perNode = read.node_count > 0 ? p.dbus_calls / read.node_count : Number.NaN;
+  const perNode = read.node_count > 0 ? p.calls / read.node_count : Number.NaN;
+  const cache = p.loads_reloaded > 0 ? `structure read (${p.nodes_loaded} objects, ${fmt(p.load_ms)} ms)` : 'structure reused';
+  const waiting = read.read_ms - p.cpu_ms;
   return (
-    `    ${what}: phases ms: ${entries(p.phases_ms, 1, false)}; D-Bus calls ${fmt(p.dbus_calls, 0)} (${fmt(perNode, 2)} per node of ${read.node_count}); ` +
-    `by member: ${entries(p.calls_by_member, 0, true)}; max in flight ${fmt(p.max_in_flight, 0)}; nodes loaded ${fmt(p.nodes_loaded, 0)}; cache ${p.cache}; ${framing}`
+    `    ${what}: phases ms: ${entries(p.phases_ms, 1, false)}; ${cache}; helper CPU ${fmt(p.cpu_ms)} ms, waiting for the application ${fmt(Math.max(0, waiting))} ms; ` +
+    `D-Bus calls ${fmt(p.calls, 0)} (${fmt(perNode, 2)} per node of ${read.node_count}); by member: ${entries(p.calls_by_member, 0, true)}; max in flight ${fmt(p.max_in_flight, 0)}; ${framing}`
   );
 }
 
@@ -228,7 +230,7 @@ function appNotes(r: AppResult, bigLabel: string | undefined): string | undefine
 }
 
 /** Everything the bench prints after the run, line by line. */
-export function report(results: readonly AppResult[], summary: Summary, caps: { rects: boolean; profile: boolean }, bigLabel: string | undefined): string[] {
+export function report(results: readonly AppResult[], summary: Summary, bigLabel: string | undefined): string[] {
   const out: string[] = [''];
   out.push(
     'Overseer helper vs pyatspi walk (same fields), max_nodes 5000, max_children_per_node 5000, max_tokens 200000; * = an app the helper was never tuned for',
@@ -237,17 +239,16 @@ export function report(results: readonly AppResult[], summary: Summary, caps: { 
     'lanes: text = helper rects:false vs pyatspi without extents (the default text answer shows no rectangles); rects = helper rects:true vs pyatspi with extents',
   );
   out.push(
-    'helper: fresh process per app and lane; cold = first window_read, rep. = median of 10; ms by the client around the call (helper read_ms in parentheses)',
+    'helper: fresh process per app and lane, prefetch off (OVERSEER_PREFETCH=0); cold = first window_read, rep. = median of 10; ms by the client around the call (helper read_ms in parentheses)',
   );
   out.push(
     'pyatspi: fresh python per app and lane; cold = first walk, rep. = median of the rest (10, or 5 on the large windows); breadth-first, default cache settings',
   );
-  out.push('warm 1st read: a fresh helper, the window activated (window:activate), 1.5 s, then the first read (text lane), ratio vs pyatspi cold (text)');
+  out.push(
+    'warm 1st read: a fresh helper as shipped (prefetch on), the window activated, 1.5 s, then the first read (text lane), ratio vs pyatspi cold (text)',
+  );
   out.push('warm proc. cold (informational): first read of the app by a helper process that already read another app, ratio vs pyatspi cold (text)');
   out.push('apps warmed up by one throwaway helper read before anything is timed; × = pyatspi ms / helper ms');
-  if (!caps.rects)
-    out.push('NOTE: this helper does not take `rects` yet: both helper lanes read rectangles (the text lane compares it against a peer that reads less)');
-  if (!caps.profile) out.push('NOTE: this helper gives no `profile` yet: its phases and D-Bus counts show n/a');
   out.push('');
   out.push(table(results));
   out.push('');

@@ -7,16 +7,15 @@
 //      tuned for (marked * in the table).
 //   2. A "lister" helper finds every window (window_list) and reads each once (warm-up), so the
 //      applications have created their accessibles (GTK3 tree-view cells are made on first
-//      access) before anything is timed: whichever client came first would pay for that. It
-//      also asks whether the helper takes window_read's `rects` and `profile` (bench/helperReads.ts).
-//   3. Per window, two lanes, each: a fresh helper (hello, the first window_read = cold, asked
+//      access) before anything is timed: whichever client came first would pay for that.
+//   3. Per window, two lanes, each: a fresh helper without prefetching (hello, the first window_read = cold, asked
 //      with `profile`; ten more = repeated, median; one more with `profile`), closed; then a fresh
 //      python process running bench/pyatspiWalk.py (iteration 1 = cold, the rest = repeated,
 //      median). Never both at once.
 //        text:  the helper with `rects: false` (the supervisor's default text answer, which shows
 //               no rectangles) vs the peer with `--fields text` (no extents).
 //        rects: the helper with `rects: true` (JSON output) vs the peer with `--fields full`.
-//   4. Warm lane, per window: another window activated, a fresh helper, hello, the window
+//   4. Warm lane, per window: another window activated, a fresh helper as shipped (prefetching), hello, the window
 //      activated (xdotool windowactivate: window:activate on the a11y bus), 1.5 s, then the timed
 //      first read: "the first read of a window the helper has had ≥ 1 s", against the peer's cold.
 //   5. Informational: the first read of each app in a helper process that has already read
@@ -52,11 +51,9 @@ import {
   measureLane,
   measureWarmFirstRead,
   measureWarmProcessCold,
-  probeCaps,
   round,
   startHelper,
   timedRead,
-  type HelperCaps,
   type Lane,
 } from './helperReads.js';
 import { APPS, type AppSpec } from './readApps.js';
@@ -88,15 +85,10 @@ function pickWindow(windows: readonly WindowInfo[], spec: AppSpec, pid: number):
   return windows.find((w) => w.pid === pid);
 }
 
-/** Finds every window, reads each once (warm-up), and asks what the helper takes. */
-async function listAndWarmUp(
-  env: Record<string, string>,
-  pids: ReadonlyMap<AppSpec, number>,
-  results: AppResult[],
-): Promise<{ windows: Map<AppSpec, WindowInfo>; caps: HelperCaps }> {
+/** Finds every window and reads each once (warm-up). */
+async function listAndWarmUp(env: Record<string, string>, pids: ReadonlyMap<AppSpec, number>, results: AppResult[]): Promise<Map<AppSpec, WindowInfo>> {
   const lister = startHelper(env);
   const windows = new Map<AppSpec, WindowInfo>();
-  let caps: HelperCaps = { rects: false, profile: false };
   try {
     await hello(lister, 'bench-lister');
     let listed: WindowInfo[] = [];
@@ -105,7 +97,6 @@ async function listAndWarmUp(
       if ([...pids].every(([spec, pid]) => pickWindow(listed, spec, pid) !== undefined)) break;
       await new Promise((resolve) => setTimeout(resolve, 200));
     }
-    let probed = false;
     for (const [spec, pid] of pids) {
       const w = pickWindow(listed, spec, pid);
       if (w === undefined) {
@@ -122,16 +113,11 @@ async function listAndWarmUp(
       windows.set(spec, w);
       const warm = await timedRead(lister, w.window);
       log(`warm-up ${spec.label}: ${warm.result.node_count} nodes in ${fmt(warm.ms)} ms`);
-      if (!probed) {
-        caps = await probeCaps(lister, w.window);
-        probed = true;
-        log(`helper takes window_read rects: ${caps.rects ? 'yes' : 'no'}, profile: ${caps.profile ? 'yes' : 'no'}`);
-      }
     }
   } finally {
     await closeHelper(lister);
   }
-  return { windows, caps };
+  return windows;
 }
 
 /** Both lanes of one app: helper, then peer, never both at once. */
@@ -139,13 +125,12 @@ async function measureApp(
   env: Record<string, string>,
   spec: AppSpec,
   window: WindowInfo,
-  caps: HelperCaps,
   result: AppResult,
   mark: (name: string, since: number) => void,
 ): Promise<void> {
   for (const lane of LANES) {
     let t = performance.now();
-    const helper = await measureLane(env, window.window, lane, caps);
+    const helper = await measureLane(env, window.window, lane);
     mark(`helper ${lane} ${spec.label}`, t);
     log(`helper ${lane} ${spec.label}: cold ${fmt(helper.cold_ms)} ms, repeated ${fmt(helper.repeated_ms_median)} ms, ${helper.node_count} nodes`);
     t = performance.now();
@@ -162,7 +147,7 @@ async function measureApp(
 }
 
 /** The warm lane of every measured app; the activation before each is of another app's window. */
-async function measureWarmLane(env: Record<string, string>, measured: readonly AppResult[], caps: HelperCaps): Promise<void> {
+async function measureWarmLane(env: Record<string, string>, measured: readonly AppResult[]): Promise<void> {
   const xids = new Map<AppResult, string>();
   for (const r of measured) {
     if (r.window === undefined) continue;
@@ -174,7 +159,7 @@ async function measureWarmLane(env: Record<string, string>, measured: readonly A
   for (const [i, [r, xid]] of all.entries()) {
     const other = all[(i + 1) % all.length]?.[1];
     try {
-      r.warm = await measureWarmFirstRead(env, r.window?.window ?? '', xid, other === xid ? undefined : other, caps);
+      r.warm = await measureWarmFirstRead(env, r.window?.window ?? '', xid, other === xid ? undefined : other);
       const peerCold = r.lanes.text?.peer.cold_ms;
       if (peerCold !== undefined) r.ratio_warm = round(peerCold / r.warm.ms, 2);
       log(`warm first read ${r.label}: ${fmt(r.warm.ms)} ms`);
@@ -195,7 +180,6 @@ async function main(): Promise<void> {
   let desktop: PrivateDesktop | undefined;
   const launched: LaunchedApp[] = [];
   const results: AppResult[] = [];
-  let caps: HelperCaps = { rects: false, profile: false };
   let crashed = false;
   try {
     let t = performance.now();
@@ -222,9 +206,7 @@ async function main(): Promise<void> {
     mark('launch_ms', t);
 
     t = performance.now();
-    const listedApps = await listAndWarmUp(env, pids, results);
-    caps = listedApps.caps;
-    const windows = listedApps.windows;
+    const windows = await listAndWarmUp(env, pids, results);
     mark('list_and_warmup_ms', t);
 
     for (const spec of SELECTED) {
@@ -233,7 +215,7 @@ async function main(): Promise<void> {
       const result: AppResult = { label: spec.label, seen: spec.seen, status: 'ok', pid: window.pid, window, lanes: {} };
       results.push(result);
       try {
-        await measureApp(env, spec, window, caps, result, mark);
+        await measureApp(env, spec, window, result, mark);
       } catch (error) {
         result.status = 'failed';
         result.error = errorText(error);
@@ -243,7 +225,7 @@ async function main(): Promise<void> {
     const measured = results.filter((r) => r.status === 'ok' && r.window !== undefined);
 
     t = performance.now();
-    await measureWarmLane(env, measured, caps);
+    await measureWarmLane(env, measured);
     mark('warm_lane_ms', t);
 
     t = performance.now();
@@ -251,7 +233,6 @@ async function main(): Promise<void> {
       const warm = await measureWarmProcessCold(
         env,
         measured.map((r) => ({ label: r.label, window: r.window?.window ?? '' })),
-        caps,
       );
       for (const r of measured) {
         const w = warm.get(r.label);
@@ -281,7 +262,7 @@ async function main(): Promise<void> {
   const machine = `${os.cpus().length} CPUs; load average (1/5/15 min) ${loadAtStart.join('/')} at start, ${loadAtEnd.join('/')} at end`;
   const bigLabel = SELECTED.find((a) => a.big)?.label;
   const summary = summarize(results, bigLabel);
-  process.stdout.write(`${report(results, summary, caps, bigLabel).join('\n')}\n`);
+  process.stdout.write(`${report(results, summary, bigLabel).join('\n')}\n`);
   process.stdout.write(
     `wall time ${fmt(wallMs / 1000)} s; ${machine}${Math.max(loadAtStart[0] ?? 0, loadAtEnd[0] ?? 0) > os.cpus().length ? ' (busy machine: figures are noisy)' : ''}\n`,
   );
@@ -300,7 +281,6 @@ async function main(): Promise<void> {
         peer_repeat_large: PEER_REPEAT_LARGE,
         warm_wait_ms: WARM_WAIT_MS,
       },
-      helper_caps: caps,
       method: {
         lanes: 'text: helper rects:false vs peer --fields text (no extents); rects: helper rects:true vs peer --fields full',
         helper:
