@@ -12,6 +12,12 @@ const BUDGET_MS = 3000;
 const QUEUE = 4;
 /** Nodes detailed between two checks for a request that arrived meanwhile. */
 const CHUNK = 128;
+/**
+ * A window prefetched is not prefetched again for this long: an application that keeps
+ * announcing its window (or a person switching back and forth) costs at most one read per window
+ * this often. Events keep the cache current meanwhile.
+ */
+const AGAIN_MS = 2000;
 
 /**
  * Reads a window in the background when it appears or gains the focus, so that an agent's first
@@ -26,6 +32,8 @@ export class Prefetcher {
   private timer: ReturnType<typeof setTimeout> | undefined;
   private running = false;
   private active = 0;
+  /** When each window was last prefetched (at most QUEUE * 4 remembered). */
+  private readonly recent = new Map<string, number>();
   /** Windows prefetched, and prefetches stopped early because a request came. */
   readonly counts = { done: 0, yielded: 0, failed: 0 };
 
@@ -36,6 +44,8 @@ export class Prefetcher {
 
   /** A window appeared or gained the focus. */
   shown(window: string): void {
+    const last = this.recent.get(window);
+    if (last !== undefined && performance.now() - last < AGAIN_MS) return;
     const i = this.queue.indexOf(window);
     if (i >= 0) this.queue.splice(i, 1);
     this.queue.push(window);
@@ -99,6 +109,12 @@ export class Prefetcher {
     const started = performance.now();
     const deadline = new Deadline(BUDGET_MS);
     const window = await this.backend.resolveWindow(id, deadline);
+    this.recent.delete(window.info.window);
+    this.recent.set(window.info.window, performance.now());
+    for (const old of this.recent.keys()) {
+      if (this.recent.size <= QUEUE * 4) break;
+      this.recent.delete(old);
+    }
     const source = await openSource(this.backend, window, deadline);
     try {
       const walked = await walk(
