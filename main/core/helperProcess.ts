@@ -2,6 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { HELPER_METHODS, MAX_FRAME_BYTES, fail, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
 import { RpcPeer } from '../../rpc/rpcPeer.js';
 import { StreamTransport } from '../../rpc/stdioTransport.js';
+import { phase } from './callProfile.js';
 import { REPO_ROOT } from './paths.js';
 
 /** How much of the helper's stderr is kept for `stderr()` (its lines are logged as they come anyway). */
@@ -66,7 +67,9 @@ export function spawnHelper(env: Record<string, string | undefined> = process.en
     peer,
     async call(method, params, options) {
       const result = await peer.request(method, params, options);
+      const checked = phase('helper_check');
       const parsed = HELPER_METHODS[method].result.safeParse(result);
+      checked();
       if (!parsed.success) throw fail('internal', `helper answer to ${method} broke its schema: ${parsed.error.message.slice(0, 500)}`);
       return parsed.data as HelperResult<typeof method>;
     },

@@ -5,6 +5,7 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
 import { AgentSession } from '../tools/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
+import { profileFinisher, profiled } from '../callProfile.js';
 import { bearer, tokenMatches } from './auth.js';
 
 /** Largest MCP request body accepted. */
@@ -58,7 +59,7 @@ export function mcpHttp(
 ): { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; closeAll(): Promise<void> } {
   const transports = new Map<string, { transport: StreamableHTTPServerTransport; session: AgentSession }>();
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!tokenMatches(bearer(req), options.token)) return reply(res, 401, { error: 'a valid bearer token is required' });
     const sid = req.headers['mcp-session-id'];
     const existing = typeof sid === 'string' ? transports.get(sid) : undefined;
@@ -107,6 +108,13 @@ export function mcpHttp(
     res.once('close', leaveFirst);
     return transport.handleRequest(req, res, body);
   };
+
+  // OVERSEER_PROF=1: a call's profile runs from the request's arrival until its answer is written.
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    profiled('http', options.log, () => {
+      res.once('finish', profileFinisher());
+      return handleRequest(req, res);
+    });
 
   return {
     handle,

@@ -11,6 +11,7 @@ import {
   type WindowReadAnswer,
   type WindowReadArgs,
 } from '../../../protocol/index.js';
+import { phase } from '../callProfile.js';
 import type { HelperCaller } from '../helperSupervisor.js';
 import { observationScope } from '../session/canonical.js';
 import type { AgentSession } from './agentSession.js';
@@ -70,6 +71,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   }
   const format = args.format ?? 'tree';
   const wantTargets = args.targets ?? args.window !== undefined;
+  const helperCalled = phase('helper');
   const read = await deps.helper.call(
     'window_read',
     {
@@ -85,6 +87,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
     },
     { signal, timeoutMs: Math.min(args.timeout_ms ?? READ_LIMITS.timeout_ms.default, READ_LIMITS.timeout_ms.ceiling) + 5000 },
   );
+  helperCalled();
   const id = session.observations.allocate();
   const scopeKey = windowScope(read.window);
   if (wantTargets) {

@@ -20,6 +20,7 @@ import {
   type ToolName,
   type WaitArgs,
 } from '../../../protocol/index.js';
+import { phase } from '../callProfile.js';
 import type { Journal } from '../journal/index.js';
 import { actionWait, elementAct, type ActDeps, type Progress } from './actTool.js';
 import type { AgentSession } from './agentSession.js';
@@ -190,6 +191,7 @@ export class ToolRunner {
         );
       if (isScreenTool(tool) && !session.screenTier)
         throw new OverseerError(errorInfo('invalid_argument', `${tool}: activate the screen tier first (computer_use_activate with tiers ["screen"])`));
+      const validated = phase('args');
       const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
       if (tooDeep)
         throw new OverseerError(
@@ -201,9 +203,12 @@ export class ToolRunner {
       if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, tool));
       const data = parsed.data as { output?: 'text' | 'json' };
       output = data.output ?? 'text';
+      validated();
+      const ran = phase('tool');
       answer = isScreenTool(tool)
         ? await this.executeScreen(session, tool, parsed.data as Record<string, unknown>, signal, progress, braked)
         : await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
+      ran();
     } catch (e) {
       if (e instanceof OverseerError) error = e.info;
       else {
@@ -237,6 +242,7 @@ export class ToolRunner {
       receipt?.target !== undefined
         ? receipt.target.state.password !== true
         : receipt?.screen?.element !== undefined && receipt.screen.element.password !== true && receipt.text !== undefined && receipt.text !== MASKED_TEXT;
+    const journaled = phase('journal');
     try {
       const record = await this.deps.journal.append({
         kind: 'tool_call',
@@ -251,6 +257,7 @@ export class ToolRunner {
         ...(shot !== undefined ? { screenshot: screenshotSummary(shot) } : {}),
         duration_ms: durationMs,
       });
+      journaled();
       this.deps.onReceipt(this.entry(record.seq, record.at, session, tool, durationMs, receipt, error));
     } catch (e) {
       this.deps.log(`[tools] journal append failed: ${e instanceof Error ? e.message : String(e)}`);
@@ -265,11 +272,10 @@ export class ToolRunner {
         structured: shot.answer as Record<string, unknown>,
         images: [shot.image],
       };
-    return {
-      isError: false,
-      text: output === 'json' ? JSON.stringify(answer) : this.render(tool as AnyToolName, answer),
-      structured: answer as Record<string, unknown>,
-    };
+    const rendered = phase('render');
+    const text = output === 'json' ? JSON.stringify(answer) : this.render(tool as AnyToolName, answer);
+    rendered();
+    return { isError: false, text, structured: answer as Record<string, unknown> };
   }
 
   private executeScreen(
