@@ -243,8 +243,9 @@ export class ToolRunner {
         ? receipt.target.state.password !== true
         : receipt?.screen?.element !== undefined && receipt.screen.element.password !== true && receipt.text !== undefined && receipt.text !== MASKED_TEXT;
     const journaled = phase('journal');
-    try {
-      const record = await this.deps.journal.append({
+    // Async, so a record that cannot even be built is a failed append like any other.
+    const appending = (async () =>
+      this.deps.journal.append({
         kind: 'tool_call',
         session: session.id,
         agent: session.client,
@@ -256,26 +257,54 @@ export class ToolRunner {
         // A screenshot is journaled by its hash and size, never its pixels.
         ...(shot !== undefined ? { screenshot: screenshotSummary(shot) } : {}),
         duration_ms: durationMs,
-      });
-      journaled();
-      this.deps.onReceipt(this.entry(record.seq, record.at, session, tool, durationMs, receipt, error));
-    } catch (e) {
+      }))().then(
+      (record) => ({ ok: true as const, record }),
+      (e: unknown) => ({ ok: false as const, e }),
+    );
+    // The answer is rendered while the journal writes and flushes (the journal starts its write
+    // first); it leaves only once the record is on disk, and not at all when it could not be.
+    await Promise.resolve();
+    const rendered = error === undefined ? this.renderAnswer(tool, output, answer, shot) : undefined;
+    const appended = await appending;
+    journaled();
+    if (!appended.ok) {
+      const e = appended.e;
       this.deps.log(`[tools] journal append failed: ${e instanceof Error ? e.message : String(e)}`);
       const info = errorInfo('internal', 'the call could not be journaled, so its answer is withheld', receipt !== undefined ? { receipt } : undefined);
       return { isError: true, text: renderError(info), error: info };
     }
+    this.deps.onReceipt(this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, receipt, error));
     if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), error };
-    if (shot !== undefined)
-      return {
-        isError: false,
-        text: output === 'json' ? JSON.stringify(shot.answer) : renderScreenshot(shot.answer as never),
-        structured: shot.answer as Record<string, unknown>,
-        images: [shot.image],
-      };
+    if (rendered?.ok !== true) throw rendered?.e;
+    return rendered.result;
+  }
+
+  /** A successful answer as the agent gets it; a renderer's bug is kept to be thrown once the call is journaled. */
+  private renderAnswer(
+    tool: string,
+    output: 'text' | 'json',
+    answer: unknown,
+    shot: WithImage | undefined,
+  ): { ok: true; result: ToolResult } | { ok: false; e: unknown } {
     const rendered = phase('render');
-    const text = output === 'json' ? JSON.stringify(answer) : this.render(tool as AnyToolName, answer);
-    rendered();
-    return { isError: false, text, structured: answer as Record<string, unknown> };
+    try {
+      if (shot !== undefined)
+        return {
+          ok: true,
+          result: {
+            isError: false,
+            text: output === 'json' ? JSON.stringify(shot.answer) : renderScreenshot(shot.answer as never),
+            structured: shot.answer as Record<string, unknown>,
+            images: [shot.image],
+          },
+        };
+      const text = output === 'json' ? JSON.stringify(answer) : this.render(tool as AnyToolName, answer);
+      return { ok: true, result: { isError: false, text, structured: answer as Record<string, unknown> } };
+    } catch (e) {
+      return { ok: false, e };
+    } finally {
+      rendered();
+    }
   }
 
   private executeScreen(
