@@ -14,6 +14,9 @@ import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/se
  * message's own response stream is, whatever request is being handled). Sends never depend on
  * which request runs, so concurrent calls of both kinds in one session cannot mix.
  *
+ * The SDK never forgets a JSON response's stream once answered (1.32 keeps one entry per call for
+ * the life of the session), so it is released here once its last answer is out.
+ *
  * This reads the SDK's private fields; when they are not there (a changed SDK), every answer
  * stays SSE, which carries everything, and the supervisor logs it once. The tests of
  * mcpHttp.desktop.test.ts prove both kinds of answer against the real SDK client.
@@ -26,7 +29,7 @@ const plainJson = new AsyncLocalStorage<boolean>();
 interface SdkInternals {
   _enableJsonResponse: boolean;
   _requestToStreamMapping: Map<unknown, string>;
-  _streamMapping: Map<string, { resolveJson?: unknown }>;
+  _streamMapping: Map<string, { resolveJson?: unknown; cleanup?: () => void }>;
   send(message: unknown, options?: { relatedRequestId?: unknown }): Promise<void>;
 }
 
@@ -64,9 +67,13 @@ export function allowPlainJson(transport: StreamableHTTPServerTransport, log: (l
     const m = message as { id?: unknown; result?: unknown; error?: unknown };
     const requestId = 'result' in m || 'error' in m ? m.id : options?.relatedRequestId;
     const streamId = requestId === undefined ? undefined : sdk._requestToStreamMapping.get(requestId);
-    sending = streamId !== undefined && sdk._streamMapping.get(streamId)?.resolveJson !== undefined;
+    const stream = streamId === undefined ? undefined : sdk._streamMapping.get(streamId);
+    sending = stream?.resolveJson !== undefined;
     try {
-      return send(message, options);
+      // Without an event store the SDK answers before its first await: done once send returns.
+      const sent = send(message, options);
+      if (sending && ![...sdk._requestToStreamMapping.values()].includes(streamId as string)) stream?.cleanup?.();
+      return sent;
     } finally {
       sending = undefined;
     }
