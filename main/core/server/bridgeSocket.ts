@@ -66,15 +66,17 @@ export function lineLimit(maxLine: number, onOversize: () => void): Transform {
   });
 }
 
-/** OVERSEER_PROF=1: a call's profile runs from its message's arrival until its answer was handed to the socket. */
+/** OVERSEER_PROF=1: a call's profile runs from its message's arrival until its answer is handed to the socket. */
 function profileBridge(transport: StdioServerTransport, log: (line: string) => void): void {
   const receive = transport.onmessage;
   transport.onmessage = (message) => profiled('stdio', log, () => receive?.(message));
   const send = transport.send.bind(transport);
-  transport.send = async (message) => {
+  transport.send = (message) => {
     const finish = profileFinisher();
-    await send(message);
+    const sent = send(message);
+    // Handed to the socket: waiting for it to drain would count the agent's reading too.
     if ('id' in message && ('result' in message || 'error' in message)) finish();
+    return sent;
   };
 }
 
