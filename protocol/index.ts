@@ -10,3 +10,4 @@ export * from './screenTools.js';
 export * from './selector.js';
 export * from './tools.js';
 export * from './uiChannel.js';
+export * from './readResultCheck.js';

@@ -1,8 +1,15 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { HELPER_METHODS, MAX_FRAME_BYTES, fail, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
+import { HELPER_METHODS, MAX_FRAME_BYTES, fail, isHelperReadResult, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
 import { RpcPeer } from '../../rpc/rpcPeer.js';
 import { StreamTransport } from '../../rpc/stdioTransport.js';
+import { phase } from './callProfile.js';
 import { REPO_ROOT } from './paths.js';
+
+/**
+ * Answers checked by hand before zod: a read's recursive tree is the costliest parse of all, and
+ * the check passes only what the schema would accept unchanged (anything else still meets zod).
+ */
+const FAST_CHECKS: Partial<Record<HelperMethod, (value: unknown) => boolean>> = { window_read: isHelperReadResult };
 
 /** How much of the helper's stderr is kept for `stderr()` (its lines are logged as they come anyway). */
 const MAX_STDERR_KEPT = 64 * 1024;
@@ -66,7 +73,13 @@ export function spawnHelper(env: Record<string, string | undefined> = process.en
     peer,
     async call(method, params, options) {
       const result = await peer.request(method, params, options);
+      const checked = phase('helper_check');
+      if (FAST_CHECKS[method]?.(result) === true) {
+        checked();
+        return result as HelperResult<typeof method>;
+      }
       const parsed = HELPER_METHODS[method].result.safeParse(result);
+      checked();
       if (!parsed.success) throw fail('internal', `helper answer to ${method} broke its schema: ${parsed.error.message.slice(0, 500)}`);
       return parsed.data as HelperResult<typeof method>;
     },

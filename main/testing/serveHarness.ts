@@ -34,18 +34,22 @@ export async function signIn(link: string): Promise<string> {
   return set.split(';')[0] ?? '';
 }
 
-/** Starts `node bin/overseer.mjs serve --port 0` with the given desktop environment. */
+/** Starts `node bin/overseer.mjs serve --port 0` with the given desktop environment (`nodeArgs` go to node, e.g. --cpu-prof). */
 export async function serve(
   env: Record<string, string | undefined>,
-  options: { dataDir?: string; token?: string; extra?: string[]; cookie?: string } = {},
+  options: { dataDir?: string; token?: string; extra?: string[]; cookie?: string; nodeArgs?: string[] } = {},
 ): Promise<Served> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'overseer-data-')));
   const token = options.token ?? 'test-token-0123456789abcdef';
-  const child = spawn(process.execPath, ['bin/overseer.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--token', token, ...(options.extra ?? [])], {
-    cwd: REPO_ROOT,
-    env,
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [...(options.nodeArgs ?? []), 'bin/overseer.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--token', token, ...(options.extra ?? [])],
+    {
+      cwd: REPO_ROOT,
+      env,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   let out = '';
   let err = '';
   child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')));

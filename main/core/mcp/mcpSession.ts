@@ -15,6 +15,7 @@ import {
   type ScreenToolName,
   type ToolName,
 } from '../../../protocol/index.js';
+import { phase, profileTool } from '../callProfile.js';
 import { agentName, type AgentSession } from '../tools/agentSession.js';
 import { TOOL_ARGS, type ToolResult, type ToolRunner } from '../tools/toolRunner.js';
 import { toolJsonSchema } from './jsonSchema.js';
@@ -274,9 +275,13 @@ export function createMcpServer(options: McpSessionOptions): Server {
               })
               .catch(() => {});
           };
+    profileTool(name);
+    const handled = phase('handler');
     const result = await runner.run(session, name, args, extra.signal, progress);
     options.onChange();
-    return toolAnswer(result);
+    const answer = toolAnswer(result);
+    handled();
+    return answer;
   };
   Protocol.prototype.setRequestHandler.call(server, RawCallTool, callTool as never);
   return server;

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
 import { AgentSession, agentName } from '../tools/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
+import { PROFILING, profileFinisher, profiled } from '../callProfile.js';
 import { tokenMatches } from './auth.js';
 
 /** The first line a bridge sends: its token and the pid of the agent host that launched it. */
@@ -65,6 +66,20 @@ export function lineLimit(maxLine: number, onOversize: () => void): Transform {
   });
 }
 
+/** OVERSEER_PROF=1: a call's profile runs from its message's arrival until its answer is handed to the socket. */
+function profileBridge(transport: StdioServerTransport, log: (line: string) => void): void {
+  const receive = transport.onmessage;
+  transport.onmessage = (message) => profiled('stdio', log, () => receive?.(message));
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    const finish = profileFinisher();
+    const sent = send(message);
+    // Handed to the socket: waiting for it to drain would count the agent's reading too.
+    if ('id' in message && ('result' in message || 'error' in message)) finish();
+    return sent;
+  };
+}
+
 /**
  * The local socket `overseer mcp` connects to (a Unix domain socket, mode 0600): a token line,
  * then MCP over the same stream, one JSON message a line, as one agent session.
@@ -111,6 +126,7 @@ export async function startBridgeSocket(supervisor: Supervisor, options: { path:
       transport.onerror = (error) => options.log(`[bridge] ${session.id}: ${error.message}`);
       socket.once('close', () => void transport.close());
       await server.connect(transport);
+      if (PROFILING) profileBridge(transport, options.log);
       await supervisor.addSession(session, { close: () => socket.destroy(), drain: () => sends.drain() });
       if (socket.destroyed) supervisor.endSession(session.id, 'its bridge closed');
     })().catch((error: unknown) => options.log(`[bridge] connection failed: ${error instanceof Error ? error.message : String(error)}`));

@@ -5,7 +5,9 @@ import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
 import { AgentSession } from '../tools/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
+import { profileFinisher, profiled } from '../callProfile.js';
 import { bearer, tokenMatches } from './auth.js';
+import { allowPlainJson, asksNoProgress, withAnswerMode } from './jsonResponses.js';
 
 /** Largest MCP request body accepted. */
 export const MAX_BODY = 8 * 1024 * 1024;
@@ -58,7 +60,7 @@ export function mcpHttp(
 ): { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; closeAll(): Promise<void> } {
   const transports = new Map<string, { transport: StreamableHTTPServerTransport; session: AgentSession }>();
 
-  const handle = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+  const handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!tokenMatches(bearer(req), options.token)) return reply(res, 401, { error: 'a valid bearer token is required' });
     const sid = req.headers['mcp-session-id'];
     const existing = typeof sid === 'string' ? transports.get(sid) : undefined;
@@ -71,7 +73,9 @@ export function mcpHttp(
       if (!read.ok) return reply(res, read.status, read.error, read.close);
       body = read.body;
     }
-    if (existing !== undefined) return existing.transport.handleRequest(req, res, body);
+    // A call that asked for no progress gets its answer as one JSON body, not an SSE stream.
+    const json = req.method === 'POST' && asksNoProgress(body);
+    if (existing !== undefined) return withAnswerMode(json, () => existing.transport.handleRequest(req, res, body));
     if (typeof sid === 'string') return reply(res, 404, rpcError(-32001, 'unknown or closed session: start a new one with initialize'));
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, rpcError(-32000, 'start a session with an initialize request'));
     const admitted = supervisor.admit();
@@ -95,6 +99,7 @@ export function mcpHttp(
         });
       },
     });
+    allowPlainJson(transport, options.log);
     const sends = trackSends(transport);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
@@ -105,8 +110,15 @@ export function mcpHttp(
     await server.connect(transport);
     const leaveFirst = session.enter();
     res.once('close', leaveFirst);
-    return transport.handleRequest(req, res, body);
+    return withAnswerMode(json, () => transport.handleRequest(req, res, body));
   };
+
+  // OVERSEER_PROF=1: a call's profile runs from the request's arrival until its answer is written.
+  const handle = (req: IncomingMessage, res: ServerResponse): Promise<void> =>
+    profiled('http', options.log, () => {
+      res.once('finish', profileFinisher());
+      return handleRequest(req, res);
+    });
 
   return {
     handle,

@@ -11,6 +11,7 @@ import {
   type WindowReadAnswer,
   type WindowReadArgs,
 } from '../../../protocol/index.js';
+import { phase } from '../callProfile.js';
 import type { HelperCaller } from '../helperSupervisor.js';
 import { observationScope } from '../session/canonical.js';
 import type { AgentSession } from './agentSession.js';
@@ -72,6 +73,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   const wantTargets = args.targets ?? args.window !== undefined;
   // The text answer shows no rectangles: only JSON asks every element for one (docs/performance.md#what-a-read-asks).
   const rects = args.output === 'json';
+  const helperCalled = phase('helper');
   const read = await deps.helper.call(
     'window_read',
     {
@@ -88,6 +90,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
     },
     { signal, timeoutMs: Math.min(args.timeout_ms ?? READ_LIMITS.timeout_ms.default, READ_LIMITS.timeout_ms.ceiling) + 5000 },
   );
+  helperCalled();
   const id = session.observations.allocate();
   const scopeKey = windowScope(read.window);
   if (wantTargets) {

@@ -20,6 +20,7 @@ import {
   type ToolName,
   type WaitArgs,
 } from '../../../protocol/index.js';
+import { phase } from '../callProfile.js';
 import type { Journal } from '../journal/index.js';
 import { actionWait, elementAct, type ActDeps, type Progress } from './actTool.js';
 import type { AgentSession } from './agentSession.js';
@@ -190,6 +191,7 @@ export class ToolRunner {
         );
       if (isScreenTool(tool) && !session.screenTier)
         throw new OverseerError(errorInfo('invalid_argument', `${tool}: activate the screen tier first (computer_use_activate with tiers ["screen"])`));
+      const validated = phase('args');
       const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
       if (tooDeep)
         throw new OverseerError(
@@ -201,9 +203,12 @@ export class ToolRunner {
       if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, tool));
       const data = parsed.data as { output?: 'text' | 'json' };
       output = data.output ?? 'text';
+      validated();
+      const ran = phase('tool');
       answer = isScreenTool(tool)
         ? await this.executeScreen(session, tool, parsed.data as Record<string, unknown>, signal, progress, braked)
         : await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
+      ran();
     } catch (e) {
       if (e instanceof OverseerError) error = e.info;
       else {
@@ -237,8 +242,10 @@ export class ToolRunner {
       receipt?.target !== undefined
         ? receipt.target.state.password !== true
         : receipt?.screen?.element !== undefined && receipt.screen.element.password !== true && receipt.text !== undefined && receipt.text !== MASKED_TEXT;
-    try {
-      const record = await this.deps.journal.append({
+    const journaled = phase('journal');
+    // Async, so a record that cannot even be built is a failed append like any other.
+    const appending = (async () =>
+      this.deps.journal.append({
         kind: 'tool_call',
         session: session.id,
         agent: session.client,
@@ -250,26 +257,54 @@ export class ToolRunner {
         // A screenshot is journaled by its hash and size, never its pixels.
         ...(shot !== undefined ? { screenshot: screenshotSummary(shot) } : {}),
         duration_ms: durationMs,
-      });
-      this.deps.onReceipt(this.entry(record.seq, record.at, session, tool, durationMs, receipt, error));
-    } catch (e) {
+      }))().then(
+      (record) => ({ ok: true as const, record }),
+      (e: unknown) => ({ ok: false as const, e }),
+    );
+    // The answer is rendered while the journal writes and flushes (the journal starts its write
+    // first); it leaves only once the record is on disk, and not at all when it could not be.
+    await Promise.resolve();
+    const rendered = error === undefined ? this.renderAnswer(tool, output, answer, shot) : undefined;
+    const appended = await appending;
+    journaled();
+    if (!appended.ok) {
+      const e = appended.e;
       this.deps.log(`[tools] journal append failed: ${e instanceof Error ? e.message : String(e)}`);
       const info = errorInfo('internal', 'the call could not be journaled, so its answer is withheld', receipt !== undefined ? { receipt } : undefined);
       return { isError: true, text: renderError(info), error: info };
     }
+    this.deps.onReceipt(this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, receipt, error));
     if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), error };
-    if (shot !== undefined)
-      return {
-        isError: false,
-        text: output === 'json' ? JSON.stringify(shot.answer) : renderScreenshot(shot.answer as never),
-        structured: shot.answer as Record<string, unknown>,
-        images: [shot.image],
-      };
-    return {
-      isError: false,
-      text: output === 'json' ? JSON.stringify(answer) : this.render(tool as AnyToolName, answer),
-      structured: answer as Record<string, unknown>,
-    };
+    if (rendered?.ok !== true) throw rendered?.e;
+    return rendered.result;
+  }
+
+  /** A successful answer as the agent gets it; a renderer's bug is kept to be thrown once the call is journaled. */
+  private renderAnswer(
+    tool: string,
+    output: 'text' | 'json',
+    answer: unknown,
+    shot: WithImage | undefined,
+  ): { ok: true; result: ToolResult } | { ok: false; e: unknown } {
+    const rendered = phase('render');
+    try {
+      if (shot !== undefined)
+        return {
+          ok: true,
+          result: {
+            isError: false,
+            text: output === 'json' ? JSON.stringify(shot.answer) : renderScreenshot(shot.answer as never),
+            structured: shot.answer as Record<string, unknown>,
+            images: [shot.image],
+          },
+        };
+      const text = output === 'json' ? JSON.stringify(answer) : this.render(tool as AnyToolName, answer);
+      return { ok: true, result: { isError: false, text, structured: answer as Record<string, unknown> } };
+    } catch (e) {
+      return { ok: false, e };
+    } finally {
+      rendered();
+    }
   }
 
   private executeScreen(
