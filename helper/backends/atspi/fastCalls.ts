@@ -9,6 +9,7 @@ const METHOD_CALL = 1;
 const LITTLE_ENDIAN = 108; // 'l'
 const PROTOCOL_VERSION = 1;
 const MAX_BODY_TYPES = 16;
+const SHORT_ASCII = 96;
 
 /** The parts of a dbus-next Message that the wire format of a method call is made of. */
 export interface CallMessage {
@@ -43,6 +44,31 @@ const okString = (value: unknown): value is string => typeof value === 'string' 
 const present = (value: unknown): boolean => Boolean(value);
 const align4 = (n: number): number => (n + 3) & ~3;
 const align8 = (n: number): number => (n + 7) & ~7;
+
+/** Pads to 8 with zeros and writes a header field's code and its variant signature (one char); the new position. */
+function writeField(buf: Buffer, pos: number, code: number, sig: number): number {
+  const at = align8(pos);
+  if (at > pos) buf.fill(0, pos, at);
+  buf[at] = code;
+  buf[at + 1] = 1;
+  buf[at + 2] = sig;
+  buf[at + 3] = 0;
+  return at + 4;
+}
+
+/** Writes an 's' or 'o' (already 4-aligned): u32 byte length, UTF-8, NUL; the new position. */
+function writeText(buf: Buffer, pos: number, value: string, len: number): number {
+  buf.writeUInt32LE(len, pos);
+  const start = pos + 4;
+  if (len === value.length && len <= SHORT_ASCII) {
+    // ASCII (a byte per UTF-16 unit only then): cheaper than Buffer#write's argument handling
+    for (let i = 0; i < len; i++) buf[start + i] = value.charCodeAt(i);
+  } else {
+    buf.write(value, start, len, 'utf8');
+  }
+  buf[start + len] = 0;
+  return start + len + 1;
+}
 
 /**
  * The whole message on the wire, byte for byte what dbus-next's `marshallMessage` gives, or
@@ -114,36 +140,20 @@ export function marshalCall(msg: CallMessage): Buffer | undefined {
   buf.writeUInt32LE(bodyLength, 4);
   buf.writeUInt32LE(serial, 8);
   buf.writeUInt32LE(fieldsLength, 12);
-  let pos = 16;
-  const field = (code: number, sig: number): void => {
-    const at = align8(pos);
-    if (at > pos) buf.fill(0, pos, at);
-    buf[at] = code;
-    buf[at + 1] = 1;
-    buf[at + 2] = sig;
-    buf[at + 3] = 0;
-    pos = at + 4;
-  };
-  const text = (value: string, len: number): void => {
-    buf.writeUInt32LE(len, pos);
-    buf.write(value, pos + 4, len, 'utf8');
-    buf[pos + 4 + len] = 0;
-    pos += 4 + len + 1;
-  };
-  field(1, 0x6f); // path: 'o'
-  text(path, pathLen);
+  let pos = writeField(buf, 16, 1, 0x6f); // path: 'o'
+  pos = writeText(buf, pos, path, pathLen);
   if (ifaceLen >= 0) {
-    field(2, 0x73); // interface: 's'
-    text(iface as string, ifaceLen);
+    pos = writeField(buf, pos, 2, 0x73); // interface: 's'
+    pos = writeText(buf, pos, iface as string, ifaceLen);
   }
-  field(3, 0x73); // member: 's'
-  text(member, memberLen);
+  pos = writeField(buf, pos, 3, 0x73); // member: 's'
+  pos = writeText(buf, pos, member, memberLen);
   if (destLen >= 0) {
-    field(6, 0x73); // destination: 's'
-    text(destination as string, destLen);
+    pos = writeField(buf, pos, 6, 0x73); // destination: 's'
+    pos = writeText(buf, pos, destination as string, destLen);
   }
   if (signature !== '') {
-    field(8, 0x67); // signature: 'g'
+    pos = writeField(buf, pos, 8, 0x67); // signature: 'g'
     buf[pos] = signature.length;
     buf.write(signature, pos + 1, 'latin1');
     buf[pos + 1 + signature.length] = 0;
@@ -158,7 +168,7 @@ export function marshalCall(msg: CallMessage): Buffer | undefined {
     if (at > pos) buf.fill(0, pos, at);
     pos = at;
     if (c === 's' || c === 'o') {
-      text(body[i] as string, stringLens[s++] ?? 0);
+      pos = writeText(buf, pos, body[i] as string, stringLens[s++] ?? 0);
     } else {
       if (c === 'u') buf.writeUInt32LE((body[i] as number) >>> 0, pos);
       else buf.writeInt32LE((body[i] as number) | 0, pos);
