@@ -206,7 +206,7 @@ export const LAYERS = [
   },
   {
     folder: 'bench',
-    why: 'Benchmarks measure the product through its real entry points, against peers in the same run. The screen bench drives the X11 screen backend in-process (x11Backend.ts): no RPC method of the screen tier exists yet. getItemsDecode.ts compares the two decode paths of one AT-SPI call in-process (A11yBus, the GetItems reader, AppCache): they are below any RPC method.',
+    why: "Benchmarks measure the product through its real entry points, against peers in the same run. The screen bench drives the X11 screen backend in-process (x11Backend.ts): no RPC method of the screen tier exists yet. getItemsDecode.ts compares the two decode paths of one AT-SPI call in-process (A11yBus, the GetItems reader, AppCache): they are below any RPC method. marshalCalls.ts compares the hand marshaller of method calls (fastCalls.ts) with dbus-next's own, in-process: it is below any RPC method too.",
     may: [
       'protocol',
       'bench',
@@ -218,12 +218,13 @@ export const LAYERS = [
       'helper/backends/atspi/appCache.ts',
       'helper/backends/atspi/cacheItems.ts',
       'helper/backends/atspi/dbus.ts',
+      'helper/backends/atspi/fastCalls.ts',
       'helper/core/deadline.ts',
       'helper/backends/windows/win32/win32Api.ts',
       'helper/screen/image',
       'helper/screen/x11/x11Backend.ts',
     ],
-    packages: [NODE, '@modelcontextprotocol/sdk', 'playwright-core'],
+    packages: [NODE, '@modelcontextprotocol/sdk', 'playwright-core', 'dbus-next'],
   },
   { folder: 'scripts', why: 'Build and test scripts.', may: ['scripts', 'protocol', 'main/core', 'desktop'], packages: [NODE, 'esbuild', 'tsx'] },
   { folder: 'bin', why: 'The `overseer` executable loads the CLI.', may: ['main/cli.ts'], packages: ['tsx'] },

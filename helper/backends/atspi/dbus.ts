@@ -1,5 +1,6 @@
 import dbus from 'dbus-next';
 import { fail } from '../../../protocol/index.js';
+import { installFastCalls } from './fastCalls.js';
 import { RawBody, enableRawReplies, expectRaw, forgetRaw, type RawWanted } from './rawReplies.js';
 
 export { RawBody };
@@ -94,6 +95,9 @@ export class A11yBus {
       );
     }
     bus.on('error', () => {});
+    // Only now: dbus-next installs the connected connection's `message` on connect. The env
+    // switch OVERSEER_FAST_CALLS=0 keeps dbus-next's marshaller (to compare against it).
+    if (process.env['OVERSEER_FAST_CALLS'] !== '0') installFastCalls((bus as unknown as { _connection?: object })._connection);
     return new A11yBus(bus, rawStream);
   }
 
