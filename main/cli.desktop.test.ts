@@ -238,7 +238,7 @@ describe('overseer commands', () => {
       assert.equal(dry.status, 0);
       assert.match(
         dry.stdout,
-        new RegExp(`would install ${ALL_PACKAGES} packages for the demo desktop and the tests: xvfb .* chromium wine wine64 gcc-mingw-w64-x86-64\\n`),
+        new RegExp(`would install ${ALL_PACKAGES} packages for the demo desktop and the tests: xvfb .* chromium .*yad wine wine64 gcc-mingw-w64-x86-64\\n`),
       );
       const tests = spawnSync(process.execPath, ['scripts/runTests.mjs', '--desktop'], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
       assert.equal(tests.status, 1);
