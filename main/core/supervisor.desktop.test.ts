@@ -127,6 +127,18 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     assert.match(json.observation, /^O/);
     assert.equal(json.mode, 'full');
     assert.ok(text.text.length < JSON.stringify(json).length * 0.4, `text ${text.text.length} chars vs JSON ${JSON.stringify(json).length}`);
+    // Rectangles: JSON asks every element for one; the text answer (and its structured twin) asks none.
+    const flatten = (els: readonly Element[]): Element[] => els.flatMap((e) => [e, ...flatten(e.children ?? [])]);
+    assert.ok(flatten(json.elements ?? []).filter((e) => e.rect !== undefined).length > 10);
+    const textAnswer = text.structured as unknown as WindowReadAnswer;
+    assert.deepEqual(
+      flatten(textAnswer.elements ?? []).filter((e) => e.rect !== undefined),
+      [],
+    );
+    // A text observation is no base for a JSON delta (it lacks the rects): a full answer, said so.
+    const after = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: win, since: textAnswer.observation });
+    assert.equal(after.mode, 'full');
+    assert.ok(after.reset_reason !== undefined);
   });
 
   it('answers a repeated read with a delta that names exactly what changed', async () => {
