@@ -177,6 +177,27 @@ describe('AppCache: what spoils a load', () => {
   });
 });
 
+describe("AppCache: GTK3's notices of objects it makes on first access", () => {
+  it('creation notices change nothing; a role change is applied in place; a parent change is structural only when the parent differs', async () => {
+    const { bus, cache, deadline, keys } = setup();
+    await cache.load(deadline);
+    await cache.details(cache.nodes, keys, deadline, new Problems(), 'answer');
+    bus.take();
+    cache.onEvent(path(3), OBJECT, 'StateChanged', ['defunct', 0, 0, 0]);
+    cache.onEvent(path(3), OBJECT, 'PropertyChange', ['widget', 0, 0, 0]);
+    cache.onEvent(path(3), OBJECT, 'PropertyChange', ['accessible-parent', 0, 0, { value: [BUS, path(1)] }]);
+    cache.onEvent(path(99), OBJECT, 'PropertyChange', ['accessible-parent', 0, 0, { value: [BUS, path(1)] }]);
+    cache.onEvent(path(3), OBJECT, 'PropertyChange', ['accessible-role', 0, 0, { value: 62 }]);
+    await cache.load(deadline);
+    await cache.details(cache.nodes, keys, deadline, new Problems(), 'answer');
+    assert.deepEqual(bus.take(), { Ping: 1 }, 'nothing read again');
+    assert.equal(cache.nodes.get(key(3))?.role, 'toggle_button');
+    cache.onEvent(path(3), OBJECT, 'PropertyChange', ['accessible-parent', 0, 0, { value: [BUS, path(2)] }]);
+    await cache.load(deadline);
+    assert.equal(bus.take()['GetItems'], 1, 'moved under another parent: the structure is read again');
+  });
+});
+
 describe('AppCache: one barrier per read', () => {
   it('the barrier of resolving a window stands for opening it, unless an event came between', async () => {
     const { bus, cache, deadline } = setup();
