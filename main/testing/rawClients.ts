@@ -74,15 +74,23 @@ export function rawHttp(
         ...(options.agent !== undefined ? { agent: options.agent } : {}),
       },
       (res) => {
+        answered = true;
         let body = '';
         res.setEncoding('utf8');
         res.on('data', (c: string) => (body += c));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, body }));
+        const done = (): void => resolve({ status: res.statusCode ?? 0, headers: res.headers, body });
+        res.on('end', done);
+        // A server that answers before reading the whole body (413) may close while this side still writes.
+        res.on('close', done);
         res.on('error', reject);
       },
     );
+    let answered = false;
     req.setTimeout(options.timeoutMs ?? 10_000, () => req.destroy(new Error(`no answer within ${options.timeoutMs ?? 10_000} ms`)));
-    req.on('error', reject);
+    // Writing into a connection the server closed after it answered (EPIPE) is not a failure of that answer.
+    req.on('error', (error) => {
+      if (!answered) reject(error);
+    });
     req.end(options.body);
   });
 }
