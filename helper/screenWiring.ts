@@ -2,6 +2,7 @@ import { fail, type Exclusions } from '../protocol/index.js';
 import type { Backend } from './core/backend.js';
 import { Deadline } from './core/deadline.js';
 import { isExcluded, isExcludedTitle } from './core/exclusions.js';
+import { scopedPids } from './core/scope.js';
 import type { ScreenMethods } from './core/service.js';
 import type { ScreenBackend } from './screen/screenBackend.js';
 import { ScreenService, type ScreenContext } from './screen/screenService.js';
@@ -45,6 +46,7 @@ export function screenMethods(backend: Backend, log: (line: string) => void): Sc
       const ex = exclusions();
       if (isExcludedTitle(ex, window.title)) return 'the supervisor’s own window';
       if (window.pid !== undefined && (window.pid === process.pid || (ex.pids ?? []).includes(window.pid))) return 'an excluded process';
+      if (window.pid !== undefined && scopedPids().includes(window.pid)) return 'this agent’s own host';
       for (const name of [app ?? '', ...window.classes])
         if (name !== '' && isExcluded({ apps: ex.apps ?? [] }, -1, name)) return `an excluded application (${name})`;
       return undefined;

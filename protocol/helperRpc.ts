@@ -26,6 +26,21 @@ export const Exclusions = z.strictObject({
 });
 export type Exclusions = z.infer<typeof Exclusions>;
 
+/**
+ * Who a helper call is made for (docs/architecture.md#call-scope). It travels beside a call's own
+ * params as `$scope`; the helper takes it off before the params are checked. `agent` is the agent
+ * session the call serves (its kept captures and its share of the screen tier's queue are
+ * counted against it); `exclude_pids` are processes never read, shown or driven for that agent
+ * alone (its own MCP host), on top of the exclusions every call has.
+ */
+export const CallScope = z.strictObject({
+  agent: z.string().min(1).max(100),
+  exclude_pids: z.array(z.number().int().positive()).max(16).optional(),
+});
+export type CallScope = z.infer<typeof CallScope>;
+/** The params member that carries a call's scope. */
+export const SCOPE_PARAM = '$scope';
+
 export const HelloParams = z.strictObject({
   client: z.string().max(200).optional(),
   exclude: Exclusions.optional(),

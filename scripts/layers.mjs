@@ -131,6 +131,13 @@ export const LAYERS = [
       'The supervisor core is imported by its shells (main/commands, main/electron) and tests; the helper answers it over RPC (protocol/helperRpc.ts), the renderer over the UI channel (protocol/uiChannel.ts).',
   },
   {
+    folder: 'main/core/native',
+    why: "The supervisor's few native calls (the peer of a local socket), through koffi, loaded on first use.",
+    may: ['protocol', 'main/core/native'],
+    packages: [NODE, 'koffi'],
+    testsMay: ['main/testing'],
+  },
+  {
     folder: 'main/testing',
     why: 'Test tools for the supervisor: fakes for unit tests, raw clients, the serve harness. They use the core as a client would, never the helper inside.',
     may: ['protocol', 'rpc', 'main/core', 'main/testing', 'desktop'],

@@ -1,12 +1,14 @@
 import type { Exclusions } from '../../protocol/index.js';
+import { scopedPids } from './scope.js';
 import { fold } from './text.js';
 
 /**
- * True when an application must never be read or acted on: the helper itself, excluded pids, and
- * application names given exactly (case folded) or as `/regex/`.
+ * True when an application must never be read or acted on: the helper itself, excluded pids, the
+ * processes excluded for the agent this call serves (its own host), and application names given
+ * exactly (case folded) or as `/regex/`.
  */
 export function isExcluded(exclusions: Exclusions, pid: number, appName: string): boolean {
-  if (pid === process.pid || (exclusions.pids ?? []).includes(pid)) return true;
+  if (pid === process.pid || (exclusions.pids ?? []).includes(pid) || scopedPids().includes(pid)) return true;
   return (exclusions.apps ?? []).some((pattern) => matches(pattern, appName));
 }
 

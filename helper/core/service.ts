@@ -20,6 +20,7 @@ import { Deadline } from './deadline.js';
 import { findElements } from './find.js';
 import { readWindow } from './read.js';
 import { ancestorPath, digestOf, toElement } from './shape.js';
+import { splitScope, withScope } from './scope.js';
 import { openSource } from './source.js';
 
 type ScreenMethod = keyof typeof SCREEN_METHODS;
@@ -63,7 +64,8 @@ export class HelperService {
     if (!Object.hasOwn(HELPER_METHODS, method))
       throw fail('invalid_argument', `unknown method "${method.slice(0, 100)}"`, { methods: Object.keys(HELPER_METHODS) });
     const m = method as HelperMethod;
-    const result = await this.run(m, params, signal);
+    const { params: own, scope } = splitScope(params);
+    const result = await withScope(scope, () => this.run(m, own, signal));
     // The receiving side validates every answer; checking our own as well is for development runs.
     if (!SELF_CHECK) return result;
     const checked = HELPER_METHODS[m].result.safeParse(result);

@@ -1,5 +1,7 @@
 import {
   DesktopChanged,
+  SCOPE_PARAM,
+  type CallScope,
   OverseerError,
   errorInfo,
   type Exclusions,
@@ -83,8 +85,15 @@ export class HelperSupervisor {
     if (h !== undefined && this.health.state === 'ready') await h.call('configure', { exclude: exclusions }).catch(() => {});
   }
 
-  /** Calls the helper; while it is down or restarting, answers helper_unavailable at once. */
-  async call<M extends HelperMethod>(method: M, params: HelperParams<M>, options: { signal?: AbortSignal; timeoutMs?: number } = {}): Promise<HelperResult<M>> {
+  /**
+   * Calls the helper; while it is down or restarting, answers helper_unavailable at once. A call made
+   * for an agent carries its `scope` (docs/architecture.md#call-scope).
+   */
+  async call<M extends HelperMethod>(
+    method: M,
+    params: HelperParams<M>,
+    options: { signal?: AbortSignal; timeoutMs?: number; scope?: CallScope } = {},
+  ): Promise<HelperResult<M>> {
     if (this.suspended || this.stopped)
       throw new OverseerError(
         errorInfo('helper_unavailable', this.suspended ? 'the helper was stopped by the emergency stop; re-arm to restart it' : 'the helper is stopped'),
@@ -92,7 +101,8 @@ export class HelperSupervisor {
     const helper = this.health.state === 'ready' ? this.helper : await this.ready?.catch(() => undefined);
     if (helper === undefined)
       throw new OverseerError(errorInfo('helper_unavailable', `the accessibility helper is ${this.health.state}`, { restarts: this.restarts }));
-    return helper.call(method, params, options);
+    const { scope, ...rest } = options;
+    return helper.call(method, scope === undefined ? params : ({ ...params, [SCOPE_PARAM]: scope } as HelperParams<M>), rest);
   }
 
   /** Kills the helper and keeps it down until resume() (emergency stop). */

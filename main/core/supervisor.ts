@@ -177,10 +177,13 @@ export class Supervisor {
     return s;
   }
 
-  /** The helper never reads or acts on the supervisor, agent hosts, or configured exclusions. */
+  /**
+   * What the helper never reads or acts on for anyone: the supervisor and the configured exclusions.
+   * An agent's own host is excluded for that agent alone, in its calls' scope (docs/security.md#agent-hosts):
+   * nothing an agent sends changes what another agent or the person sees.
+   */
   exclusions(): { pids: number[]; apps: string[]; titles: string[] } {
     const pids = new Set([process.pid, ...(this.settings.settings.exclusions.pids ?? [])]);
-    for (const session of this.agents.list()) for (const p of session.hostPids) pids.add(p);
     return {
       pids: [...pids],
       apps: [...(this.settings.settings.exclusions.apps ?? [])],
@@ -197,8 +200,13 @@ export class Supervisor {
   /** Registers an agent connection. */
   async addSession(session: AgentSession, connection: AgentConnection): Promise<void> {
     this.agents.add(session, connection);
-    if (session.hostPids.length > 0) await this.helper.setExclusions(this.exclusions());
-    await this.journal.append({ kind: 'system', event: 'agent_connected', session: session.id, transport: session.transport });
+    await this.journal.append({
+      kind: 'system',
+      event: 'agent_connected',
+      session: session.id,
+      transport: session.transport,
+      ...(session.hostPids.length > 0 ? { host_pids: [...session.hostPids] } : {}),
+    });
     this.emitAgents();
   }
 

@@ -7,6 +7,7 @@ import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
 import { AgentSession, agentName } from '../tools/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { PROFILING, profileFinisher, profiled } from '../callProfile.js';
+import { peerCredentials, type PeerCredentials } from '../native/peerCredentials.js';
 import { tokenMatches } from './auth.js';
 
 /** The first line a bridge sends: its token and the pid of the agent host that launched it. */
@@ -20,6 +21,21 @@ const MAX_HELLO = 4096;
 const HELLO_TIMEOUT_MS = 5000;
 /** Longest MCP message a bridge may send (as over HTTP). */
 const MAX_LINE = 8 * 1024 * 1024;
+
+/**
+ * The agent host a bridge names, as far as the kernel confirms it (docs/security.md#agent-hosts):
+ * `host_pid` counts only when it is the parent of the process at the other end of the socket. Where
+ * the peer cannot be known (not Linux), the claim stands, for that agent's own session only.
+ */
+export function verifiedHost(claimed: number | undefined, peer: PeerCredentials | undefined): { pids: number[]; note?: string } {
+  if (claimed === undefined) return { pids: [] };
+  if (peer === undefined) return { pids: [claimed], note: `host_pid ${claimed} taken as claimed: the peer of this socket cannot be known here` };
+  if (peer.ppid === claimed) return { pids: [claimed] };
+  return {
+    pids: [],
+    note: `host_pid ${claimed} ignored: the bridge (pid ${peer.pid}) has ${peer.ppid === undefined ? 'no parent left' : `parent ${peer.ppid}`}`,
+  };
+}
 
 /** Reads the first line of a socket (at most MAX_HELLO bytes) and puts any rest back. */
 function firstLine(socket: Socket): Promise<string> {
@@ -105,13 +121,15 @@ export async function startBridgeSocket(supervisor: Supervisor, options: { path:
         return;
       }
       socket.setTimeout(0);
+      const host = verifiedHost(hello.host_pid, peerCredentials(socket));
       socket.write(`${JSON.stringify({ ok: true, version: OVERSEER_VERSION })}\n`);
       const session = new AgentSession({
         transport: 'stdio',
         progressiveTools: supervisor.settings.settings.progressive_tools,
-        hostPids: hello.host_pid !== undefined ? [hello.host_pid] : [],
+        hostPids: host.pids,
         now: () => supervisor.clock.now(),
       });
+      if (host.note !== undefined) options.log(`[bridge] ${session.id}: ${host.note}`);
       session.client = agentName(hello.client, session.client);
       const server = createMcpServer({ runner: supervisor.runner, session, version: OVERSEER_VERSION, onChange: () => supervisor.emitAgents() });
       const input = socket.pipe(

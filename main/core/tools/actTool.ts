@@ -38,10 +38,14 @@ function fromHelper(receiptId: string, h: HelperActResult, decision?: Decision):
 }
 
 /** The card picture of an element_act: the target window (supervisor and excluded apps masked) with the element outlined. */
-async function windowPicture(deps: ActDeps, item: PendingApproval, signal: AbortSignal): Promise<void> {
+async function windowPicture(deps: ActDeps, session: AgentSession, item: PendingApproval, signal: AbortSignal): Promise<void> {
   if (item.window === undefined) return;
   try {
-    const shot = await deps.helper.call('screen_capture', { window: item.window.window, ...CARD_PICTURE, keep: false }, { signal, timeoutMs: 5000 });
+    const shot = await deps.helper.call(
+      'screen_capture',
+      { window: item.window.window, ...CARD_PICTURE, keep: false },
+      { signal, timeoutMs: 5000, scope: session.scope },
+    );
     const picture = pictureOf(shot);
     const rect = item.target?.rect;
     if (rect !== undefined) {
@@ -96,7 +100,7 @@ export function elementAct(
         ...(args.rebind === true ? { rebind: true } : {}),
         check_only: true,
       },
-      { signal, timeoutMs: 20_000 },
+      { signal, timeoutMs: 20_000, scope: session.scope },
     );
     const password = checkedByHelper.target?.state.password === true;
     if (checkedByHelper.target !== undefined && args.text !== undefined) r.text = password ? MASKED_TEXT : args.text;
@@ -133,7 +137,7 @@ export function elementAct(
       mutating,
       card,
       journal: { target: { key: target.key, role: target.role, name: target.name ?? null }, app: window.app, pid: window.pid },
-      enrich: (item) => windowPicture(deps, item, signal),
+      enrich: (item) => windowPicture(deps, session, item, signal),
       async dispatch(decision) {
         // A person's approval binds the state the card showed; an automatic decision binds identity only.
         const { shown: _shown, ...identity } = ref;
@@ -143,7 +147,7 @@ export function elementAct(
           done = await deps.helper.call(
             'element_act',
             { element: dispatchRef, action: args.action, ...(args.text !== undefined ? { text: args.text } : {}) },
-            { timeoutMs: 30_000 },
+            { timeoutMs: 30_000, scope: session.scope },
           );
         } catch (error) {
           // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.

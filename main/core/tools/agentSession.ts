@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AgentInfo, ErrorInfo, Receipt } from '../../../protocol/index.js';
+import type { AgentInfo, CallScope, ErrorInfo, Receipt } from '../../../protocol/index.js';
 import { ObservationStore } from '../session/observations.js';
 import { ScreenshotStore } from '../session/screenshots.js';
 import { TargetRegistry } from '../session/targets.js';
@@ -93,6 +93,11 @@ export class AgentSession {
     this.targets = new TargetRegistry({ now: this.now });
     this.lastActive = this.now();
     this.since = new Date(this.lastActive).toISOString();
+  }
+
+  /** What every helper call made for this agent carries: who it is for, and its own host, excluded for it alone. */
+  get scope(): CallScope {
+    return { agent: this.id, ...(this.hostPids.length > 0 ? { exclude_pids: [...this.hostPids] } : {}) };
   }
 
   /** A request of the agent began (returns its end); while any is open the session is not idle. */

@@ -317,7 +317,7 @@ export class ToolRunner {
   ): Promise<unknown> {
     switch (tool) {
       case 'capabilities':
-        return answeredByBrake(capabilities(this.deps.act, signal), braked);
+        return answeredByBrake(capabilities(this.deps.act, session, signal), braked);
       case 'screenshot':
         return answeredByBrake(screenshot(this.deps.act, session, args as ScreenshotArgs, signal), braked);
       case 'cursor_position':
@@ -339,7 +339,7 @@ export class ToolRunner {
   ): Promise<unknown> {
     switch (tool) {
       case 'window_list':
-        return answeredByBrake(windowList(this.deps.read, args as WindowListArgs, signal), braked);
+        return answeredByBrake(windowList(this.deps.read, session, args as WindowListArgs, signal), braked);
       case 'window_read':
         return answeredByBrake(windowRead(this.deps.read, session, args as WindowReadArgs, signal), braked);
       case 'element_find':
