@@ -155,6 +155,54 @@ export const HeldApproval = PendingApproval.extend({
 });
 export type HeldApproval = z.infer<typeof HeldApproval>;
 
+/**
+ * A change of the pending or held list as the UI channel sends it (docs/architecture.md#ui-channel):
+ * the items that joined (their pictures left out: fetch one with `card_picture`) and the ids that
+ * left. A change never re-sends the whole queue, so a flood of cards cannot flood the person's socket.
+ */
+export function listDelta<T extends z.ZodType>(item: T) {
+  return z.object({ added: z.array(item).max(1000), removed: z.array(z.string().max(100)).max(10_000) });
+}
+export const PendingDelta = listDelta(PendingApproval);
+export type PendingDelta = z.infer<typeof PendingDelta>;
+export const HeldDelta = listDelta(HeldApproval);
+export type HeldDelta = z.infer<typeof HeldDelta>;
+
+/** Applies a delta to a list: removed ids leave, added items join at the end (or replace the one with their id in place). */
+export function applyDelta<T extends { approval_id: string }>(list: readonly T[], delta: { added: readonly T[]; removed: readonly string[] }): T[] {
+  const gone = new Set(delta.removed);
+  const added = new Map(delta.added.map((a) => [a.approval_id, a]));
+  const out = list.filter((x) => !gone.has(x.approval_id)).map((x) => added.get(x.approval_id) ?? x);
+  const present = new Set(out.map((x) => x.approval_id));
+  for (const a of delta.added) if (!present.has(a.approval_id) && !gone.has(a.approval_id)) out.push(a);
+  return out;
+}
+
+/**
+ * A card as the UI channel carries it: the same card with its pictures' pixels left out (an empty
+ * `picture`); the UI asks for them by id (`card_picture`) when it shows the card.
+ */
+export function withoutPictures<T extends PendingApproval>(item: T): T {
+  const out: T = { ...item };
+  if (item.picture !== undefined) out.picture = { ...item.picture, picture: '' };
+  if (item.screen !== undefined) {
+    const card = item.screen.card;
+    out.screen = { ...item.screen, card: { ...card, picture: '', ...(card.crop !== undefined ? { crop: { ...card.crop, picture: '' } } : {}) } };
+  }
+  return out;
+}
+
+/** Which of a card's pictures: the element card's window (`picture`), a screen card's screenshot (`screen`) or its full-resolution crop (`crop`). */
+export const CardPictureKind = z.enum(['picture', 'screen', 'crop']);
+export type CardPictureKind = z.infer<typeof CardPictureKind>;
+
+/** The pixels of one of a card's pictures, or undefined when it has none of that kind. */
+export function cardPicture(item: PendingApproval, which: CardPictureKind): string | undefined {
+  if (which === 'picture') return item.picture?.picture;
+  if (which === 'screen') return item.screen?.card.picture;
+  return item.screen?.card.crop?.picture;
+}
+
 /** Whether the tree the person sees is the application's current state. */
 export const TreeStatus = z.object({
   window: z.string().optional(),
@@ -275,6 +323,11 @@ export const UI_COMMANDS = {
   add_rule: { params: z.strictObject({ pattern: z.string().min(1).max(200) }), result: z.object({ rule: PolicyRule }) },
   remove_rule: { params: z.strictObject({ id: z.string().max(100) }), result: z.object({ ok: z.literal(true) }) },
   snapshot: { params: z.strictObject({}), result: UiSnapshot },
+  /** One picture of a pending or held card, as a data: URL (cards reach the UI without their pixels). */
+  card_picture: {
+    params: z.strictObject({ approval_id: z.string().max(100), which: CardPictureKind }),
+    result: z.object({ picture: z.string() }),
+  },
   /** The kept picture of the screen after a screen input, as a data: URL. */
   receipt_picture: { params: z.strictObject({ receipt_id: z.string().max(100) }), result: z.object({ picture: z.string() }) },
 } as const;
@@ -287,8 +340,10 @@ export const UI_EVENTS = {
   windows: z.array(WindowInfo),
   tree: z.object({ window: z.string(), elements: z.array(Element), truncated_by: z.array(z.string()), read_at: z.string() }),
   tree_status: TreeStatus,
-  pending: z.array(PendingApproval),
-  held: z.array(HeldApproval),
+  /** Cards that joined or left the queue. */
+  pending_delta: PendingDelta,
+  /** Approved actions that the pause began or stopped holding. */
+  held_delta: HeldDelta,
   receipt: ReceiptEntry,
   brake: BrakeState,
   helper: HelperHealth,

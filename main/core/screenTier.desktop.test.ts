@@ -177,11 +177,15 @@ describe('the screen tier through the real server', () => {
     assert.equal(screen.card.planned, true);
     assert.deepEqual(screen.card.point, { x: ix, y: iy });
     assert.deepEqual([screen.card.width, screen.card.height], [answer.width, answer.height]);
-    assert.match(screen.card.picture, /^data:image\/png;base64,/);
+    // Cards reach the UI without their pixels; the UI asks for each picture by id.
+    assert.equal(screen.card.picture, '');
+    const whole = await ui.command<{ picture: string }>('card_picture', { approval_id: card.approval_id, which: 'screen' });
+    assert.match(whole.picture, /^data:image\/png;base64,/);
     assert.deepEqual(screen.detail.physical, physical);
     assert.equal(screen.detail.window?.title, 'Overseer Canvas');
     assert.ok(screen.card.crop !== undefined && screen.card.crop.width === 240);
-    const crop = decodePng(Buffer.from(screen.card.crop.picture.split(',')[1] ?? '', 'base64'));
+    const cropPicture = (await ui.command<{ picture: string }>('card_picture', { approval_id: card.approval_id, which: 'crop' })).picture;
+    const crop = decodePng(Buffer.from(cropPicture.split(',')[1] ?? '', 'base64'));
     assert.deepEqual(rgbAt(crop, screen.card.crop.point.x, screen.card.crop.point.y), RED, 'the crop is full resolution around the point');
     assert.equal(events(desktop).length, before, 'nothing dispatched before the person decided');
     await approve(card);
@@ -481,7 +485,9 @@ describe('the screen tier through the real server', () => {
       const elementCard = cards.find((p) => p.action === 'set_value');
       const picture = elementCard?.picture;
       assert.ok(picture !== undefined, `no picture: ${elementCard?.picture_unavailable ?? ''}`);
-      assert.match(picture.picture, /^data:image\/jpeg;base64,/);
+      assert.equal(picture.picture, '', 'the card reaches the UI without its pixels');
+      const pixels = await ui.command<{ picture: string }>('card_picture', { approval_id: elementCard?.approval_id, which: 'picture' });
+      assert.match(pixels.picture, /^data:image\/jpeg;base64,/);
       assert.ok(picture.outline !== undefined);
       assert.ok(
         picture.outline.x >= 0 &&

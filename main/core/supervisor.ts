@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { MAX_RECEIPTS, UI_WINDOW_TITLES, errorInfo, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
+import { MAX_RECEIPTS, UI_WINDOW_TITLES, errorInfo, withoutPictures, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
 import type { HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock } from './clock.js';
 import { HelperSupervisor } from './helperSupervisor.js';
@@ -8,6 +8,7 @@ import { Journal } from './journal/index.js';
 import { AgentRegistry, type AgentConnection } from './session/agentRegistry.js';
 import { ReceiptPictures } from './session/receiptPictures.js';
 import { SettingsStore } from './settingsStore.js';
+import { QueueAdmission } from './supervision/admission.js';
 import { ApprovalQueue } from './supervision/approvals.js';
 import { Brakes } from './supervision/brakes.js';
 import { HoldList } from './supervision/holds.js';
@@ -49,6 +50,7 @@ export class Supervisor {
   readonly approvals: ApprovalQueue;
   readonly holds: HoldList;
   readonly policy = new Policy();
+  readonly admission = new QueueAdmission();
   readonly agents: AgentRegistry;
   readonly helper: HelperSupervisor;
   readonly ui: UiHub;
@@ -58,6 +60,7 @@ export class Supervisor {
   /** The timeline's pictures of the screen after each screen input (data folder, private, bounded). */
   readonly pictures: ReceiptPictures;
   windows: WindowInfo[] = [];
+  private brakeRecord: Promise<void> = Promise.resolve();
   /** Makes a one-time link that signs another browser in (browser mode sets it). */
   pairLink: (() => { url: string; expires_at: string }) | undefined;
 
@@ -95,6 +98,7 @@ export class Supervisor {
         holds: this.holds,
         brakes: this.brakes,
         policy: this.policy,
+        admission: this.admission,
         clock: this.clock,
         settings: () => this.settings.settings,
         ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
@@ -144,11 +148,12 @@ export class Supervisor {
       else this.tree.helperDown(`the helper is ${h.state}${h.last_error !== undefined ? ` (${h.last_error})` : ''}`);
     });
     this.helper.onDesktopChange((pids) => this.tree.changed(pids));
-    this.approvals.onChange((pending) => {
-      this.ui.emit('pending', pending);
+    // Changes travel as deltas without pixels (docs/architecture.md#ui-channel): a flood of cards never re-sends the queue.
+    this.approvals.onChange((change) => {
+      this.ui.emit('pending_delta', { added: change.added.map(withoutPictures), removed: change.removed });
       this.emitAgents();
     });
-    this.holds.onChange((held) => this.ui.emit('held', held));
+    this.holds.onChange((change) => this.ui.emit('held_delta', { added: change.added.map(withoutPictures), removed: change.removed }));
     this.policy.onChange((rules) => this.ui.emit('rules', rules));
     this.brakes.onChange((state, previous) => void this.onBrake(state, previous));
   }
@@ -224,8 +229,9 @@ export class Supervisor {
     this.emitAgents();
   }
 
+  /** Tells the UI who is connected: once a turn of the event loop however many changes it saw (a flood changes it per card). */
   emitAgents(): void {
-    this.ui.emit('agents', this.agentInfos());
+    this.ui.emitLatest('agents', () => this.agentInfos());
   }
 
   agentInfos(): UiSnapshot['agents'] {
@@ -239,12 +245,26 @@ export class Supervisor {
     this.ui.emit('receipt', entry);
   }
 
+  /**
+   * A brake takes effect at once; its record goes ahead of whatever else waits for the journal
+   * (docs/supervision.md#brakes), and the person's command is answered once it is on disk
+   * (`brakeRecorded`), however many records an agent's flood queued before it.
+   */
   private async onBrake(state: string, previous: string): Promise<void> {
     this.ui.emit('brake', this.brakes.state);
-    await this.journal.append({ kind: 'system', event: 'brake', state, previous }).catch(() => {});
+    this.brakeRecord = this.journal.append({ kind: 'system', event: 'brake', state, previous }, { urgent: true }).then(
+      () => undefined,
+      (error: unknown) =>
+        this.options.log(`[supervisor] the brake (${state}) could not be journaled: ${error instanceof Error ? error.message : String(error)}`),
+    );
     if (state === 'stopped' || state === 'emergency') this.approvals.brakeAll(state === 'emergency' ? 'emergency stop' : 'stopped by a person');
     if (state === 'emergency') await this.emergency();
     if (previous === 'emergency' && state === 'running') await this.helper.resume();
+  }
+
+  /** Settles once the latest brake change is journaled (or failed to be, which is logged). */
+  brakeRecorded(): Promise<void> {
+    return this.brakeRecord;
   }
 
   /** docs/supervision.md#emergency-stop: every call in flight is answered braked first; then the helper is killed and agents dropped. */

@@ -1,4 +1,4 @@
-import { OverseerError, cardSubject, errorInfo, fail, type PolicyRule } from '../../protocol/index.js';
+import { OverseerError, cardPicture, cardSubject, errorInfo, fail, withoutPictures, type PolicyRule } from '../../protocol/index.js';
 import type { Supervisor } from './supervisor.js';
 import type { UiHandlers } from './uiHub.js';
 
@@ -41,7 +41,11 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
         );
       return Promise.resolve({ ok: true as const });
     },
-    brake: ({ action }) => Promise.resolve({ brake: s.brakes.apply(action) }),
+    brake: async ({ action }) => {
+      const brake = s.brakes.apply(action);
+      await s.brakeRecorded();
+      return { brake };
+    },
     choose_window: async ({ window }) => {
       await s.tree.choose(window, s.windows.find((w) => w.window === window)?.pid);
       return { ok: true as const };
@@ -90,6 +94,13 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       await s.settings.update({}, s.policy.list());
       return { ok: true as const };
     },
+    card_picture: ({ approval_id, which }) => {
+      const item = s.approvals.get(approval_id) ?? s.holds.get(approval_id);
+      if (item === undefined) return Promise.reject(gone(approval_id));
+      const picture = cardPicture(item, which);
+      if (picture === undefined || picture === '') return Promise.reject(fail('not_found', `card ${approval_id} has no ${which} picture`));
+      return Promise.resolve({ picture });
+    },
     receipt_picture: ({ receipt_id }) => s.pictures.read(receipt_id).then((picture) => ({ picture })),
     snapshot: () => {
       const tree = s.tree.tree;
@@ -100,8 +111,8 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
         ...(chosen !== undefined ? { chosen_window: chosen } : {}),
         ...(tree !== undefined ? { tree: tree.elements } : {}),
         tree_status: s.tree.status,
-        pending: s.approvals.list(),
-        held: s.holds.list(),
+        pending: s.approvals.list().map(withoutPictures),
+        held: s.holds.list().map(withoutPictures),
         receipts: [...s.receipts],
         brake: s.brakes.state,
         helper: s.helper.health,

@@ -27,6 +27,7 @@ export type UiHandlers = { [C in UiCommand]: (params: z.infer<(typeof UI_COMMAND
 export class UiHub {
   private readonly clients = new Set<UiClient>();
   private readonly viewers = new Set<UiClient>();
+  private readonly latest = new Map<UiEvent, () => unknown>();
 
   constructor(
     private readonly handlers: UiHandlers,
@@ -55,12 +56,36 @@ export class UiHub {
   }
 
   /**
+   * Sends a client the whole state again: after its transport fell behind and dropped events
+   * (docs/architecture.md#ui-channel), a fresh snapshot replaces what it missed.
+   */
+  async resync(client: UiClient): Promise<void> {
+    const data = await this.handlers.snapshot({});
+    if (this.clients.has(client)) client.send({ type: 'event', event: 'snapshot', data });
+  }
+
+  /**
    * Removes a client at once, attached or still attaching: its transport calls this when it closes,
    * so a UI that leaves before attach() resolves is never sent to and never counted.
    */
   detach(client: UiClient): void {
     this.clients.delete(client);
     this.viewers.delete(client);
+  }
+
+  /**
+   * Broadcasts the latest state of an event once per turn of the event loop, however often it
+   * changed in that turn: `data` is computed when it is sent.
+   */
+  emitLatest<E extends UiEvent>(event: E, data: () => z.infer<(typeof UI_EVENTS)[E]>): void {
+    const first = this.latest.size === 0;
+    this.latest.set(event, data);
+    if (!first) return;
+    setImmediate(() => {
+      const due = [...this.latest];
+      this.latest.clear();
+      for (const [e, d] of due) this.emit(e, d() as never);
+    });
   }
 
   /** Broadcasts an event (validated against the table in development runs by the receiver). */

@@ -118,7 +118,7 @@ async function start(layout: DesktopLayout, dataDir: string, port: number | unde
       const before = followed.pending;
       followed = followEvent(followed, frame.event, frame.data);
       render();
-      if (frame.event !== 'pending') return;
+      if (frame.event !== 'pending_delta') return;
       const inView = window.isVisible() && !window.isMinimized() && window.isFocused();
       const note = approvalNotification(before, followed.pending, inView);
       if (note !== undefined && Notification.isSupported()) {

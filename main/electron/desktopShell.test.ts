@@ -118,7 +118,12 @@ describe('the desktop shell as data', () => {
       helper: { state: 'ready', restarts: 0 },
     });
     assert.deepEqual(s, { pending: [pending('A1')], brake: 'paused', helper: 'ready' });
-    s = followEvent(s, 'pending', []);
+    s = followEvent(s, 'pending_delta', { added: [pending('A2')], removed: [] });
+    assert.deepEqual(
+      s.pending.map((p) => p.approval_id),
+      ['A1', 'A2'],
+    );
+    s = followEvent(s, 'pending_delta', { added: [], removed: ['A1', 'A2'] });
     s = followEvent(s, 'brake', 'emergency');
     s = followEvent(s, 'helper', { state: 'stopped', restarts: 0 });
     s = followEvent(s, 'receipt', { anything: true });

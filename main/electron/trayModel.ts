@@ -1,4 +1,4 @@
-import { cardSubject, type BrakeState, type HelperHealth, type PendingApproval } from '../../protocol/index.js';
+import { applyDelta, cardSubject, type BrakeState, type HelperHealth, type PendingApproval, type PendingDelta } from '../../protocol/index.js';
 
 /** The global shortcut that engages the emergency stop from anywhere. */
 export const EMERGENCY_SHORTCUT = 'CommandOrControl+Alt+Shift+Escape';
@@ -99,8 +99,8 @@ export function followEvent(state: FollowedState, event: string, data: unknown):
       const s = data as { pending: PendingApproval[]; brake: BrakeState; helper: HelperHealth };
       return { pending: s.pending, brake: s.brake, helper: s.helper.state };
     }
-    case 'pending':
-      return { ...state, pending: data as PendingApproval[] };
+    case 'pending_delta':
+      return { ...state, pending: applyDelta(state.pending, data as PendingDelta) };
     case 'brake':
       return { ...state, brake: data as BrakeState };
     case 'helper':

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import WebSocket from 'ws';
 import { REPO_ROOT } from '../core/paths.js';
-import type { UiFrame } from '../../protocol/index.js';
+import { applyDelta, type HeldApproval, type HeldDelta, type PendingApproval, type PendingDelta, type UiFrame, type UiSnapshot } from '../../protocol/index.js';
 
 /** A running `overseer serve` for tests: its URLs, token, data folder and output. */
 export interface Served {
@@ -144,11 +144,29 @@ export class UiClient {
   readonly events: { event: string; data: unknown }[] = [];
   private readonly listeners = new Set<() => void>();
 
+  /** The queue as the UI knows it, rebuilt from the snapshot and its deltas. */
+  pending: PendingApproval[] = [];
+  held: HeldApproval[] = [];
+  /** Bytes of every frame received, in order (the UI channel's cost). */
+  readonly frameBytes: number[] = [];
+
   private constructor(readonly ws: WebSocket) {
     ws.on('message', (data: Buffer) => {
+      this.frameBytes.push(data.length);
       const frame = JSON.parse(data.toString('utf8')) as UiFrame;
-      if (frame.type === 'event') this.events.push({ event: frame.event, data: frame.data });
-      else if (frame.type === 'result') this.waiting.get(frame.id)?.resolve(frame.result);
+      if (frame.type === 'event') {
+        this.events.push({ event: frame.event, data: frame.data });
+        // Tests wait for the whole list: each delta is followed by a 'pending' (or 'held') entry holding the list it makes.
+        if (frame.event === 'snapshot' || frame.event === 'pending_delta') {
+          const snap = frame.data as UiSnapshot;
+          this.pending = frame.event === 'snapshot' ? snap.pending : applyDelta(this.pending, frame.data as PendingDelta);
+          this.events.push({ event: 'pending', data: this.pending });
+        }
+        if (frame.event === 'snapshot' || frame.event === 'held_delta') {
+          this.held = frame.event === 'snapshot' ? (frame.data as UiSnapshot).held : applyDelta(this.held, frame.data as HeldDelta);
+          this.events.push({ event: 'held', data: this.held });
+        }
+      } else if (frame.type === 'result') this.waiting.get(frame.id)?.resolve(frame.result);
       else if (frame.type === 'error')
         this.waiting.get(frame.id)?.reject(Object.assign(new Error(`${frame.error.code}: ${frame.error.detail}`), { code: frame.error.code }));
       for (const l of this.listeners) l();

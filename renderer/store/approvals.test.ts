@@ -207,9 +207,9 @@ describe('outcome after a decision', () => {
     assert.equal(line(), 'Approved — sending…');
     store.getState().decisionAnswered('a1', { ok: true });
     assert.equal(line(), 'Approved — running…');
-    store.getState().applyEvent({ event: 'held', data: [held('a1')] });
+    store.getState().applyEvent({ event: 'held_delta', data: { added: [held('a1')], removed: [] } });
     assert.equal(line(), 'Approved — held by the pause; runs on Resume');
-    store.getState().applyEvent({ event: 'held', data: [] });
+    store.getState().applyEvent({ event: 'held_delta', data: { added: [], removed: ['a1'] } });
     store.getState().applyEvent({ event: 'receipt', data: { ...final('a1', {}), outcome: 'pending', receipt: undefined } as unknown as ReceiptEntry });
     assert.equal(line(), 'Approved — running…', 'the early "pending" answer is not the outcome');
     store.getState().applyEvent({ event: 'receipt', data: final('a1', {}, 2) });

@@ -91,7 +91,7 @@ describe('app store', () => {
     assert.equal(s.receipts.length, 1);
     assert.equal(s.pending.length, 0);
 
-    store.getState().applyEvent({ event: 'pending', data: [approval('a1', 'delete')] });
+    store.getState().applyEvent({ event: 'pending_delta', data: { added: [approval('a1', 'delete')], removed: [] } });
     s = store.getState();
     assert.equal(s.pending.length, 1);
     assert.equal(s.selectedApproval, 'a1', 'the first card is selected when it arrives');

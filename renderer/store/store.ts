@@ -1,5 +1,5 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import type { UiSnapshot } from '../../protocol/index.js';
+import { applyDelta, type UiSnapshot } from '../../protocol/index.js';
 import type { AnyUiEvent } from '../api/api.js';
 import { approvalsSlice, type ApprovalsSlice } from './approvalsSlice.js';
 import { screenSlice, type ScreenSlice } from './screenSlice.js';
@@ -65,10 +65,10 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
       case 'tree_status':
         if (s.chosenWindow !== undefined && e.data.window !== undefined && e.data.window !== s.chosenWindow) return;
         return s.setTreeStatus(e.data);
-      case 'pending':
-        return s.setPending(e.data);
-      case 'held':
-        return s.setHeld(e.data);
+      case 'pending_delta':
+        return s.setPending(applyDelta(s.pending, e.data));
+      case 'held_delta':
+        return s.setHeld(applyDelta(s.held, e.data));
       case 'receipt':
         s.addReceipt(e.data);
         return s.noteFinals([e.data]);

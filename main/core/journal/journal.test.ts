@@ -78,6 +78,30 @@ describe('Journal: hash chain', () => {
     assert.equal((await verifyJournal(dir)).ok, true);
   });
 
+  it('writes a burst as group commits, and an urgent record goes ahead of appends still waiting', async (t) => {
+    const dir = await journalDir(t);
+    const { journal } = await openJournal(dir);
+    const burst = Array.from({ length: 1500 }, (_, i) => journal.append({ kind: 'tool_call', n: i }));
+    // Once the first batch is on disk, the rest of the burst is still waiting.
+    const firstBatch = (await burst[0])?.seq ?? 0;
+    const brake = journal.append({ kind: 'system', event: 'brake', state: 'stopped' }, { urgent: true });
+    const [records, urgent] = await Promise.all([Promise.all(burst), brake]);
+    await journal.close();
+    const written = records.filter((r) => r.seq < urgent.seq).length;
+    assert.equal(firstBatch, 1);
+    assert.ok(written <= 2 * 512, `the brake went ahead of the burst: ${written} of its records were written before it`);
+    assert.ok(records.filter((r) => r.seq > urgent.seq).length >= 1500 - 2 * 512, 'the records still waiting came after it');
+    const normal = records.map((r) => r.seq);
+    assert.deepEqual(
+      normal,
+      [...normal].sort((a, b) => a - b),
+      'the others keep their call order',
+    );
+    const v = await verifyJournal(dir);
+    assert.equal(v.ok, true, JSON.stringify(v.problems.slice(0, 3)));
+    assert.equal(v.records, 1501);
+  });
+
   it('keeps 200 concurrent appends in call order with strictly increasing seq', async (t) => {
     const dir = await journalDir(t);
     const { journal } = await openJournal(dir, 4096);
@@ -266,6 +290,25 @@ describe('Journal: crash recovery and startup failures', () => {
     await second.journal.close();
     assert.equal(next?.seq, 4);
     assert.equal((await verifyJournal(dir)).ok, true);
+  });
+
+  it('brings forward a head left a whole group commit behind, but not one that lags further or names another chain', async (t) => {
+    const dir = await journalDir(t);
+    const first = await openJournal(dir);
+    const records = await fill(first.journal, 40);
+    await first.journal.close();
+    const at = (n: number): JournalRecord => records[n - 1] as JournalRecord;
+    await writeFile(join(dir, 'journal.head'), JSON.stringify({ seq: 10, hash: at(10).hash, segment: 'journal-000001.jsonl' }));
+    assert.equal((await verifyJournal(dir)).ok, true, 'records one batch past the head are the crash window');
+    const second = await openJournal(dir);
+    assert.ok(second.logs.some((l) => l.includes('30 records behind')));
+    const [next] = await fill(second.journal, 1, 41);
+    await second.journal.close();
+    assert.equal(next?.seq, 41);
+    // A head naming a record with another hash is not a crash.
+    await writeFile(join(dir, 'journal.head'), JSON.stringify({ seq: 20, hash: at(21).hash, segment: 'journal-000001.jsonl' }));
+    assert.deepEqual(kinds(await verifyJournal(dir)), ['head_mismatch']);
+    await assert.rejects(Journal.open(dir), (e: unknown) => e instanceof OverseerError && e.message.includes('does not match the last record'));
   });
 
   it('refuses to open a journal whose head is corrupt, naming the head file', async (t) => {

@@ -7,6 +7,7 @@ import {
   DEFAULT_MAX_BYTES,
   HEAD_FILE,
   listSegments,
+  MAX_BATCH,
   parseLine,
   readSegment,
   reason,
@@ -28,6 +29,13 @@ export interface JournalOptions {
   log?: (line: string) => void;
 }
 
+/** An append waiting for the next group commit. */
+interface Waiting {
+  fields: Record<string, unknown>;
+  resolve: (record: JournalRecord) => void;
+  reject: (error: unknown) => void;
+}
+
 /** The segment being appended to. */
 interface Current {
   no: number;
@@ -41,8 +49,12 @@ interface Current {
  * One process owns a journal directory at a time.
  */
 export class Journal {
-  /** Appends run one after another: the chain needs each record's predecessor. */
+  /** Writes run one after another: the chain needs each record's predecessor. */
   private queue: Promise<unknown> = Promise.resolve();
+  /** Appends waiting for the next group commit: urgent ones (brakes) go first. */
+  private readonly urgent: Waiting[] = [];
+  private readonly waiting: Waiting[] = [];
+  private committing = false;
   /** Set after a failed write or flush: the file's state is unknown, so nothing more is appended. */
   private broken: OverseerError | undefined;
   private closed = false;
@@ -90,15 +102,37 @@ export class Journal {
     return new Journal(dir, maxBytes, log, head, recovered.last, current);
   }
 
-  /** Appends one record; resolves once it and the head are flushed to disk. Concurrent calls keep their call order. */
-  append(record: JournalRecordInput): Promise<JournalRecord> {
+  /**
+   * Appends one record; resolves once it and the head are flushed to disk. Appends made while a
+   * write is under way are written together, with one flush (group commit), so a flood of calls
+   * costs one fsync per batch, not one per record. Concurrent calls keep their call order, except
+   * that an `urgent` record (a brake) goes ahead of those still waiting: a person's Stop is on disk
+   * within one batch, however many records an agent's flood queued before it.
+   */
+  append(record: JournalRecordInput, options: { urgent?: boolean } = {}): Promise<JournalRecord> {
     let fields: Record<string, unknown>;
     try {
       fields = prepare(record);
     } catch (error) {
       return Promise.reject(error instanceof Error ? error : new Error(String(error)));
     }
-    return this.enqueue(() => this.write(fields));
+    return new Promise<JournalRecord>((resolve, reject) => {
+      (options.urgent === true ? this.urgent : this.waiting).push({ fields, resolve, reject });
+      this.commitSoon();
+    });
+  }
+
+  /** Schedules one group commit of what is waiting, behind any write under way. */
+  private commitSoon(): void {
+    if (this.committing) return;
+    this.committing = true;
+    void this.enqueue(async () => {
+      this.committing = false;
+      const batch = [...this.urgent.splice(0, MAX_BATCH)];
+      batch.push(...this.waiting.splice(0, MAX_BATCH - batch.length));
+      if (this.urgent.length + this.waiting.length > 0) this.commitSoon();
+      await this.writeBatch(batch);
+    });
   }
 
   /**
@@ -144,28 +178,55 @@ export class Journal {
     return run;
   }
 
-  private async write(fields: Record<string, unknown>): Promise<JournalRecord> {
-    if (this.closed) throw fail('internal', `journal ${this.dir} is closed`);
-    if (this.broken !== undefined) throw this.broken;
-    const base = { ...fields, seq: this.last.seq + 1, at: new Date().toISOString(), prev_hash: this.last.hash };
-    const record = { ...base, hash: recordHash(base) } as JournalRecord;
-    const bytes = Buffer.from(`${canonicalJSON(record)}\n`, 'utf8');
-    try {
-      if (this.current.fh === undefined || (this.current.size > 0 && this.current.size + bytes.length > this.maxBytes)) await this.rotate();
+  /** Writes a batch of records, one flush for each segment it touches, then the head; settles each record's append. */
+  private async writeBatch(batch: readonly Waiting[]): Promise<void> {
+    if (batch.length === 0) return;
+    const refused = this.closed ? fail('internal', `journal ${this.dir} is closed`) : this.broken;
+    if (refused !== undefined) {
+      for (const w of batch) w.reject(refused);
+      return;
+    }
+    const at = new Date().toISOString();
+    let last = this.last;
+    const records: JournalRecord[] = [];
+    let lines: Buffer[] = [];
+    let pending = 0;
+    const flush = async (): Promise<void> => {
+      if (lines.length === 0) return;
       const fh = this.current.fh as FileHandle;
-      await appendAll(fh, bytes);
-      this.current.size += bytes.length;
+      await appendAll(fh, lines.length === 1 ? (lines[0] as Buffer) : Buffer.concat(lines));
+      this.current.size += pending;
       await fh.datasync();
-      await writeHead(this.head, { seq: record.seq, hash: record.hash, segment: segmentName(this.current.no) });
+      lines = [];
+      pending = 0;
+    };
+    try {
+      for (const w of batch) {
+        const base = { ...w.fields, seq: last.seq + 1, at, prev_hash: last.hash };
+        const record = { ...base, hash: recordHash(base) } as JournalRecord;
+        const bytes = Buffer.from(`${canonicalJSON(record)}\n`, 'utf8');
+        const size = this.current.size + pending;
+        if (this.current.fh === undefined || (size > 0 && size + bytes.length > this.maxBytes)) {
+          await flush();
+          await this.rotate();
+        }
+        lines.push(bytes);
+        pending += bytes.length;
+        records.push(record);
+        last = { seq: record.seq, hash: record.hash };
+      }
+      await flush();
+      await writeHead(this.head, { seq: last.seq, hash: last.hash, segment: segmentName(this.current.no) });
     } catch (error) {
       // After a failed write or fsync the file's contents are unknown (a partial line, a lost page):
       // appending more would build the chain on sand. Reopening recovers.
-      this.broken = fail('internal', `journal ${this.dir} stopped after a write failure at seq ${record.seq}: ${reason(error)}`, { path: this.dir });
+      this.broken = fail('internal', `journal ${this.dir} stopped after a write failure at seq ${this.last.seq + 1}: ${reason(error)}`, { path: this.dir });
       this.log(`[journal] ${this.broken.info.detail}`);
-      throw this.broken;
+      for (const w of batch) w.reject(this.broken);
+      return;
     }
-    this.last = { seq: record.seq, hash: record.hash };
-    return record;
+    this.last = last;
+    batch.forEach((w, i) => w.resolve(records[i] as JournalRecord));
   }
 
   /** Starts the next segment; the chain continues across it. */

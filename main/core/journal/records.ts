@@ -31,6 +31,11 @@ export const GENESIS = 'genesis';
 export const HEAD_FILE = 'journal.head';
 /** Default rotation size of a segment. */
 export const DEFAULT_MAX_BYTES = 16 * 1024 * 1024;
+/**
+ * Most records one group commit writes with one flush and one head update: a crash between the
+ * flush and the head's update leaves the head at most this many records behind.
+ */
+export const MAX_BATCH = 512;
 
 /** The chain fields every stored line must carry; the rest is the caller's. */
 export const StoredRecord = z.looseObject({

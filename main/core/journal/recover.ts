@@ -1,13 +1,13 @@
 import { open, readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ensureDir, openFailure } from './files.js';
-import { GENESIS, HEAD_FILE, HeadState, listSegments, parseLine, reason, recordHash, segmentName, type Segment } from './records.js';
+import { GENESIS, HEAD_FILE, HeadState, MAX_BATCH, listSegments, parseLine, reason, recordHash, segmentName, type Segment } from './records.js';
 
 /** Where a reopened journal continues: the chain's end, the head to write, the segment to append to. */
 export interface Recovered {
   /** seq and hash of the last record (0 and "genesis" for an empty journal). */
   last: { seq: number; hash: string };
-  /** The head as it must be written now (repaired when it lagged one record behind). */
+  /** The head as it must be written now (repaired when it lagged behind the last group commit). */
   head: HeadState;
   /** True when journal.head already existed. */
   headExists: boolean;
@@ -48,7 +48,7 @@ export async function recoverJournal(dir: string, log: (line: string) => void): 
   const fresh = { seq: 0, hash: GENESIS, segment: lastSeg?.name ?? segmentName(1) };
   return {
     last: last === undefined ? { seq: 0, hash: GENESIS } : { seq: last.seq, hash: last.hash },
-    head: reconcile(headPath, head, last, log) ?? fresh,
+    head: reconcile(headPath, head, last, last === undefined || head === undefined ? [] : await tail(dir, segments, last.seq - head.seq), log) ?? fresh,
     headExists: head !== undefined,
     current,
   };
@@ -126,8 +126,43 @@ async function lastRecord(dir: string, segments: readonly Segment[]): Promise<La
   return undefined;
 }
 
-/** The head to write when the head and the segments agree (or the head lags by the one record a crash allows). */
-function reconcile(headPath: string, head: HeadState | undefined, last: LastRecord | undefined, log: (line: string) => void): HeadState | undefined {
+/**
+ * The last `count` + 1 records, oldest first, each checked against its own hash (at most MAX_BATCH + 1:
+ * a longer lag is no crash of this journal, and is not read).
+ */
+async function tail(dir: string, segments: readonly Segment[], count: number): Promise<LastRecord[]> {
+  if (count < 1 || count > MAX_BATCH) return [];
+  const out: LastRecord[] = [];
+  for (let i = segments.length - 1; i >= 0 && out.length <= count; i--) {
+    const name = (segments[i] as Segment).name;
+    let text: string;
+    try {
+      text = await readFile(join(dir, name), 'utf8');
+    } catch (error) {
+      throw openFailure(join(dir, name), 'cannot read the segment', error);
+    }
+    const lines = text.split('\n').filter((l) => l !== '');
+    for (let j = lines.length - 1; j >= 0 && out.length <= count; j--) {
+      const record = parseLine(lines[j] as string);
+      if (record === undefined || recordHash(record) !== record.hash) return [];
+      out.unshift({ seq: record.seq, hash: record.hash, prev_hash: record.prev_hash, segment: name });
+    }
+  }
+  return out;
+}
+
+/**
+ * The head to write when the head and the segments agree, or when the head lags behind records that
+ * chain onto it: a group commit flushes its records, then the head, and a crash between the two
+ * leaves at most one batch (MAX_BATCH records) after the head.
+ */
+function reconcile(
+  headPath: string,
+  head: HeadState | undefined,
+  last: LastRecord | undefined,
+  after: readonly LastRecord[],
+  log: (line: string) => void,
+): HeadState | undefined {
   if (head === undefined) {
     if (last === undefined) return undefined;
     throw openFailure(headPath, `the head file is missing while the segments hold records up to seq ${last.seq}; records may have been removed; ${ADVICE}`);
@@ -141,9 +176,12 @@ function reconcile(headPath: string, head: HeadState | undefined, last: LastReco
     if (head.segment !== last.segment) log(`[journal] ${headPath} named ${head.segment} for seq ${head.seq}, which is in ${last.segment}; corrected`);
     return atLast;
   }
-  if (head.seq === last.seq - 1 && head.hash === last.prev_hash) {
-    // The record was flushed but the crash came before the head was: the one gap a crash leaves.
-    log(`[journal] ${headPath} was one record behind (crash between a record and its head update); moved to seq ${last.seq}`);
+  if (head.seq < last.seq && chainsOnto(head, after, last)) {
+    // The records were flushed but the crash came before the head was: the one gap a crash leaves.
+    const behind = last.seq - head.seq;
+    log(
+      `[journal] ${headPath} was ${behind === 1 ? 'one record' : `${behind} records`} behind (crash between a group commit and its head update); moved to seq ${last.seq}`,
+    );
     return atLast;
   }
   if (head.seq > last.seq)
@@ -152,6 +190,19 @@ function reconcile(headPath: string, head: HeadState | undefined, last: LastReco
       `the head says the journal ends at seq ${head.seq} but the segments end at seq ${last.seq}: records were removed from the end; ${ADVICE}`,
     );
   throw openFailure(headPath, `the head (seq ${head.seq}) does not match the last record (seq ${last.seq} in ${last.segment}); ${ADVICE}`);
+}
+
+/** True when `after` runs from the head's record to the last one, each record's prev_hash naming the one before. */
+function chainsOnto(head: HeadState, after: readonly LastRecord[], last: LastRecord): boolean {
+  const first = after[0];
+  if (first === undefined || first.seq !== head.seq || first.hash !== head.hash) return false;
+  for (let i = 1; i < after.length; i++) {
+    const r = after[i] as LastRecord;
+    const before = after[i - 1] as LastRecord;
+    if (r.seq !== before.seq + 1 || r.prev_hash !== before.hash) return false;
+  }
+  const end = after.at(-1) as LastRecord;
+  return end.seq === last.seq && end.hash === last.hash;
 }
 
 async function sizeOf(path: string): Promise<number> {

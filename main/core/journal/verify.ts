@@ -1,7 +1,19 @@
 import { readFile, stat } from 'node:fs/promises';
 import { join } from 'node:path';
 import { fail } from '../../../protocol/index.js';
-import { canonicalJSON, GENESIS, HEAD_FILE, HeadState, listSegments, parseLine, readSegment, recordHash, segmentName, type Segment } from './records.js';
+import {
+  canonicalJSON,
+  GENESIS,
+  HEAD_FILE,
+  HeadState,
+  MAX_BATCH,
+  listSegments,
+  parseLine,
+  readSegment,
+  recordHash,
+  segmentName,
+  type Segment,
+} from './records.js';
 
 /** What kind of damage a problem is. */
 export type ProblemKind = 'edited' | 'removed' | 'truncated' | 'reordered' | 'malformed' | 'head_mismatch';
@@ -98,7 +110,7 @@ export async function verifyJournal(dir: string): Promise<JournalVerification> {
     }
   }
   const tail = checkChain(entries, problems);
-  await checkHead(dir, tail, entries.at(-1), problems);
+  await checkHead(dir, tail, entries, problems);
   return { ok: problems.length === 0, records: entries.length, segments: segments.length, problems };
 }
 
@@ -166,8 +178,9 @@ function checkChain(entries: readonly Entry[], problems: JournalProblem[]): { se
 }
 
 /** Compares the head with the chain's end: a head ahead of the files means records were cut from the end. */
-async function checkHead(dir: string, tail: { seq: number; hash: string }, lastEntry: Entry | undefined, problems: JournalProblem[]): Promise<void> {
+async function checkHead(dir: string, tail: { seq: number; hash: string }, entries: readonly Entry[], problems: JournalProblem[]): Promise<void> {
   const at = { segment: HEAD_FILE, line: 0 };
+  const lastEntry = entries.at(-1);
   let text: string;
   try {
     text = await readFile(join(dir, HEAD_FILE), 'utf8');
@@ -192,8 +205,8 @@ async function checkHead(dir: string, tail: { seq: number; hash: string }, lastE
     if (head.hash !== tail.hash) problems.push({ ...at, kind: 'head_mismatch', detail: `the head's hash for seq ${head.seq} differs from the record's` });
     else if (lastEntry !== undefined && head.segment !== lastEntry.segment)
       problems.push({ ...at, kind: 'head_mismatch', detail: `the head places seq ${head.seq} in ${head.segment}, the files in ${lastEntry.segment}` });
-  } else if (!(head.seq === tail.seq - 1 && lastEntry?.seq === tail.seq && head.hash === lastEntry.prev_hash)) {
-    // One record ahead of the head is the crash window between a record's flush and the head's; more is not.
+  } else if (!(tail.seq - head.seq <= MAX_BATCH && entries.some((e) => e.seq === head.seq && e.hash === head.hash))) {
+    // One group commit ahead of the head is the crash window between its flush and the head's; more is not.
     problems.push({
       ...at,
       kind: 'head_mismatch',

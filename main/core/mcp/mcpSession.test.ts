@@ -15,6 +15,7 @@ import { ApprovalQueue } from '../supervision/approvals.js';
 import { Brakes } from '../supervision/brakes.js';
 import { HoldList } from '../supervision/holds.js';
 import { Policy } from '../supervision/policy.js';
+import { QueueAdmission } from '../supervision/admission.js';
 import { AgentSession } from '../tools/agentSession.js';
 import { ToolRunner } from '../tools/toolRunner.js';
 import { ACTIVATE_TOOL, createMcpServer, toolList } from './mcpSession.js';
@@ -56,6 +57,7 @@ async function rig(options: { progressive?: boolean; tamper?: (message: Record<s
       holds: new HoldList(brakes, clock),
       brakes,
       policy: new Policy(),
+      admission: new QueueAdmission(),
       clock,
       settings: () => settings,
       journalEvent: async (r) => void (await journal.append(r)),

@@ -8,6 +8,11 @@ import type { UiAuth } from './uiAuth.js';
 
 /** Largest UI frame accepted; larger ones close that one socket (1009), never the supervisor. */
 export const MAX_UI_FRAME = 1024 * 1024;
+/** Unsent bytes past which a UI socket gets no more events until it drains (then a snapshot). */
+export const HIGH_WATER = 2 * 1024 * 1024;
+/** Unsent bytes below which a socket that fell behind is caught up. */
+const LOW_WATER = 256 * 1024;
+const CATCH_UP_MS = 100;
 /** The close code and reason a UI without the person's credential is sent (renderer/api reads it). */
 export const UNAUTHORIZED_CLOSE = 4401;
 
@@ -32,11 +37,35 @@ export function uiSocket(
   wss.on('error', (error) => log(`[ui] websocket server: ${error.message}`));
 
   const serve = (ws: WebSocket): void => {
+    // Backpressure (docs/architecture.md#ui-channel): past HIGH_WATER unsent bytes a socket gets no
+    // more events — answers to its commands still go out — and once it has drained below LOW_WATER
+    // it is sent one fresh snapshot instead of everything it missed. Its buffer never grows without bound.
+    let behind: ReturnType<typeof setInterval> | undefined;
+    const catchUp = (): void => {
+      if (ws.readyState !== ws.OPEN) return stopCatchingUp();
+      if (ws.bufferedAmount > LOW_WATER) return;
+      stopCatchingUp();
+      supervisor.ui.resync(client).catch((error: unknown) => log(`[ui] resync failed: ${error instanceof Error ? error.message : String(error)}`));
+    };
+    const stopCatchingUp = (): void => {
+      clearInterval(behind);
+      behind = undefined;
+    };
     const client = {
       send: (frame: UiFrame): void => {
-        if (ws.readyState === ws.OPEN) ws.send(JSON.stringify(frame), (error) => error && log(`[ui] send failed: ${error.message}`));
+        if (ws.readyState !== ws.OPEN) return;
+        if (frame.type === 'event' && frame.event !== 'snapshot') {
+          if (behind !== undefined) return;
+          if (ws.bufferedAmount > HIGH_WATER) {
+            log(`[ui] a UI socket fell ${ws.bufferedAmount} bytes behind: events are held back until it drains, then it gets a fresh snapshot`);
+            behind = setInterval(catchUp, CATCH_UP_MS);
+            return;
+          }
+        }
+        ws.send(JSON.stringify(frame), (error) => error && log(`[ui] send failed: ${error.message}`));
       },
     };
+    ws.once('close', stopCatchingUp);
     ws.on('error', (error) => {
       log(`[ui] a UI socket failed and was closed: ${error.message}`);
       ws.terminate();

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { Decision, PendingApproval } from '../../../protocol/index.js';
+import type { Decision, PendingApproval, PendingDelta } from '../../../protocol/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 
 /** The scope of a confirmed "allow for this session" (docs/supervision.md#allow-for-the-session: named, never implied). */
@@ -25,12 +25,12 @@ interface Entry {
  */
 export class ApprovalQueue {
   private readonly entries = new Map<string, Entry>();
-  private readonly listeners = new Set<(pending: PendingApproval[]) => void>();
+  private readonly listeners = new Set<(change: PendingDelta) => void>();
 
   constructor(private readonly clock: Clock = systemClock) {}
 
-  /** Subscribes to changes of the pending list. */
-  onChange(listener: (pending: PendingApproval[]) => void): () => void {
+  /** Subscribes to changes of the pending list: what joined and what left (a bulk end is one change). */
+  onChange(listener: (change: PendingDelta) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -67,7 +67,7 @@ export class ApprovalQueue {
       expiresInMs,
     );
     this.entries.set(item.approval_id, { item, settle, timer });
-    this.emit();
+    this.emit({ added: [item], removed: [] });
     return done;
   }
 
@@ -86,14 +86,16 @@ export class ApprovalQueue {
   /** Answers every pending item `braked` (stop and emergency stop). */
   brakeAll(note: string): number {
     const ids = [...this.entries.keys()];
-    for (const id of ids) this.finish(id, { decision: { verdict: 'braked', by: 'human', at: this.stamp(), note } });
+    for (const id of ids) this.finish(id, { decision: { verdict: 'braked', by: 'human', at: this.stamp(), note } }, false);
+    if (ids.length > 0) this.emit({ added: [], removed: ids });
     return ids.length;
   }
 
   /** Answers every pending item of a departed agent `withdrawn`: they leave the queue and never run. */
   withdrawSession(session: string, note: string): number {
     const ids = [...this.entries.values()].filter((e) => e.item.session === session).map((e) => e.item.approval_id);
-    for (const id of ids) this.finish(id, { decision: { verdict: 'withdrawn', by: 'policy', at: this.stamp(), note } });
+    for (const id of ids) this.finish(id, { decision: { verdict: 'withdrawn', by: 'policy', at: this.stamp(), note } }, false);
+    if (ids.length > 0) this.emit({ added: [], removed: ids });
     return ids.length;
   }
 
@@ -104,19 +106,18 @@ export class ApprovalQueue {
     return n;
   }
 
-  private finish(approvalId: string, outcome: ApprovalOutcome): boolean {
+  private finish(approvalId: string, outcome: ApprovalOutcome, announce = true): boolean {
     const entry = this.entries.get(approvalId);
     if (entry === undefined) return false;
     this.clock.clearTimeout(entry.timer);
     this.entries.delete(approvalId);
     entry.settle(outcome);
-    this.emit();
+    if (announce) this.emit({ added: [], removed: [approvalId] });
     return true;
   }
 
-  private emit(): void {
-    const pending = this.list();
-    for (const l of this.listeners) l(pending);
+  private emit(change: PendingDelta): void {
+    for (const l of this.listeners) l(change);
   }
 }
 

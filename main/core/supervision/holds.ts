@@ -1,4 +1,4 @@
-import { errorInfo, type Decision, type ErrorInfo, type HeldApproval } from '../../../protocol/index.js';
+import { errorInfo, type Decision, type ErrorInfo, type HeldApproval, type HeldDelta } from '../../../protocol/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { Brakes } from './brakes.js';
 
@@ -17,7 +17,7 @@ interface Entry {
  */
 export class HoldList {
   private readonly entries = new Map<string, Entry>();
-  private readonly listeners = new Set<(held: HeldApproval[]) => void>();
+  private readonly listeners = new Set<(change: HeldDelta) => void>();
 
   constructor(
     private readonly brakes: Brakes,
@@ -33,12 +33,14 @@ export class HoldList {
             }),
           }
         : { kind: 'go' };
-      for (const id of [...this.entries.keys()]) this.finish(id, end);
+      const ids = [...this.entries.keys()];
+      for (const id of ids) this.finish(id, end, false);
+      if (ids.length > 0) this.emit({ added: [], removed: ids });
     });
   }
 
-  /** Subscribes to changes of the held list. */
-  onChange(listener: (held: HeldApproval[]) => void): () => void {
+  /** Subscribes to changes of the held list: what joined and what left (a bulk end is one change). */
+  onChange(listener: (change: HeldDelta) => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -52,8 +54,9 @@ export class HoldList {
   hold(item: Omit<HeldApproval, 'held_since'>): Promise<HoldEnd> {
     if (this.brakes.state !== 'paused') return Promise.resolve({ kind: 'go' });
     return new Promise<HoldEnd>((resolve) => {
-      this.entries.set(item.approval_id, { item: { ...item, held_since: new Date(this.clock.now()).toISOString() }, settle: resolve });
-      this.emit();
+      const held: HeldApproval = { ...item, held_since: new Date(this.clock.now()).toISOString() };
+      this.entries.set(item.approval_id, { item: held, settle: resolve });
+      this.emit({ added: [held], removed: [] });
     });
   }
 
@@ -68,21 +71,33 @@ export class HoldList {
   withdrawSession(session: string, note: string): number {
     const ids = [...this.entries.values()].filter((e) => e.item.session === session).map((e) => e.item.approval_id);
     const decision: Decision = { verdict: 'withdrawn', by: 'policy', at: new Date(this.clock.now()).toISOString(), note };
-    for (const id of ids) this.finish(id, { kind: 'refused', refusal: errorInfo('withdrawn', note), decision });
+    for (const id of ids) this.finish(id, { kind: 'refused', refusal: errorInfo('withdrawn', note), decision }, false);
+    if (ids.length > 0) this.emit({ added: [], removed: ids });
     return ids.length;
   }
 
-  private finish(approvalId: string, end: HoldEnd): boolean {
+  /** One held item (its pictures are asked for by id). */
+  get(approvalId: string): HeldApproval | undefined {
+    return this.entries.get(approvalId)?.item;
+  }
+
+  /** Held items of one agent session. */
+  countFor(session: string): number {
+    let n = 0;
+    for (const e of this.entries.values()) if (e.item.session === session) n++;
+    return n;
+  }
+
+  private finish(approvalId: string, end: HoldEnd, announce = true): boolean {
     const entry = this.entries.get(approvalId);
     if (entry === undefined) return false;
     this.entries.delete(approvalId);
     entry.settle(end);
-    this.emit();
+    if (announce) this.emit({ added: [], removed: [approvalId] });
     return true;
   }
 
-  private emit(): void {
-    const held = this.list();
-    for (const l of this.listeners) l(held);
+  private emit(change: HeldDelta): void {
+    for (const l of this.listeners) l(change);
   }
 }

@@ -7,6 +7,7 @@ import { ApprovalQueue } from '../supervision/approvals.js';
 import { Brakes } from '../supervision/brakes.js';
 import { HoldList } from '../supervision/holds.js';
 import { Policy } from '../supervision/policy.js';
+import { QueueAdmission } from '../supervision/admission.js';
 import { MAX_WAITING_PER_AGENT, actionWait, elementAct, type ActDeps } from './actTool.js';
 import { AgentSession } from './agentSession.js';
 
@@ -32,6 +33,7 @@ function rig(settings = { approval_expiry_s: 120, approval_wait_ms: 45_000 }) {
     holds,
     brakes,
     policy,
+    admission: new QueueAdmission(),
     clock,
     settings: () => settings,
     progressIntervalMs: 1000,

@@ -68,8 +68,6 @@ export class AgentSession {
   readonly targets: TargetRegistry;
   readonly acts = new Map<string, ActFlow>();
   private readonly inflight = new Set<InflightCall>();
-  /** element_acts of this agent waiting for a person right now (bounded: MAX_WAITING_PER_AGENT). */
-  waitingForPerson = 0;
   calls = 0;
   /** With progressive tools: whether the agent activated the five tools. */
   activated: boolean;
@@ -93,6 +91,15 @@ export class AgentSession {
     this.targets = new TargetRegistry({ now: this.now });
     this.lastActive = this.now();
     this.since = new Date(this.lastActive).toISOString();
+  }
+
+  /**
+   * Who this agent is, as far as the supervisor can tell agents apart (docs/supervision.md#bounds):
+   * the agent host a bridge's kernel-confirmed parent names, else its transport and the name it gave.
+   */
+  get identity(): string {
+    const host = this.hostPids[0];
+    return host !== undefined ? `host:${host}` : `${this.transport}:${this.client}`;
   }
 
   /** What every helper call made for this agent carries: who it is for, and its own host, excluded for it alone. */

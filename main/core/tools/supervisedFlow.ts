@@ -13,6 +13,7 @@ import type { Clock } from '../clock.js';
 import type { HelperCaller } from '../helperSupervisor.js';
 import type { ApprovalOutcome, ApprovalQueue } from '../supervision/approvals.js';
 import { ApprovalQueue as Queue } from '../supervision/approvals.js';
+import { QUEUE_BOUNDS, type Admitted, type QueueAdmission } from '../supervision/admission.js';
 import type { Brakes } from '../supervision/brakes.js';
 import type { HoldList } from '../supervision/holds.js';
 import type { Policy } from '../supervision/policy.js';
@@ -25,6 +26,8 @@ export interface ActDeps {
   holds: HoldList;
   brakes: Brakes;
   policy: Policy;
+  /** Who may add to the person's queue (per session, per identity, in all). */
+  admission: QueueAdmission;
   clock: Clock;
   settings: () => { approval_expiry_s: number; approval_wait_ms: number };
   /** How often a waiting call sends MCP progress (default 5 s). */
@@ -43,11 +46,11 @@ export interface ActDeps {
 export type Progress = (progress: number, total: number | undefined, message: string) => void;
 
 /**
- * Most actions of one agent waiting for a person at once. An agent that floods the queue
- * would bury the card the person is looking for, and every change re-sends the whole queue to
- * every UI; past the bound it is told to wait for the decisions it has.
+ * Most actions of one agent session waiting for a person at once (docs/supervision.md#bounds): an
+ * agent that floods the queue would bury the card the person is looking for; past the bound it is
+ * told to wait for the decisions it has. Identities and the whole queue have bounds too (`QUEUE_BOUNDS`).
  */
-export const MAX_WAITING_PER_AGENT = 16;
+export const MAX_WAITING_PER_AGENT = QUEUE_BOUNDS.perSession;
 
 export function refused(r: Receipt, refusal: ErrorInfo, decision?: Decision): Receipt {
   return { ...r, outcome: 'refused', refusal, ...(decision !== undefined ? { decision } : {}) };
@@ -122,36 +125,45 @@ export async function supervise(
       ...(verdict.kind === 'auto' && verdict.rule !== undefined ? { note: `rule ${verdict.rule}` } : {}),
     };
     const item = approvalItem(deps, checked);
-    if (verdict.kind === 'ask' && checked.mutating) {
-      // Bounded per agent, counted before the first await, so a burst cannot slip past the bound.
-      if (session.waitingForPerson >= MAX_WAITING_PER_AGENT)
-        return refused(
-          r,
-          errorInfo(
-            'denied',
-            `${MAX_WAITING_PER_AGENT} actions of this agent already wait for a person; wait for their decisions (action_wait) before asking for more`,
-            { limit: MAX_WAITING_PER_AGENT },
-          ),
-          { verdict: 'denied', by: 'policy', at: stamp(), note: 'too many actions waiting for a person' },
-        );
-      entry.phase = 'asking';
-      session.waitingForPerson++;
-      let outcome: ApprovalOutcome;
-      try {
-        await checked.enrich?.(item);
-        outcome = await askPerson(deps, item, checked.journal);
-      } finally {
-        session.waitingForPerson--;
+    // What waits for the person — a card, or an approved action the pause holds — counts against the queue's bounds until it ends.
+    let admitted: Admitted | undefined;
+    const admit = (what: string): Receipt | undefined => {
+      // Counted before the first await, so a burst cannot slip past the bound.
+      const a = deps.admission.admit(session.id, session.identity);
+      if (a.ok) {
+        admitted = a;
+        return undefined;
       }
-      decision = outcome.decision;
-      if (decision.verdict !== 'approved') return refused(r, notApproved(outcome), decision);
-    }
-    r.decision = decision;
+      return refused(r, errorInfo('denied', a.detail, { limit: a.limit, reason: a.reason, waiting: a.waiting }), {
+        verdict: 'denied',
+        by: 'policy',
+        at: stamp(),
+        note: `${what}: ${a.reason.replaceAll('_', ' ')}`,
+      });
+    };
+    try {
+      if (verdict.kind === 'ask' && checked.mutating) {
+        const refusal = admit('too many actions waiting for a person');
+        if (refusal !== undefined) return refusal;
+        entry.phase = 'asking';
+        await checked.enrich?.(item);
+        const outcome = await askPerson(deps, item, checked.journal);
+        decision = outcome.decision;
+        if (decision.verdict !== 'approved') return refused(r, notApproved(outcome), decision);
+      }
+      r.decision = decision;
 
-    entry.phase = 'held';
-    const hold = await deps.holds.hold({ ...item, decision });
-    if (hold.kind === 'refused')
-      return refused(r, hold.refusal, hold.decision ?? { verdict: hold.refusal.code === 'withdrawn' ? 'withdrawn' : 'braked', by: 'human', at: stamp() });
+      entry.phase = 'held';
+      if (deps.brakes.state === 'paused' && admitted === undefined) {
+        const refusal = admit('too many actions held by the pause');
+        if (refusal !== undefined) return refusal;
+      }
+      const hold = await deps.holds.hold({ ...item, decision });
+      if (hold.kind === 'refused')
+        return refused(r, hold.refusal, hold.decision ?? { verdict: hold.refusal.code === 'withdrawn' ? 'withdrawn' : 'braked', by: 'human', at: stamp() });
+    } finally {
+      admitted?.release();
+    }
     if (deps.brakes.refusing)
       return refused(r, errorInfo('braked', 'a brake engaged before dispatch', { brake: deps.brakes.state }), { verdict: 'braked', by: 'human', at: stamp() });
     if (ended() !== undefined)

@@ -11,6 +11,7 @@ import { ApprovalQueue } from '../supervision/approvals.js';
 import { Brakes } from '../supervision/brakes.js';
 import { HoldList } from '../supervision/holds.js';
 import { Policy } from '../supervision/policy.js';
+import { QueueAdmission } from '../supervision/admission.js';
 import { AgentSession } from './agentSession.js';
 import { MAX_ARGUMENT_DEPTH, ToolRunner, journalArgs, nestedDeeperThan } from './toolRunner.js';
 
@@ -43,6 +44,7 @@ describe('ToolRunner with a real journal and a fake helper', () => {
         holds: new HoldList(brakes, clock),
         brakes,
         policy: new Policy(),
+        admission: new QueueAdmission(),
         clock,
         settings: () => DEFAULT_SETTINGS,
         journalEvent: async (r) => void (await journal.append(r)),

@@ -1,7 +1,8 @@
-import type { PendingApproval } from '../../../protocol/index.js';
+import type { PendingApproval, ScreenCard } from '../../../protocol/index.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
 import { ScreenPicture } from '../screen/ScreenPicture.js';
 import { ElementOutline } from '../windows/ElementOutline.js';
+import { useCardPicture } from './useCardPicture.js';
 
 /**
  * An element_act card's picture: the target window as it looked when the action was checked, the
@@ -18,11 +19,17 @@ export function ElementCardPicture({ card }: { card: PendingApproval }) {
       </p>
     );
   }
+  return <WindowPicture card={card} p={p} />;
+}
+
+function WindowPicture({ card, p }: { card: PendingApproval; p: ScreenCard }) {
+  const { ref, picture, error } = useCardPicture(card.approval_id, 'picture', p.picture);
   const what = card.target !== undefined ? `${card.target.role}${card.target.name !== undefined ? ` “${card.target.name}”` : ''}` : 'the element';
   return (
     <figure className="card-picture" title="The window as it looked when checked; the element is outlined.">
       <ScreenPicture
-        src={p.picture}
+        boxRef={ref}
+        src={picture}
         width={p.width}
         height={p.height}
         alt={`The window ${card.window !== undefined ? `“${card.window.title}” ` : ''}as it looked when checked, ${what} outlined`}
@@ -31,6 +38,7 @@ export function ElementCardPicture({ card }: { card: PendingApproval }) {
         <MaskedRects rects={p.masked} size={{ width: p.width, height: p.height }} />
         {p.outline !== undefined && <ElementOutline rect={p.outline} />}
       </ScreenPicture>
+      {error !== undefined && <figcaption className="muted small">The picture could not be fetched: {error}</figcaption>}
     </figure>
   );
 }

@@ -3,6 +3,7 @@ import { pictureAlt } from '../../store/screenDescribe.js';
 import { InputMarks } from '../screen/InputMarks.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
 import { ScreenPicture } from '../screen/ScreenPicture.js';
+import { useCardPicture } from './useCardPicture.js';
 
 /** A crop is small and shown at full resolution: its mark takes a larger share of it. */
 const CROP_MARK_SHARE = 1 / 16;
@@ -13,7 +14,13 @@ const CROP_MARK_SHARE = 1 / 16;
  */
 export function ScreenInputPicture({ card }: { card: PendingApproval }) {
   if (card.screen === undefined) return null;
-  const { card: pic, detail } = card.screen;
+  return <Pictures card={card} screen={card.screen} />;
+}
+
+function Pictures({ card, screen }: { card: PendingApproval; screen: NonNullable<PendingApproval['screen']> }) {
+  const { card: pic, detail } = screen;
+  const whole = useCardPicture(card.approval_id, 'screen', pic.picture);
+  const part = useCardPicture(card.approval_id, 'crop', pic.crop?.picture ?? '');
   const size = { width: pic.width, height: pic.height };
   const crop = pic.crop;
   return (
@@ -23,7 +30,7 @@ export function ScreenInputPicture({ card }: { card: PendingApproval }) {
           captured for this card: the agent named no screenshot
         </p>
       )}
-      <ScreenPicture src={pic.picture} width={pic.width} height={pic.height} alt={pictureAlt(card)} testId="screen-picture">
+      <ScreenPicture boxRef={whole.ref} src={whole.picture} width={pic.width} height={pic.height} alt={pictureAlt(card)} testId="screen-picture">
         <MaskedRects rects={pic.masked} size={size} />
         <InputMarks size={size} point={pic.point} to={pic.to} direction={pic.direction} amount={detail.amount} />
       </ScreenPicture>
@@ -31,7 +38,8 @@ export function ScreenInputPicture({ card }: { card: PendingApproval }) {
         <figure className="screen-crop">
           <div className="screen-crop-box" style={{ width: crop.width }}>
             <ScreenPicture
-              src={crop.picture}
+              boxRef={part.ref}
+              src={part.picture}
               width={crop.width}
               height={crop.height}
               alt={`The screen at full resolution around the point, ${crop.width}×${crop.height}, the point marked.`}

@@ -1,8 +1,8 @@
-import type { ReactNode } from 'react';
+import type { ReactNode, Ref } from 'react';
 
 interface Props {
-  /** data: URL of the picture. */
-  src: string;
+  /** data: URL of the picture; undefined while it is being fetched (the box keeps its size). */
+  src: string | undefined;
   width: number;
   height: number;
   alt: string;
@@ -10,6 +10,7 @@ interface Props {
   className?: string;
   /** SVG marks, in picture pixels. */
   children?: ReactNode;
+  boxRef?: Ref<HTMLDivElement>;
 }
 
 /**
@@ -17,16 +18,21 @@ interface Props {
  * so a mark drawn at picture pixel (x, y) stays on that pixel at whatever size the picture is shown;
  * the box keeps the picture's aspect before it loads, so nothing below it moves when it does.
  */
-export function ScreenPicture({ src, width, height, alt, testId, className, children }: Props) {
+export function ScreenPicture({ src, width, height, alt, testId, className, children, boxRef }: Props) {
   return (
     <div
+      ref={boxRef}
       className={`screen-picture${className !== undefined ? ` ${className}` : ''}`}
       style={{ aspectRatio: `${width} / ${height}` }}
       data-testid={testId}
       data-width={width}
       data-height={height}
     >
-      <img src={src} width={width} height={height} alt={alt} draggable={false} />
+      {src !== undefined ? (
+        <img src={src} width={width} height={height} alt={alt} draggable={false} />
+      ) : (
+        <span className="screen-picture-loading" role="img" aria-label={`${alt} (loading)`} />
+      )}
       <svg className="screen-marks" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true">
         {children}
       </svg>
