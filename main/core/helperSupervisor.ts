@@ -12,6 +12,7 @@ import {
 } from '../../protocol/index.js';
 import { spawnHelper, type HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { FairLanes } from './fairLanes.js';
 
 /** Options of the helper supervisor. */
 export interface HelperSupervisorOptions {
@@ -52,6 +53,8 @@ export class HelperSupervisor {
   private readonly listeners = new Set<(health: HelperHealth) => void>();
   private readonly changeListeners = new Set<(pids: number[]) => void>();
   health: HelperHealth = { state: 'starting', restarts: 0 };
+  /** An agent's calls go a few at a time, so one agent's flood never queues ahead of another's call. */
+  private readonly lanes = new FairLanes();
 
   constructor(private readonly options: HelperSupervisorOptions) {
     this.clock = options.clock ?? systemClock;
@@ -92,7 +95,23 @@ export class HelperSupervisor {
   async call<M extends HelperMethod>(
     method: M,
     params: HelperParams<M>,
-    options: { signal?: AbortSignal; timeoutMs?: number; scope?: CallScope } = {},
+    options: { signal?: AbortSignal; timeoutMs?: number; scope?: CallScope; lane?: string } = {},
+  ): Promise<HelperResult<M>> {
+    if (options.lane === undefined) return this.send(method, params, options);
+    const started = this.clock.now();
+    const release = await this.lanes.enter(options.lane, options.timeoutMs, options.signal);
+    try {
+      const left = options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (this.clock.now() - started));
+      return await this.send(method, params, { ...options, ...(left !== undefined ? { timeoutMs: left } : {}) });
+    } finally {
+      release();
+    }
+  }
+
+  private async send<M extends HelperMethod>(
+    method: M,
+    params: HelperParams<M>,
+    options: { signal?: AbortSignal; timeoutMs?: number; scope?: CallScope; lane?: string },
   ): Promise<HelperResult<M>> {
     if (this.suspended || this.stopped)
       throw new OverseerError(
@@ -101,7 +120,7 @@ export class HelperSupervisor {
     const helper = this.health.state === 'ready' ? this.helper : await this.ready?.catch(() => undefined);
     if (helper === undefined)
       throw new OverseerError(errorInfo('helper_unavailable', `the accessibility helper is ${this.health.state}`, { restarts: this.restarts }));
-    const { scope, ...rest } = options;
+    const { scope, lane: _lane, ...rest } = options;
     return helper.call(method, scope === undefined ? params : ({ ...params, [SCOPE_PARAM]: scope } as HelperParams<M>), rest);
   }
 

@@ -13,6 +13,8 @@ export const HIGH_WATER = 2 * 1024 * 1024;
 /** Unsent bytes below which a socket that fell behind is caught up. */
 const LOW_WATER = 256 * 1024;
 const CATCH_UP_MS = 100;
+/** Unsent bytes (answers included) past which a socket that does not read is closed. */
+const MAX_UNREAD = 64 * 1024 * 1024;
 /** The close code and reason a UI without the person's credential is sent (renderer/api reads it). */
 export const UNAUTHORIZED_CLOSE = 4401;
 
@@ -63,6 +65,11 @@ export function uiSocket(
           }
         }
         ws.send(JSON.stringify(frame), (error) => error && log(`[ui] send failed: ${error.message}`));
+        // Answers are never held back; a page that asks and never reads is cut off before it can grow our memory.
+        if (ws.bufferedAmount > MAX_UNREAD) {
+          log(`[ui] a UI socket left ${ws.bufferedAmount} bytes unread; it was closed (the page reconnects and gets a snapshot)`);
+          ws.terminate();
+        }
       },
     };
     ws.once('close', stopCatchingUp);

@@ -44,7 +44,7 @@ async function windowPicture(deps: ActDeps, session: AgentSession, item: Pending
     const shot = await deps.helper.call(
       'screen_capture',
       { window: item.window.window, ...CARD_PICTURE, keep: false },
-      { signal, timeoutMs: 5000, scope: session.scope },
+      { signal, timeoutMs: 5000, ...session.via },
     );
     const picture = pictureOf(shot);
     const rect = item.target?.rect;
@@ -100,7 +100,7 @@ export function elementAct(
         ...(args.rebind === true ? { rebind: true } : {}),
         check_only: true,
       },
-      { signal, timeoutMs: 20_000, scope: session.scope },
+      { signal, timeoutMs: 20_000, ...session.via },
     );
     const password = checkedByHelper.target?.state.password === true;
     if (checkedByHelper.target !== undefined && args.text !== undefined) r.text = password ? MASKED_TEXT : args.text;
@@ -147,7 +147,7 @@ export function elementAct(
           done = await deps.helper.call(
             'element_act',
             { element: dispatchRef, action: args.action, ...(args.text !== undefined ? { text: args.text } : {}) },
-            { timeoutMs: 30_000, scope: session.scope },
+            { timeoutMs: 30_000, ...session.via },
           );
         } catch (error) {
           // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.

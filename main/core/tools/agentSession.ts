@@ -107,6 +107,11 @@ export class AgentSession {
     return { agent: this.id, ...(this.hostPids.length > 0 ? { exclude_pids: [...this.hostPids] } : {}) };
   }
 
+  /** How this agent's helper calls go: in its scope, and in its identity's lane (a few at a time, docs/architecture.md#fair-lanes). */
+  get via(): { scope: CallScope; lane: string } {
+    return { scope: this.scope, lane: this.identity };
+  }
+
   /** A request of the agent began (returns its end); while any is open the session is not idle. */
   enter(): () => void {
     this.open++;

@@ -24,7 +24,7 @@ export interface ReadDeps {
 
 /** window_list through the helper. */
 export async function windowList(deps: ReadDeps, session: AgentSession, args: WindowListArgs, signal: AbortSignal): Promise<WindowListAnswer> {
-  return deps.helper.call('window_list', args.limit === undefined ? {} : { limit: args.limit }, { signal, timeoutMs: 10_000, scope: session.scope });
+  return deps.helper.call('window_list', args.limit === undefined ? {} : { limit: args.limit }, { signal, timeoutMs: 10_000, ...session.via });
 }
 
 /** Visits every element of a tree or flat list. */
@@ -88,7 +88,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
       ...(args.max_text_chars !== undefined ? { max_text_chars: args.max_text_chars } : {}),
       ...(args.max_tokens !== undefined ? { max_tokens: args.max_tokens } : {}),
     },
-    { signal, timeoutMs: Math.min(args.timeout_ms ?? READ_LIMITS.timeout_ms.default, READ_LIMITS.timeout_ms.ceiling) + 5000, scope: session.scope },
+    { signal, timeoutMs: Math.min(args.timeout_ms ?? READ_LIMITS.timeout_ms.default, READ_LIMITS.timeout_ms.ceiling) + 5000, ...session.via },
   );
   helperCalled();
   const id = session.observations.allocate();
@@ -128,7 +128,7 @@ export async function elementFind(deps: ReadDeps, session: AgentSession, args: E
   const found = await deps.helper.call(
     'element_find',
     { ...params, refs: wantTargets },
-    { signal, timeoutMs: Math.min(args.timeout_ms ?? 0, FIND_TIMEOUT.ceiling) + READ_LIMITS.timeout_ms.default + 5000, scope: session.scope },
+    { signal, timeoutMs: Math.min(args.timeout_ms ?? 0, FIND_TIMEOUT.ceiling) + READ_LIMITS.timeout_ms.default + 5000, ...session.via },
   );
   const { refs, ...answer } = found;
   if (wantTargets && refs !== undefined && refs.length > 0) {

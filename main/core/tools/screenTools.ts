@@ -41,7 +41,7 @@ import { refused, supervise, type ActDeps, type Checked, type Progress } from '.
 export const PIXELS_PER_TOKEN = 750;
 
 export async function capabilities(deps: Pick<ActDeps, 'helper'>, session: AgentSession, signal: AbortSignal): Promise<CapabilitiesAnswer> {
-  return deps.helper.call('screen_capabilities', {}, { signal, timeoutMs: 10_000, scope: session.scope });
+  return deps.helper.call('screen_capabilities', {}, { signal, timeoutMs: 10_000, ...session.via });
 }
 
 export async function screenshot(
@@ -51,7 +51,7 @@ export async function screenshot(
   signal: AbortSignal,
 ): Promise<{ answer: ScreenshotAnswer; image: { data: string; mimeType: string } }> {
   const { output: _output, ...capture } = args as ScreenshotArgs & { output?: string };
-  const result = await deps.helper.call('screen_capture', capture, { signal, timeoutMs: 20_000, scope: session.scope });
+  const result = await deps.helper.call('screen_capture', capture, { signal, timeoutMs: 20_000, ...session.via });
   const record = session.screenshots.add(result);
   const answer: ScreenshotAnswer = {
     screenshot: record.id,
@@ -69,7 +69,7 @@ export async function screenshot(
 }
 
 export async function cursorPosition(deps: Pick<ActDeps, 'helper'>, session: AgentSession, signal: AbortSignal): Promise<CursorAnswer> {
-  const at = await deps.helper.call('screen_cursor', {}, { signal, timeoutMs: 5000, scope: session.scope });
+  const at = await deps.helper.call('screen_cursor', {}, { signal, timeoutMs: 5000, ...session.via });
   const latest = session.screenshots.latest;
   if (latest === undefined) return at;
   const image = physicalToImage(latest.transform, at.x, at.y);
@@ -266,7 +266,7 @@ export function screenInput(
     r.screen = planned.detail;
     let checked: ScreenInputResult;
     try {
-      checked = await deps.helper.call('screen_input', { ...planned.params, check_only: true }, { signal, timeoutMs: 20_000, scope: session.scope });
+      checked = await deps.helper.call('screen_input', { ...planned.params, check_only: true }, { signal, timeoutMs: 20_000, ...session.via });
     } catch (error) {
       if (error instanceof OverseerError && REFUSED_BEFORE_DISPATCH.has(error.code)) return refused(r, error.info);
       throw error;
@@ -317,7 +317,7 @@ export function screenInput(
         try {
           // Long text types for a while (a few ms a character): the budget grows with it, so a long type is not reported unknown.
           const budget = 30_000 + (dispatchParams.duration_ms ?? 0) + [...(dispatchParams.text ?? '')].length * 20;
-          done = await deps.helper.call('screen_input', dispatchParams, { timeoutMs: budget, scope: session.scope });
+          done = await deps.helper.call('screen_input', dispatchParams, { timeoutMs: budget, ...session.via });
         } catch (error) {
           if (error instanceof OverseerError && REFUSED_BEFORE_DISPATCH.has(error.code)) return refused(r, error.info, decision);
           // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.
