@@ -8,45 +8,64 @@ import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { profileFinisher, profiled } from '../callProfile.js';
 import { bearer, tokenMatches } from './auth.js';
 import { allowPlainJson, asksNoProgress, withAnswerMode } from './jsonResponses.js';
+import { discardBody } from './lingeringClose.js';
 
 /** Largest MCP request body accepted. */
 export const MAX_BODY = 8 * 1024 * 1024;
 
-/** A JSON answer that ends the request (and, with `close`, the connection: its body was not read to the end). */
-export function reply(res: ServerResponse, status: number, body: unknown, close = false): void {
+/** A JSON answer that ends the request. */
+export function reply(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...(close ? { connection: 'close' } : {}) });
-  res.end(JSON.stringify(body), () => {
-    if (close) res.socket?.destroy();
-  });
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
 }
 
 const rpcError = (code: number, message: string): unknown => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
-type Body = { ok: true; body: unknown } | { ok: false; status: number; error: unknown; close: boolean };
+type Body = { ok: true; body: unknown } | { ok: false; status: number; error: unknown };
 
-/** Reads a request body within MAX_BODY; says exactly what is wrong with one that is not JSON. */
-async function readBody(req: IncomingMessage): Promise<Body> {
+/**
+ * Reads a request body within MAX_BODY; says exactly what is wrong with one that is not JSON. A
+ * body past the bound is answered 413 while its rest is read and dropped (discardBody), so the
+ * agent reads its answer instead of a reset.
+ */
+function readBody(req: IncomingMessage): Promise<Body> {
+  const tooLarge = (what: string): Body => {
+    discardBody(req);
+    return { ok: false, status: 413, error: rpcError(-32600, `${what} is larger than ${MAX_BODY} bytes`) };
+  };
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_BODY)
-    return { ok: false, status: 413, error: rpcError(-32600, `the request body (${declared} bytes) is larger than ${MAX_BODY} bytes`), close: true };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  if (Number.isFinite(declared) && declared > MAX_BODY) return Promise.resolve(tooLarge(`the request body (${declared} bytes)`));
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > MAX_BODY) return { ok: false, status: 413, error: rpcError(-32600, `the request body is larger than ${MAX_BODY} bytes`), close: true };
-      chunks.push(chunk);
-    }
-  } catch {
-    return { ok: false, status: 400, error: rpcError(-32700, 'the request body was cut off'), close: true };
-  }
-  if (size === 0) return { ok: true, body: undefined };
-  try {
-    return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
-  } catch {
-    return { ok: false, status: 400, error: rpcError(-32700, 'parse error: the request body is not valid JSON'), close: false };
-  }
+      if (size <= MAX_BODY) return void chunks.push(chunk);
+      finish(tooLarge('the request body'));
+    };
+    const onEnd = (): void => {
+      if (size === 0) return finish({ ok: true, body: undefined });
+      try {
+        finish({ ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+      } catch {
+        finish({ ok: false, status: 400, error: rpcError(-32700, 'parse error: the request body is not valid JSON') });
+      }
+    };
+    const onCut = (): void => finish({ ok: false, status: 400, error: rpcError(-32700, 'the request body was cut off') });
+    const finish = (body: Body): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onCut);
+      req.off('close', onCut);
+      chunks.length = 0;
+      resolve(body);
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onCut);
+    req.once('close', onCut);
+  });
 }
 
 /**
@@ -70,7 +89,7 @@ export function mcpHttp(
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readBody(req);
-      if (!read.ok) return reply(res, read.status, read.error, read.close);
+      if (!read.ok) return reply(res, read.status, read.error);
       body = read.body;
     }
     // A call that asked for no progress gets its answer as one JSON body, not an SSE stream.
