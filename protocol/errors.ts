@@ -39,7 +39,8 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 
 /** What each code means, and which `data` fields it carries. Shown to agents and people. */
 export const ERROR_DOCS: Record<ErrorCode, string> = {
-  invalid_argument: 'The request is malformed: wrong type, unknown field, blank or oversized text. data.issues lists each problem with its path.',
+  invalid_argument:
+    'The request is malformed: wrong type, unknown field, blank or oversized text. data.issues lists each problem with its path (the first 20; data.issue_count says how many there were when there were more).',
   not_found: 'No element or window matched after the whole window was searched. data.searched_whole_window is true.',
   ambiguous: 'A selector matched several elements and no nth was given. data.match_count and data.candidates.',
   unreadable: 'An element or window did not answer a field the request needs. data.fields names them.',
@@ -89,15 +90,39 @@ export function errorInfo(code: ErrorCode, detail: string, data?: Record<string,
   return data === undefined ? { code, detail } : { code, detail, data };
 }
 
-/** Turns zod issues into the `data.issues` of an invalid_argument error. */
+/** Most issues an invalid_argument error lists; `data.issue_count` says how many there were. */
+export const MAX_LISTED_ISSUES = 20;
+/** Longest issue message, and most unknown fields one issue names. */
+const MAX_ISSUE_MESSAGE = 300;
+const MAX_LISTED_KEYS = 10;
+/** Longest path segment kept (a key is the agent's to choose). */
+const MAX_PATH_SEGMENT = 100;
+
+const cut = (text: string, max: number): string => (text.length > max ? `${text.slice(0, max)}…` : text);
+
+/** One issue as a sentence of bounded length: an agent's 200,000 unknown keys are named ten at a time, with the count. */
+function issueMessage(issue: z.core.$ZodIssue): string {
+  if (issue.code === 'unrecognized_keys') {
+    const named = issue.keys.slice(0, MAX_LISTED_KEYS).map((k) => JSON.stringify(cut(k, MAX_PATH_SEGMENT)));
+    const more = issue.keys.length - named.length;
+    return `unknown field${issue.keys.length === 1 ? '' : 's'} ${named.join(', ')}${more > 0 ? ` and ${more.toLocaleString('en-US')} more` : ''}`;
+  }
+  return cut(issue.message, MAX_ISSUE_MESSAGE);
+}
+
+/** Turns zod issues into the `data.issues` of an invalid_argument error: the first MAX_LISTED_ISSUES, each bounded, and how many there were. */
 export function invalidArgument(error: z.ZodError, what: string): ErrorInfo {
-  const issues = error.issues.map((issue) => ({
-    path: issue.path.map(String).join('.') || '(root)',
-    message: issue.message,
+  const issues = error.issues.slice(0, MAX_LISTED_ISSUES).map((issue) => ({
+    path: issue.path.map((p) => cut(String(p), MAX_PATH_SEGMENT)).join('.') || '(root)',
+    message: issueMessage(issue),
   }));
   const first = issues[0];
   const summary = first === undefined ? 'invalid' : `${first.path}: ${first.message}`;
-  return errorInfo('invalid_argument', `${what}: ${summary}${issues.length > 1 ? ` (+${issues.length - 1} more)` : ''}`, { issues });
+  const count = error.issues.length;
+  return errorInfo('invalid_argument', `${what}: ${summary}${count > 1 ? ` (+${count - 1} more)` : ''}`, {
+    issues,
+    ...(count > issues.length ? { issue_count: count } : {}),
+  });
 }
 
 /** An expected failure carried as an exception inside one process; crosses boundaries only as ErrorInfo. */

@@ -4,8 +4,18 @@ import { MAX_SELECTOR_CHARS } from './limits.js';
 /** A text field of a selector: a non-blank string, matched as given (whitespace kept). */
 function selectorText(describe: string): z.ZodOptional<z.ZodString> {
   return z
-    .string({ error: (issue) => (issue.input === undefined ? 'required' : `must be a string, got ${issue.input === null ? 'null' : typeof issue.input}`) })
-    .max(MAX_SELECTOR_CHARS)
+    .string({
+      // A schema's error map also speaks for its checks: only the wrong type is said here, the checks say their own.
+      error: (issue) =>
+        issue.code !== 'invalid_type'
+          ? undefined
+          : issue.input === undefined
+            ? 'required'
+            : `must be a string, got ${issue.input === null ? 'null' : typeof issue.input}`,
+    })
+    .max(MAX_SELECTOR_CHARS, {
+      error: (issue) => `must be at most ${MAX_SELECTOR_CHARS} characters, got ${typeof issue.input === 'string' ? issue.input.length : 'more'}`,
+    })
     .refine((s) => s.trim().length > 0, 'must not be blank')
     .describe(describe)
     .optional();

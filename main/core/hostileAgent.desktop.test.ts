@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { chmod, mkdir, mkdtemp, readFile, stat, writeFile } from 'node:fs/promises';
 import { Agent } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -24,6 +25,32 @@ const INIT = JSON.stringify({
   params: { protocolVersion: '2025-03-26', capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
 });
 const MCP_HEADERS = { 'content-type': 'application/json', accept: 'application/json, text/event-stream' };
+
+/** Writes requests one after another on one TCP connection and returns what came back until two answers' heads arrived (or 10 s passed). */
+function pipelined(s: Served, requests: [Record<string, string>, Buffer][]): Promise<string> {
+  const { hostname, port, host } = new URL(s.origin);
+  return new Promise((resolve) => {
+    const socket = connect(Number(port), hostname);
+    let got = '';
+    const done = (): void => {
+      clearTimeout(timer);
+      socket.destroy();
+      resolve(got);
+    };
+    const timer = setTimeout(done, 10_000);
+    socket.on('data', (b: Buffer) => {
+      got += b.toString('latin1');
+      if ((got.match(/HTTP\/1\.1 \d+ [^\r]*\r\n[\s\S]*?\r\n\r\n/g) ?? []).length >= requests.length) done();
+    });
+    socket.on('error', done);
+    socket.on('close', done);
+    for (const [headers, body] of requests) {
+      const head = Object.entries({ host, ...headers }).map(([k, v]) => `${k}: ${v}\r\n`);
+      socket.write(`POST /mcp HTTP/1.1\r\n${head.join('')}\r\n`);
+      socket.write(body);
+    }
+  });
+}
 
 /**
  * Overseer tried as a hostile agent would (issue 9, items 1–5 and 8), through the real server,
@@ -303,6 +330,16 @@ describe('as a hostile agent: nothing but the person decides', () => {
       assert.equal(next.status, 200, 'the same connection serves the next request');
       const big = await rawHttp(s.mcpUrl, { headers, body: Buffer.alloc(9 * 1024 * 1024, 0x20) });
       assert.equal(big.status, 413);
+      // Answered before its body is read, the server reads the rest and drops it: the answer is never lost to a reset, and the connection goes on.
+      const both = await pipelined(s, [
+        [{ ...headers, 'content-length': String(9 * 1024 * 1024) }, Buffer.alloc(9 * 1024 * 1024, 0x20)],
+        [{ ...headers, 'content-length': String(INIT.length) }, Buffer.from(INIT)],
+      ]);
+      assert.deepEqual(
+        [...both.matchAll(/HTTP\/1\.1 (\d+) /g)].map((m) => m[1]),
+        ['413', '200'],
+        both.slice(0, 300),
+      );
     } finally {
       keep.destroy();
     }

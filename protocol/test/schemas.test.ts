@@ -1,6 +1,17 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ElementActArgs, ElementFindArgs, ERROR_CODES, ERROR_DOCS, LIST_LIMIT, READ_LIMITS, WindowReadArgs, applyLimit, invalidArgument } from '../index.js';
+import {
+  ElementActArgs,
+  ElementFindArgs,
+  ERROR_CODES,
+  ERROR_DOCS,
+  Exclusions,
+  LIST_LIMIT,
+  READ_LIMITS,
+  WindowReadArgs,
+  applyLimit,
+  invalidArgument,
+} from '../index.js';
 
 describe('agent tool schemas', () => {
   it('refuses null, numbers and blank strings in selector fields instead of dropping them', () => {
@@ -18,6 +29,30 @@ describe('agent tool schemas', () => {
     assert.equal(info.code, 'invalid_argument');
     assert.match(info.detail, /selector\.name/);
     assert.match(info.detail, /null/);
+  });
+
+  it('says a selector text is too long, not that it is no string', () => {
+    const r = ElementFindArgs.safeParse({ window: 'w', selector: { name: 'x'.repeat(1001) } });
+    assert.equal(r.success, false);
+    if (r.success) return;
+    assert.equal(invalidArgument(r.error, 'element_find').detail, 'element_find: selector.name: must be at most 1000 characters, got 1001');
+  });
+
+  it('bounds an invalid_argument error: ten unknown keys named with the count, twenty issues listed with the count', () => {
+    const keys = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i]));
+    const r = ElementFindArgs.safeParse({ window: 'w', selector: { name: 'a' }, ...keys });
+    assert.equal(r.success, false);
+    if (r.success) return;
+    const info = invalidArgument(r.error, 'element_find');
+    assert.match(info.detail, /^element_find: \(root\): unknown fields "k0", .*"k9" and 199,990 more$/);
+    assert.ok(JSON.stringify(info).length < 1000, `${JSON.stringify(info).length} chars`);
+    const many = Exclusions.safeParse({ pids: Array.from({ length: 500 }, () => -1) });
+    assert.equal(many.success, false);
+    if (many.success) return;
+    const listed = invalidArgument(many.error, 'configure');
+    assert.equal((listed.data?.['issues'] as unknown[]).length, 20);
+    assert.equal(listed.data?.['issue_count'], 500);
+    assert.match(listed.detail, /^configure: pids\.0: .* \(\+499 more\)$/);
   });
 
   it('keeps whitespace of selector text as given', () => {

@@ -19,6 +19,7 @@ import {
   type JournalRecordInput,
 } from './records.js';
 import { recoverJournal } from './recover.js';
+import { fitRecord } from './recordBound.js';
 import { redactForJournal } from './redact.js';
 
 /** Options of Journal.open. */
@@ -245,7 +246,7 @@ export class Journal {
   }
 }
 
-/** Validates and freezes the caller's record: redacted, reduced to plain JSON, no reserved fields. */
+/** Validates and freezes the caller's record: redacted, reduced to plain JSON, no reserved fields, within MAX_RECORD_BYTES. */
 function prepare(input: JournalRecordInput): Record<string, unknown> {
   if (input === null || typeof input !== 'object' || Array.isArray(input)) throw fail('invalid_argument', 'a journal record must be an object');
   if (!(RECORD_KINDS as readonly unknown[]).includes(input.kind))
@@ -260,5 +261,5 @@ function prepare(input: JournalRecordInput): Record<string, unknown> {
   const fields = plain as Record<string, unknown>;
   const reserved = RESERVED_FIELDS.filter((k) => Object.hasOwn(fields, k));
   if (reserved.length > 0) throw fail('invalid_argument', `journal record sets fields the journal owns: ${reserved.join(', ')}`, { fields: reserved });
-  return fields;
+  return fitRecord(fields);
 }

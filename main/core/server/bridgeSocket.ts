@@ -9,6 +9,7 @@ import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { PROFILING, profileFinisher, profiled } from '../callProfile.js';
 import { peerCredentials, type PeerCredentials } from '../native/peerCredentials.js';
 import { tokenMatches } from './auth.js';
+import { lingeringClose } from './lingeringClose.js';
 
 /** The first line a bridge sends: its token and the pid of the agent host that launched it. */
 export const BridgeHello = z.strictObject({
@@ -18,7 +19,14 @@ export const BridgeHello = z.strictObject({
 });
 export type BridgeHello = z.infer<typeof BridgeHello>;
 const MAX_HELLO = 4096;
+/** A connection's hello must be complete this long after it connected (a deadline, not an idle timeout a trickle could renew). */
 const HELLO_TIMEOUT_MS = 5000;
+/**
+ * Connections still owing their hello, at most; past it the oldest is closed. `overseer mcp` sends
+ * its hello as it connects, so only a stalled or hostile peer waits here, and it may not hold
+ * more sockets than there can be agent sessions.
+ */
+export const MAX_PENDING_HELLOS = 64;
 /** Longest MCP message a bridge may send (as over HTTP). */
 const MAX_LINE = 8 * 1024 * 1024;
 
@@ -57,8 +65,6 @@ function firstLine(socket: Socket): Promise<string> {
     };
     socket.on('data', onData);
     socket.once('close', () => reject(new Error('closed')));
-    // A peer that connects and says nothing does not hold a socket.
-    socket.setTimeout(HELLO_TIMEOUT_MS, () => socket.destroy());
   });
 }
 
@@ -102,25 +108,42 @@ function profileBridge(transport: StdioServerTransport, log: (line: string) => v
  */
 export async function startBridgeSocket(supervisor: Supervisor, options: { path: string; token: string; log: (line: string) => void }): Promise<Server> {
   await unlink(options.path).catch(() => {});
+  // Oldest first: a Set iterates in insertion order.
+  const awaitingHello = new Set<Socket>();
   const server = createServer((socket) => {
     // A peer that resets or half-closes ends its own session only.
     socket.on('error', (error) => options.log(`[bridge] a connection failed: ${error.message}`));
+    if (awaitingHello.size >= MAX_PENDING_HELLOS) {
+      const oldest = awaitingHello.values().next().value;
+      if (oldest !== undefined) {
+        awaitingHello.delete(oldest);
+        oldest.destroy();
+      }
+    }
+    awaitingHello.add(socket);
+    // A peer that connects and says nothing, or trickles, does not hold a socket.
+    const deadline = setTimeout(() => socket.destroy(), HELLO_TIMEOUT_MS);
+    const helloDone = (): void => {
+      clearTimeout(deadline);
+      awaitingHello.delete(socket);
+    };
+    socket.once('close', helloDone);
     void (async () => {
       let hello: BridgeHello;
       try {
-        const parsed = BridgeHello.safeParse(JSON.parse(await firstLine(socket)));
+        const line = await firstLine(socket).finally(helloDone);
+        const parsed = BridgeHello.safeParse(JSON.parse(line));
         if (!parsed.success || !tokenMatches(parsed.data.token, options.token)) throw new Error('bad token');
         hello = parsed.data;
       } catch {
-        if (!socket.destroyed) socket.end(`${JSON.stringify({ ok: false, error: 'the token does not match this supervisor' })}\n`);
+        lingeringClose(socket, `${JSON.stringify({ ok: false, error: 'the token does not match this supervisor' })}\n`);
         return;
       }
       const admitted = supervisor.admit();
       if (!admitted.ok) {
-        socket.end(`${JSON.stringify({ ok: false, error: admitted.why })}\n`);
+        lingeringClose(socket, `${JSON.stringify({ ok: false, error: admitted.why })}\n`);
         return;
       }
-      socket.setTimeout(0);
       const host = verifiedHost(hello.host_pid, peerCredentials(socket));
       socket.write(`${JSON.stringify({ ok: true, version: OVERSEER_VERSION })}\n`);
       const session = new AgentSession({

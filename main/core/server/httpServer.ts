@@ -1,16 +1,41 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Supervisor } from '../supervisor.js';
-import { sameOrigin } from './auth.js';
+import { bearer, sameOrigin, tokenMatches } from './auth.js';
+import { ConnectionGuard, type ConnectionCounts } from './connectionGuard.js';
+import { discardBody, lingeringClose } from './lingeringClose.js';
 import { mcpHttp, reply } from './mcpHttp.js';
 import { PAIR_PATH, type UiAuth } from './uiAuth.js';
 import { uiSocket } from './uiSocket.js';
+
+/*
+ * The server's bounds (docs/security.md#connections). The supervisor serves one person and at most
+ * 64 agent sessions on loopback: a real client sends its request headers in its first packet and a
+ * whole 8 MiB body within milliseconds, so every timeout below is generous for it and short for a
+ * connection that only holds a slot.
+ */
+/** Open connections at most (the process may hold 20,000 files here; the helper, journal and bridge need few). Eight listen backlogs (511): a real client's new connection survives eight whole accept rounds of a flood before it could be the oldest waiting one. */
+export const MAX_CONNECTIONS = 4096;
+/** Agent requests in flight at most (64 sessions × 16 calls waiting for the person): the rest of MAX_CONNECTIONS stays for the person, `/health` and new connections. */
+export const MAX_AGENT_REQUESTS = 1024;
+/** A request's headers must be complete this long after its first byte (or its connection's start). */
+export const HEADERS_TIMEOUT_MS = 10_000;
+/** A request (headers and body) must be received within this; the response is not counted, so an SSE stream or a call waiting ~45 s for the person is not cut. */
+export const REQUEST_TIMEOUT_MS = 30_000;
+/** How long a connection is kept between requests (longer than undici's 4 s, so the server never closes a socket the SDK client is just reusing). */
+export const KEEP_ALIVE_TIMEOUT_MS = 5000;
+/** Requests one connection serves before it is closed (the client reconnects), so no connection lives on without end. */
+export const MAX_REQUESTS_PER_SOCKET = 1000;
+/** How often header and request timeouts are checked (Node's default, 30 s, would let a slowloris hold a slot three times as long). */
+const TIMEOUT_CHECK_MS = 1000;
 
 /** A running HTTP server: its address and how to stop it. */
 export interface HttpHandle {
   server: HttpServer;
   port: number;
   host: string;
+  /** What its connections are doing now. */
+  connections(): ConnectionCounts;
   close(): Promise<void>;
 }
 
@@ -66,16 +91,49 @@ export async function startHttpServer(supervisor: Supervisor, options: HttpOptio
     );
   };
 
-  const server = createServer((req, res) => {
-    req.on('error', () => res.destroy());
-    res.on('error', (error) => options.log(`[http] response failed: ${error.message}`));
+  let agentRequests = 0;
+  const server = createServer(
+    {
+      headersTimeout: HEADERS_TIMEOUT_MS,
+      requestTimeout: REQUEST_TIMEOUT_MS,
+      keepAliveTimeout: KEEP_ALIVE_TIMEOUT_MS,
+      connectionsCheckingInterval: TIMEOUT_CHECK_MS,
+    },
+    (req, res) => {
+      req.on('error', () => res.destroy());
+      res.on('error', (error) => options.log(`[http] response failed: ${error.message}`));
+      let url: URL | undefined;
+      try {
+        url = new URL(req.url ?? '/', 'http://localhost');
+      } catch {
+        url = undefined;
+      }
+      // Only a credential makes a request one that is never closed to make room.
+      const agent = url?.pathname === '/mcp' && tokenMatches(bearer(req), options.token);
+      const tooMany = agent && agentRequests >= MAX_AGENT_REQUESTS;
+      guard.request(req, res, (agent && !tooMany) || options.ui?.signedIn(req, port) === true);
+      if (agent && !tooMany) {
+        agentRequests++;
+        res.once('close', () => agentRequests--);
+      }
+      route(req, res, url, tooMany);
+    },
+  );
+  server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
+  const guard = new ConnectionGuard(server, MAX_CONNECTIONS, options.log);
+
+  const route = (req: IncomingMessage, res: ServerResponse, url: URL | undefined, tooMany: boolean): void => {
     const origin = sameOrigin(req, port);
     if (!origin.ok) return reply(res, 403, { error: origin.why });
-    let url: URL;
-    try {
-      url = new URL(req.url ?? '/', 'http://localhost');
-    } catch {
-      return reply(res, 400, { error: 'malformed request target' });
+    if (url === undefined) return reply(res, 400, { error: 'malformed request target' });
+    if (tooMany) {
+      discardBody(req);
+      res.setHeader('retry-after', '1');
+      return reply(res, 503, {
+        jsonrpc: '2.0',
+        id: null,
+        error: { code: -32000, message: `${MAX_AGENT_REQUESTS} agent requests are in flight already; retry when one has been answered` },
+      });
     }
     if (url.pathname === '/mcp') {
       mcp.handle(req, res).catch((error: unknown) => {
@@ -95,11 +153,18 @@ export async function startHttpServer(supervisor: Supervisor, options: HttpOptio
         reply(res, 500, { error: 'internal' });
       },
     );
-  });
-  // A malformed request line or header ends that connection only.
-  server.on('clientError', (_error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
-    else socket.destroy();
+  };
+  // A malformed request line or header, or a request too slow to arrive, ends that connection only.
+  server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+    const status =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? '408 Request Timeout'
+        : error.code === 'HPE_HEADER_OVERFLOW'
+          ? '431 Request Header Fields Too Large'
+          : '400 Bad Request';
+    // Mid-response, a status line would be read as part of the answer: the connection just ends.
+    const answer = socket.writable && !guard.answering(socket) ? `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n` : undefined;
+    lingeringClose(socket, answer);
   });
   server.on('error', (error) => options.log(`[http] server: ${error.message}`));
 
@@ -125,11 +190,11 @@ export async function startHttpServer(supervisor: Supervisor, options: HttpOptio
       path = '';
     }
     if (path !== '/ui') {
-      socket.on('error', () => socket.destroy());
-      socket.end('HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
+      guard.upgraded(socket, 'refused');
+      lingeringClose(socket, 'HTTP/1.1 404 Not Found\r\nConnection: close\r\nContent-Length: 0\r\n\r\n');
       return;
     }
-    ui.upgrade(req, socket, head, port);
+    guard.upgraded(socket, ui.upgrade(req, socket, head, port));
   });
 
   await new Promise<void>((resolve, reject) => {
@@ -144,6 +209,7 @@ export async function startHttpServer(supervisor: Supervisor, options: HttpOptio
     server,
     port,
     host: options.host,
+    connections: () => guard.counts(),
     async close() {
       await mcp.closeAll();
       ui.closeAll();

@@ -2,51 +2,122 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
+import { errorInfo } from '../../../protocol/index.js';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
 import { AgentSession } from '../tools/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { profileFinisher, profiled } from '../callProfile.js';
 import { bearer, tokenMatches } from './auth.js';
 import { allowPlainJson, asksNoProgress, withAnswerMode } from './jsonResponses.js';
+import { discardBody } from './lingeringClose.js';
 
 /** Largest MCP request body accepted. */
 export const MAX_BODY = 8 * 1024 * 1024;
+/** How long a session ended by DELETE waits for its calls in flight to be answered, first by themselves, then `withdrawn`. */
+const DEPART_ANSWER_MS = 2000;
 
-/** A JSON answer that ends the request (and, with `close`, the connection: its body was not read to the end). */
-export function reply(res: ServerResponse, status: number, body: unknown, close = false): void {
+/** A JSON answer that ends the request. */
+export function reply(res: ServerResponse, status: number, body: unknown): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...(close ? { connection: 'close' } : {}) });
-  res.end(JSON.stringify(body), () => {
-    if (close) res.socket?.destroy();
-  });
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.end(JSON.stringify(body));
 }
 
 const rpcError = (code: number, message: string): unknown => ({ jsonrpc: '2.0', id: null, error: { code, message } });
 
-type Body = { ok: true; body: unknown } | { ok: false; status: number; error: unknown; close: boolean };
+type Body = { ok: true; body: unknown } | { ok: false; status: number; error: unknown };
 
-/** Reads a request body within MAX_BODY; says exactly what is wrong with one that is not JSON. */
-async function readBody(req: IncomingMessage): Promise<Body> {
+/**
+ * Reads a request body within MAX_BODY; says exactly what is wrong with one that is not JSON. A
+ * body past the bound is answered 413 while its rest is read and dropped (discardBody), so the
+ * agent reads its answer instead of a reset.
+ */
+function readBody(req: IncomingMessage): Promise<Body> {
+  const tooLarge = (what: string): Body => {
+    discardBody(req);
+    return { ok: false, status: 413, error: rpcError(-32600, `${what} is larger than ${MAX_BODY} bytes`) };
+  };
   const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > MAX_BODY)
-    return { ok: false, status: 413, error: rpcError(-32600, `the request body (${declared} bytes) is larger than ${MAX_BODY} bytes`), close: true };
-  const chunks: Buffer[] = [];
-  let size = 0;
-  try {
-    for await (const chunk of req as AsyncIterable<Buffer>) {
+  if (Number.isFinite(declared) && declared > MAX_BODY) return Promise.resolve(tooLarge(`the request body (${declared} bytes)`));
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size > MAX_BODY) return { ok: false, status: 413, error: rpcError(-32600, `the request body is larger than ${MAX_BODY} bytes`), close: true };
-      chunks.push(chunk);
-    }
-  } catch {
-    return { ok: false, status: 400, error: rpcError(-32700, 'the request body was cut off'), close: true };
-  }
-  if (size === 0) return { ok: true, body: undefined };
-  try {
-    return { ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown };
-  } catch {
-    return { ok: false, status: 400, error: rpcError(-32700, 'parse error: the request body is not valid JSON'), close: false };
-  }
+      if (size <= MAX_BODY) return void chunks.push(chunk);
+      finish(tooLarge('the request body'));
+    };
+    const onEnd = (): void => {
+      if (size === 0) return finish({ ok: true, body: undefined });
+      try {
+        finish({ ok: true, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown });
+      } catch {
+        finish({ ok: false, status: 400, error: rpcError(-32700, 'parse error: the request body is not valid JSON') });
+      }
+    };
+    const onCut = (): void => finish({ ok: false, status: 400, error: rpcError(-32700, 'the request body was cut off') });
+    const finish = (body: Body): void => {
+      req.off('data', onData);
+      req.off('end', onEnd);
+      req.off('error', onCut);
+      req.off('close', onCut);
+      chunks.length = 0;
+      resolve(body);
+    };
+    req.on('data', onData);
+    req.once('end', onEnd);
+    req.once('error', onCut);
+    req.once('close', onCut);
+  });
+}
+
+/** One MCP session over HTTP: its transport, its agent session and its requests still open. */
+interface Entry {
+  transport: StreamableHTTPServerTransport;
+  session: AgentSession;
+  open: Set<ServerResponse>;
+}
+
+function opened(entry: Entry, res: ServerResponse): void {
+  entry.open.add(res);
+  res.once('close', () => entry.open.delete(res));
+}
+
+/** True when every promise settled within `ms`. */
+async function settledWithin(work: Promise<unknown>[], ms: number): Promise<boolean> {
+  if (work.length === 0) return true;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<false>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  const done = await Promise.race([Promise.allSettled(work).then(() => true as const), late]);
+  clearTimeout(timer);
+  return done;
+}
+
+/**
+ * An agent that ends its session and still listens (DELETE) is answered before its transport
+ * closes (docs/supervision.md#agents-that-leave): its pending actions are withdrawn, which answers
+ * the calls waiting for the person; a call still running after DEPART_ANSWER_MS is answered
+ * `withdrawn`; each answer is journaled before it is handed to the transport.
+ */
+async function answerBeforeLeaving(supervisor: Supervisor, session: AgentSession, reason: string): Promise<void> {
+  const running = session.callsRunning();
+  supervisor.endSession(session.id, reason);
+  if (!(await settledWithin(running, DEPART_ANSWER_MS)))
+    await settledWithin(session.brakeCalls(errorInfo('withdrawn', `the agent ended its session while this call ran (${reason})`)), DEPART_ANSWER_MS);
+  // The SDK sends an answer a few turns after the runner returns it.
+  await new Promise<void>((resolve) => setImmediate(resolve));
+}
+
+/**
+ * Ends the requests of a closed session that were never answered: the SDK forgets a plain-JSON
+ * call's pending answer when it closes, and its HTTP response would stay open for good. An SSE
+ * answer is ended by the SDK itself.
+ */
+function endUnanswered(entry: Entry): void {
+  const timer = setTimeout(() => {
+    for (const res of entry.open) if (!res.headersSent) reply(res, 404, rpcError(-32001, 'the session ended before this request was answered'));
+  }, 250);
+  timer.unref();
 }
 
 /**
@@ -58,7 +129,7 @@ export function mcpHttp(
   supervisor: Supervisor,
   options: { token: string; log: (line: string) => void },
 ): { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; closeAll(): Promise<void> } {
-  const transports = new Map<string, { transport: StreamableHTTPServerTransport; session: AgentSession }>();
+  const transports = new Map<string, Entry>();
 
   const handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!tokenMatches(bearer(req), options.token)) return reply(res, 401, { error: 'a valid bearer token is required' });
@@ -67,10 +138,11 @@ export function mcpHttp(
     // Busy while any of its requests is open: a call in flight, or the event stream.
     const leave = existing?.session.enter();
     if (leave !== undefined) res.once('close', leave);
+    if (existing !== undefined && req.method !== 'DELETE') opened(existing, res);
     let body: unknown;
     if (req.method === 'POST') {
       const read = await readBody(req);
-      if (!read.ok) return reply(res, read.status, read.error, read.close);
+      if (!read.ok) return reply(res, read.status, read.error);
       body = read.body;
     }
     // A call that asked for no progress gets its answer as one JSON body, not an SSE stream.
@@ -86,30 +158,41 @@ export function mcpHttp(
       now: () => supervisor.clock.now(),
     });
     const server = createMcpServer({ runner: supervisor.runner, session, version: OVERSEER_VERSION, onChange: () => supervisor.emitAgents() });
+    // Set while a DELETE answers the calls in flight: the SDK closes the transport itself afterwards.
+    let departing = false;
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        transports.set(id, { transport, session });
+        transports.set(id, entry);
         void supervisor.addSession(session, {
           close: () => {
             transports.delete(id);
-            void transport.close().catch(() => {});
+            if (!departing) void transport.close().catch(() => {});
           },
           drain: () => sends.drain(),
         });
       },
+      // Runs before the SDK closes the transport, which forgets every call it has not answered yet.
+      onsessionclosed: async () => {
+        departing = true;
+        await answerBeforeLeaving(supervisor, session, 'the agent ended its session');
+        await sends.drain();
+      },
     });
+    const entry: Entry = { transport, session, open: new Set() };
     allowPlainJson(transport, options.log);
     const sends = trackSends(transport);
     transport.onclose = () => {
       if (transport.sessionId !== undefined) transports.delete(transport.sessionId);
       supervisor.endSession(session.id, 'the agent ended its session');
       void server.close().catch(() => {});
+      endUnanswered(entry);
     };
     transport.onerror = (error) => options.log(`[mcp] ${session.id}: ${error.message}`);
     await server.connect(transport);
     const leaveFirst = session.enter();
     res.once('close', leaveFirst);
+    opened(entry, res);
     return withAnswerMode(json, () => transport.handleRequest(req, res, body));
   };
 

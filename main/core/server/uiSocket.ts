@@ -4,6 +4,7 @@ import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { UiFrame } from '../../../protocol/index.js';
 import type { Supervisor } from '../supervisor.js';
 import { exactOrigin } from './auth.js';
+import { lingeringClose } from './lingeringClose.js';
 import type { UiAuth } from './uiAuth.js';
 
 /** Largest UI frame accepted; larger ones close that one socket (1009), never the supervisor. */
@@ -34,7 +35,7 @@ export function uiSocket(
   supervisor: Supervisor,
   ui: UiAuth | undefined,
   log: (line: string) => void,
-): { upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, port: number): void; closeAll(): void } {
+): { upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, port: number): 'ui' | 'refused'; closeAll(): void } {
   const wss = new WebSocketServer({ noServer: true, maxPayload: MAX_UI_FRAME });
   wss.on('error', (error) => log(`[ui] websocket server: ${error.message}`));
 
@@ -98,10 +99,12 @@ export function uiSocket(
   };
 
   return {
+    /** Answers `ui` when the socket is the person's signed-in UI, `refused` when it is being closed. */
     upgrade(req, socket, head, port) {
       socket.on('error', () => socket.destroy());
-      const refuse = (status: string): void => {
-        socket.end(`HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+      const refuse = (status: string): 'refused' => {
+        lingeringClose(socket, `HTTP/1.1 ${status}\r\nConnection: close\r\nContent-Length: 0\r\n\r\n`);
+        return 'refused';
       };
       if (ui === undefined) return refuse('404 Not Found');
       // A browser always sends Origin on a WebSocket; anything else is not our page.
@@ -116,6 +119,7 @@ export function uiSocket(
         }
         serve(ws);
       });
+      return signedIn ? 'ui' : 'refused';
     },
     closeAll() {
       for (const ws of wss.clients) ws.terminate();

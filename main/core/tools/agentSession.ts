@@ -148,6 +148,11 @@ export class AgentSession {
     return this.inflight.size;
   }
 
+  /** What to wait on until every call in flight now is answered and journaled. */
+  callsRunning(): Promise<unknown>[] {
+    return [...this.inflight].flatMap((c) => (c.running === undefined ? [] : [c.running]));
+  }
+
   /** Answers every call in flight with this error (emergency stop); returns what to wait on until those answers are journaled. */
   brakeCalls(info: ErrorInfo): Promise<unknown>[] {
     const running: Promise<unknown>[] = [];

@@ -102,6 +102,20 @@ describe('ToolRunner with a real journal and a fake helper', () => {
     assert.equal(session.calls, 1);
   });
 
+  it('journals a call with 200,000 unknown keys as a few hundred bytes that say how many there were', async () => {
+    const keys = Object.fromEntries(Array.from({ length: 200_000 }, (_, i) => [`k${i}`, i]));
+    const args = journalArgs({ ...keys, list: Array.from({ length: 70 }, (_, i) => i) }, true) as Record<string, unknown>;
+    assert.equal(Object.keys(args).length, 51);
+    assert.equal(args['…'], '(199951 more keys)');
+    const session = new AgentSession({ transport: 'http', progressiveTools: false });
+    const r = await runner.run(session, 'element_find', { window: 'w', selector: { name: 'a' }, ...keys }, new AbortController().signal);
+    assert.equal(r.isError, true);
+    const line = JSON.stringify((await lines()).at(-1));
+    assert.ok(line.length < 4000, `${line.length} chars`);
+    assert.match(line, /unknown fields \\"k0\\", .* and 199,990 more/);
+    assert.match(line, /"…":"\(199952 more keys\)"/);
+  });
+
   it('withholds set_value text from the journal unless the target is known not to be a password field', async () => {
     assert.deepEqual(journalArgs({ action: 'set_value', text: 'hunter2' }, false), {
       action: 'set_value',

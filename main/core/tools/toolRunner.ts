@@ -88,18 +88,38 @@ function screenshotSummary(shot: WithImage): Record<string, unknown> {
 
 /** Longest string of an agent's arguments written to the journal. */
 const MAX_JOURNAL_STRING = 500;
+/** Most items of an array, and keys of an object, of an agent's arguments written to the journal. */
+const MAX_JOURNAL_ITEMS = 50;
+/** The key that says how many keys of an object were left out. */
+export const MORE_KEYS = '…';
 
-/** Arguments as journaled: long strings cut; set_value text only when the target is known not to be a password field. */
+/** Arguments as journaled: long strings cut, long lists and objects shortened with counts; set_value text only when the target is known not to be a password field. */
 export function journalArgs(raw: unknown, textSafe: boolean): unknown {
   const cut = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') return v.length > MAX_JOURNAL_STRING ? `${v.slice(0, MAX_JOURNAL_STRING)}…(${v.length} chars)` : v;
     if (v === null || typeof v !== 'object') return v;
     // Deeper levels are summarized, never kept: a hostile nesting must not reach the journal's encoder.
     if (depth > 6) return Array.isArray(v) ? `[array of ${v.length}, nested deeper than 6]` : '{object nested deeper than 6}';
-    if (Array.isArray(v)) return v.slice(0, 50).map((x) => cut(x, depth + 1));
+    if (Array.isArray(v)) {
+      const kept = v.slice(0, MAX_JOURNAL_ITEMS).map((x) => cut(x, depth + 1));
+      return v.length > MAX_JOURNAL_ITEMS ? [...kept, `…(${v.length - MAX_JOURNAL_ITEMS} more items)`] : kept;
+    }
     const out: Record<string, unknown> = {};
-    for (const [k, x] of Object.entries(v).slice(0, 50))
-      out[k] = k === 'text' && depth === 0 && !textSafe ? '[withheld: not known to be a non-password field]' : cut(x, depth + 1);
+    let keys = 0;
+    for (const k in v) {
+      if (!Object.hasOwn(v, k)) continue;
+      if (++keys > MAX_JOURNAL_ITEMS) continue;
+      const x = (v as Record<string, unknown>)[k];
+      const value = k === 'text' && depth === 0 && !textSafe ? '[withheld: not known to be a non-password field]' : cut(x, depth + 1);
+      // Defined, not assigned: a key "__proto__" stays a key.
+      Object.defineProperty(out, k.length > MAX_JOURNAL_STRING ? `${k.slice(0, MAX_JOURNAL_STRING)}…(${k.length} chars)` : k, {
+        value,
+        enumerable: true,
+        writable: true,
+        configurable: true,
+      });
+    }
+    if (keys > MAX_JOURNAL_ITEMS) out[MORE_KEYS] = `(${keys - MAX_JOURNAL_ITEMS} more keys)`;
     return out;
   };
   return cut(raw, 0);
