@@ -2,6 +2,7 @@ import type { PendingApproval } from '../../../protocol/index.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
 import { ScreenPicture } from '../screen/ScreenPicture.js';
 import { ElementOutline } from '../windows/ElementOutline.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 
 /**
  * An element_act card's picture: the target window as it looked when the action was checked, the
@@ -14,7 +15,7 @@ export function ElementCardPicture({ card }: { card: PendingApproval }) {
     if (card.picture_unavailable === undefined) return null;
     return (
       <p className="muted small" data-testid="card-picture-unavailable">
-        No picture of the window: {card.picture_unavailable}
+        No picture of the window: <UntrustedText text={card.picture_unavailable} limit={500} />
       </p>
     );
   }

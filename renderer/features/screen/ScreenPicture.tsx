@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { escapeHiddenPlain } from '../../../protocol/index.js';
 
 interface Props {
   /** data: URL of the picture. */
@@ -26,7 +27,7 @@ export function ScreenPicture({ src, width, height, alt, testId, className, chil
       data-width={width}
       data-height={height}
     >
-      <img src={src} width={width} height={height} alt={alt} draggable={false} />
+      <img src={src} width={width} height={height} alt={escapeHiddenPlain(alt)} draggable={false} />
       <svg className="screen-marks" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true">
         {children}
       </svg>
