@@ -101,7 +101,9 @@ describe('card text that cannot lie (browser lane)', () => {
     dark = await ui.darkPage();
     await dark.page.setViewportSize({ width: 1280, height: 720 });
     agent = await httpClient(ui.mcp, AGENT);
-    win = (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
+    win =
+      (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ??
+      '';
     assert.notEqual(win, '', 'the fixture window is listed');
     await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
   });
