@@ -11,3 +11,4 @@ export * from './selector.js';
 export * from './tools.js';
 export * from './uiChannel.js';
 export * from './readResultCheck.js';
+export * from './hiddenChars.js';

@@ -123,9 +123,9 @@ export const LAYERS = [
   },
   {
     folder: 'main/core',
-    why: 'The supervisor core is plain Node: sessions, policy, approvals, brakes, journal, MCP and the UI channel. It reaches the helper over RPC and the UI over the UI channel table.',
+    why: "The supervisor core is plain Node: sessions, policy, approvals, brakes, journal, MCP and the UI channel. It reaches the helper over RPC and the UI over the UI channel table. `unhomoglyph` is Unicode's confusables table (UTS #39) for the risk hints' skeleton.",
     may: ['protocol', 'rpc', 'main/core'],
-    packages: [NODE, '@modelcontextprotocol/sdk', 'ws', 'zod'],
+    packages: [NODE, '@modelcontextprotocol/sdk', 'ws', 'zod', 'unhomoglyph'],
     testsMay: ['main/testing', 'main/cliArgs.ts', 'desktop'],
     reach:
       'The supervisor core is imported by its shells (main/commands, main/electron) and tests; the helper answers it over RPC (protocol/helperRpc.ts), the renderer over the UI channel (protocol/uiChannel.ts).',

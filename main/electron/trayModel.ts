@@ -1,4 +1,12 @@
-import { applyDelta, cardSubject, type BrakeState, type HelperHealth, type PendingApproval, type PendingDelta } from '../../protocol/index.js';
+import {
+  applyDelta,
+  cardSubject,
+  escapeHiddenPlain,
+  type BrakeState,
+  type HelperHealth,
+  type PendingApproval,
+  type PendingDelta,
+} from '../../protocol/index.js';
 
 /** The global shortcut that engages the emergency stop from anywhere. */
 export const EMERGENCY_SHORTCUT = 'CommandOrControl+Alt+Shift+Escape';
@@ -80,7 +88,8 @@ export function approvalNotification(
   const risk = newest.risk_hints.length > 0 ? ` ⚠ ${newest.risk_hints.join(', ')}` : '';
   return {
     title: `Approval needed${more}`,
-    body: `${newest.agent} wants to ${newest.action.replace('_', ' ')} ${name} in ${subject.app}${risk}`,
+    // Plain text: hidden and direction characters of the agent's and the application's words are written as escapes.
+    body: escapeHiddenPlain(`${newest.agent} wants to ${newest.action.replace('_', ' ')} ${name} in ${subject.app}${risk}`),
     approval_id: newest.approval_id,
   };
 }

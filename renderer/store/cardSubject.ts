@@ -10,6 +10,30 @@ export function subjectLabel(card: PendingApproval): string {
   return card.target !== undefined ? elementLabel(card.target) : cardSubject(card).label;
 }
 
+/**
+ * The pieces of a card's subject, for views that show the application's words apart from the
+ * UI's own (untrusted text, docs/supervision.md#what-the-ui-shows): an element's role and name, or
+ * where a screen input lands and the title of the window it lands in. Same content as `subjectLabel`.
+ */
+export interface SubjectParts {
+  role?: string;
+  name?: string;
+  where?: string;
+  title?: string;
+}
+
+/** The pieces of what a card acts on (see SubjectParts). */
+export function subjectParts(card: PendingApproval): SubjectParts {
+  const screen = card.screen?.detail;
+  const el = screen !== undefined ? screen.element : card.target;
+  if (el !== undefined) return { role: el.role, ...(el.name !== undefined ? { name: el.name } : {}) };
+  if (screen === undefined) return {};
+  return {
+    where: screen.physical !== undefined ? `${screen.physical.x},${screen.physical.y}` : 'the focused window',
+    ...(screen.window !== undefined ? { title: screen.window.title } : {}),
+  };
+}
+
 /** The application a card acts in ("" when nothing names it: a screen input on the bare desktop). */
 export function subjectApp(card: PendingApproval): string {
   return cardSubject(card).app;

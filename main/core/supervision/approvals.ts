@@ -120,38 +120,3 @@ export class ApprovalQueue {
     for (const l of this.listeners) l(change);
   }
 }
-
-/** Words that deserve a second look before approving (docs/supervision.md#risk-hints). */
-const RISK_WORDS = [
-  'delete',
-  'remove',
-  'erase',
-  'destroy',
-  'send',
-  'submit',
-  'pay',
-  'purchase',
-  'buy',
-  'order',
-  'transfer',
-  'format',
-  'wipe',
-  'reset',
-  'uninstall',
-  'overwrite',
-  'discard',
-  'publish',
-  'confirm',
-  'sign',
-];
-
-/** Risk hints found in the target's name, the text, and its ancestors' names. */
-export function riskHints(texts: readonly (string | undefined)[]): string[] {
-  const found = new Set<string>();
-  for (const t of texts) {
-    if (t === undefined) continue;
-    const lower = t.toLowerCase();
-    for (const w of RISK_WORDS) if (new RegExp(`\\b${w}`, 'u').test(lower)) found.add(w[0]?.toUpperCase() + w.slice(1));
-  }
-  return [...found];
-}

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import type { BrakeState, HeldApproval, PendingApproval } from '../../../protocol/index.js';
 import { FakeClock } from '../../testing/fakeClock.js';
 import { FAKE_WINDOW, fakeElement } from '../../testing/fakeHelper.js';
-import { ApprovalQueue, riskHints } from './approvals.js';
+import { ApprovalQueue } from './approvals.js';
 import { Brakes, type BrakeAction } from './brakes.js';
 import { HoldList } from './holds.js';
 import { Policy } from './policy.js';
@@ -104,11 +104,6 @@ describe('ApprovalQueue', () => {
       ['x', 'y', 'z'],
     );
     assert.equal(q.countFor('s1'), 2);
-  });
-
-  it('names risk words in targets, text and ancestors', () => {
-    assert.deepEqual(riskHints(['Delete all', undefined, 'Send money']), ['Delete', 'Send']);
-    assert.deepEqual(riskHints(['Undelete']), [], 'whole words only at the start');
   });
 });
 

@@ -12,7 +12,7 @@ import {
   type PendingApproval,
   type Receipt,
 } from '../../../protocol/index.js';
-import { riskHints } from '../supervision/approvals.js';
+import { riskHints } from '../supervision/riskHints.js';
 import type { AgentSession } from './agentSession.js';
 import { pictureOf } from './screenTools.js';
 import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';

@@ -32,7 +32,7 @@ import {
   type ScreenToolName,
   type WaitArgs,
 } from '../../../protocol/index.js';
-import { riskHints } from '../supervision/approvals.js';
+import { riskHints } from '../supervision/riskHints.js';
 import type { ScreenshotRecord } from '../session/screenshots.js';
 import type { AgentSession } from './agentSession.js';
 import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';

@@ -1,6 +1,7 @@
 import { selectAgents, selectHelper, selectLive } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { clock, formatDuration, useNow } from '../shell/time.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 
 /** Connected agents: client, transport, since, calls and pending approvals; marked as possibly out of date while not connected. */
 export function AgentsPanel() {
@@ -24,7 +25,10 @@ export function AgentsPanel() {
           {agents.map((a) => (
             <li key={a.session} className="agent" data-testid="agent-item">
               <div>
-                <strong>{a.client}</strong> <span className="tag">{a.transport}</span>
+                <strong>
+                  <UntrustedText text={a.client} />
+                </strong>{' '}
+                <span className="tag">{a.transport}</span>
                 {a.pending > 0 && <span className="tag tag-alert">{a.pending} pending</span>}
               </div>
               <div className="muted small">
@@ -65,7 +69,11 @@ export function HelperHealthPanel() {
         {helper.pid !== undefined && <span className="muted"> · pid {helper.pid}</span>}
         {helper.restarts > 0 && <span className="muted"> · {helper.restarts} restarts</span>}
       </p>
-      {helper.last_error !== undefined && <p className="error small">{helper.last_error}</p>}
+      {helper.last_error !== undefined && (
+        <p className="error small">
+          <UntrustedText text={helper.last_error} limit={500} />
+        </p>
+      )}
     </section>
   );
 }

@@ -1,10 +1,12 @@
 import { useState } from 'react';
 import type { PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
-import { subjectApp, subjectLabel } from '../../store/cardSubject.js';
+import { subjectApp } from '../../store/cardSubject.js';
 import { selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 import { ArmedButton } from './ArmedButton.js';
+import { CardSubject } from './CardSubject.js';
 import type { Decision } from './decide.js';
 import { measureNow } from './useArming.js';
 
@@ -24,8 +26,9 @@ export function AllowStep({ card, online, decide }: Props) {
   const id = card.approval_id;
   const key = armKey.confirm(id);
   const note = useApp(selectRefusal(key));
-  const element = subjectLabel(card);
-  const app = subjectApp(card) || 'an unnamed application';
+  const appName = subjectApp(card);
+  const app = appName !== '' ? <UntrustedText text={appName} /> : 'an unnamed application';
+  const element = <CardSubject card={card} />;
   return (
     <div className="allow-step" role="group" aria-labelledby={`allow-title-${id}`} data-testid="allow-step">
       <p id={`allow-title-${id}`} className="allow-title">
@@ -35,7 +38,7 @@ export function AllowStep({ card, online, decide }: Props) {
         <div>
           <dt>Agent</dt>
           <dd>
-            {card.agent} <span className="muted">(session {card.session.slice(0, 8)})</span>
+            <UntrustedText text={card.agent} /> <span className="muted">(session {card.session.slice(0, 8)})</span>
           </dd>
         </div>
         <div>
@@ -48,7 +51,7 @@ export function AllowStep({ card, online, decide }: Props) {
         </div>
         <div>
           <dt>Element</dt>
-          <dd data-testid="allow-scope-element-label">{scope === 'element' ? element : `any element of ${app}`}</dd>
+          <dd data-testid="allow-scope-element-label">{scope === 'element' ? element : <>any element of {app}</>}</dd>
         </div>
       </dl>
       <fieldset className="allow-choice">

@@ -1,12 +1,15 @@
-import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
+import { Fragment, useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
 import type { PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { subjectLabel } from '../../store/cardSubject.js';
 import { selectRefusal } from '../../store/selectors.js';
 import { displayValue } from '../../store/tree.js';
+import { escapeHiddenPlain } from '../../../protocol/index.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 import { AllowStep } from './AllowStep.js';
+import { RiskHints } from './RiskHints.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct, type Decision } from './decide.js';
 import { ScreenInputFields } from './ScreenInputFields.js';
@@ -61,7 +64,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
       className={`card${selected ? ' selected' : ''}${card.risk_hints.length > 0 ? ' risky' : ''}`}
       tabIndex={0}
       aria-current={selected ? 'true' : undefined}
-      aria-label={`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${what}`}
+      aria-label={escapeHiddenPlain(`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${what}`)}
       data-testid="pending-card"
       data-approval-id={id}
       data-arm-key={key}
@@ -70,7 +73,9 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
       onFocus={onSelect}
     >
       <header className="card-head">
-        <span className="card-agent">{card.agent}</span>
+        <span className="card-agent">
+          <UntrustedText text={card.agent} />
+        </span>
         <span className="card-action" data-testid="card-action">
           {card.action}
         </span>
@@ -78,23 +83,23 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           {left > 0 ? `expires in ${formatDuration(left)}` : 'expiring…'}
         </span>
       </header>
-      {card.risk_hints.length > 0 && (
-        <p className="risk" role="note" data-testid="risk-hints">
-          ⚠ Check carefully: {card.risk_hints.map((h) => `“${h}”`).join(', ')}
-        </p>
-      )}
+      <RiskHints hints={card.risk_hints} />
       {card.action === 'set_value' && (
         <div className="diff" data-testid="set-value-diff">
           <div>
             <div className="muted small">Current</div>
-            <code className="diff-old">{masked ? '••••' : (card.current_value ?? (t !== undefined ? displayValue(t) : undefined) ?? '(empty)')}</code>
+            <div className="diff-box diff-old">
+              <ShownValue masked={masked} value={card.current_value ?? (t !== undefined ? displayValue(t) : undefined)} testId="diff-old-text" />
+            </div>
           </div>
           <div aria-hidden="true" className="diff-arrow">
             →
           </div>
           <div>
             <div className="muted small">New</div>
-            <code className="diff-new">{masked ? '••••' : (card.text ?? '(empty)')}</code>
+            <div className="diff-box diff-new">
+              <ShownValue masked={masked} value={card.text} testId="diff-new-text" />
+            </div>
           </div>
         </div>
       )}
@@ -105,8 +110,17 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           <div>
             <dt>Target</dt>
             <dd>
-              <strong>{t.role}</strong> {t.name !== undefined && `“${t.name}”`}{' '}
-              {t.automation_id !== undefined && <span className="aid">#{t.automation_id}</span>}
+              <strong>{t.role}</strong>{' '}
+              {t.name !== undefined && (
+                <>
+                  “<UntrustedText text={t.name} testId="card-target-name" />”
+                </>
+              )}{' '}
+              {t.automation_id !== undefined && (
+                <span className="aid">
+                  #<UntrustedText text={t.automation_id} />
+                </span>
+              )}
             </dd>
           </div>
         )}
@@ -114,14 +128,21 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
         {card.ancestor_path.length > 0 && (
           <div>
             <dt>Path</dt>
-            <dd className="small">{card.ancestor_path.map(ancestorLabel).join(' › ')}</dd>
+            <dd className="small">
+              {card.ancestor_path.map((step, i) => (
+                <Fragment key={i}>
+                  {i > 0 && ' › '}
+                  <AncestorStep step={step} />
+                </Fragment>
+              ))}
+            </dd>
           </div>
         )}
         {card.window !== undefined && (
           <div>
             <dt>App</dt>
             <dd>
-              {card.window.app} · “{card.window.title}” · pid {card.window.pid}
+              <UntrustedText text={card.window.app} /> · “<UntrustedText text={card.window.title} />” · pid {card.window.pid}
             </dd>
           </div>
         )}
@@ -228,11 +249,37 @@ function DenyForm({ onCancel, onConfirm, disabled }: { onCancel: () => void; onC
   );
 }
 
-/** An ancestor step as people read it: `window "Overseer Fixture"`, `group` (the helper sends `role:name`). */
-export function ancestorLabel(step: string): string {
+/** An ancestor step as people read it: `window "Overseer Fixture"`, `group` (the helper sends `role:name`; the role is the helper's, the name the application's). */
+function ancestorParts(step: string): { role: string; name?: string } {
   const colon = step.indexOf(':');
-  if (colon < 0) return step;
-  const role = step.slice(0, colon);
+  if (colon < 0) return { role: step };
   const name = step.slice(colon + 1);
-  return name === '' ? role : `${role} “${name}”`;
+  return name === '' ? { role: step.slice(0, colon) } : { role: step.slice(0, colon), name };
+}
+
+function AncestorStep({ step }: { step: string }) {
+  const { role, name } = ancestorParts(step);
+  return (
+    <>
+      <UntrustedText text={role} />
+      {name !== undefined && (
+        <>
+          {' '}
+          “<UntrustedText text={name} />”
+        </>
+      )}
+    </>
+  );
+}
+
+/** A value of the set_value diff: masked for a password field, marked as absent when there is none. */
+function ShownValue({ masked, value, testId }: { masked: boolean; value: string | undefined; testId: string }) {
+  if (masked) return <span data-testid={testId}>••••</span>;
+  if (value === undefined)
+    return (
+      <span className="untrusted-empty" data-testid={testId}>
+        no value
+      </span>
+    );
+  return <UntrustedText text={value} block testId={testId} />;
 }

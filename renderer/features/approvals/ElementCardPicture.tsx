@@ -2,6 +2,7 @@ import type { PendingApproval, ScreenCard } from '../../../protocol/index.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
 import { ScreenPicture } from '../screen/ScreenPicture.js';
 import { ElementOutline } from '../windows/ElementOutline.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 import { useCardPicture } from './useCardPicture.js';
 
 /**
@@ -15,7 +16,7 @@ export function ElementCardPicture({ card }: { card: PendingApproval }) {
     if (card.picture_unavailable === undefined) return null;
     return (
       <p className="muted small" data-testid="card-picture-unavailable">
-        No picture of the window: {card.picture_unavailable}
+        No picture of the window: <UntrustedText text={card.picture_unavailable} limit={500} />
       </p>
     );
   }
@@ -38,7 +39,11 @@ function WindowPicture({ card, p }: { card: PendingApproval; p: ScreenCard }) {
         <MaskedRects rects={p.masked} size={{ width: p.width, height: p.height }} />
         {p.outline !== undefined && <ElementOutline rect={p.outline} />}
       </ScreenPicture>
-      {error !== undefined && <figcaption className="muted small">The picture could not be fetched: {error}</figcaption>}
+      {error !== undefined && (
+        <figcaption className="muted small">
+          The picture could not be fetched: <UntrustedText text={error} limit={500} />
+        </figcaption>
+      )}
     </figure>
   );
 }

@@ -6,7 +6,8 @@ import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { clock } from '../shell/time.js';
 import { ArmedButton } from './ArmedButton.js';
-import { cardSummary } from './Placeholder.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
+import { CardSummary } from './CardSubject.js';
 import { measureNow } from './useArming.js';
 
 /**
@@ -51,9 +52,12 @@ function HeldRow({ item }: { item: HeldApproval }) {
   return (
     <li className="held-item" data-testid="held-item" data-approval-id={id} data-arm-key={key}>
       <div className="held-what">
-        <strong>{cardSummary(item)}</strong>
+        <strong>
+          <CardSummary card={item} />
+        </strong>
         <div className="muted small">
-          {subjectApp(item) || 'unnamed app'} · approved {by} · held since {clock(item.held_since)}
+          {subjectApp(item) !== '' ? <UntrustedText text={subjectApp(item)} /> : 'unnamed app'} · approved <UntrustedText text={by} /> · held since{' '}
+          {clock(item.held_since)}
         </div>
       </div>
       <ArmedButton

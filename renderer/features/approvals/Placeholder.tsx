@@ -1,13 +1,12 @@
 import type { PendingApproval } from '../../../protocol/index.js';
-import { subjectLabel } from '../../store/cardSubject.js';
 import { outcomeLine } from '../../store/outcome.js';
 import { selectIsHeld, selectRecord, selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
+import { CardSummary } from './CardSubject.js';
 
-/** What a card asked, in one line: `claude · invoke button "Counter"`, `claude · click 412,300 in "Canvas"`. */
-export function cardSummary(card: PendingApproval): string {
-  return `${card.agent} · ${card.action} ${subjectLabel(card)}`;
-}
+/** Outcome lines quote refusal details and deny reasons: longer than a name, still bounded. */
+export const OUTCOME_LIMIT = 400;
 
 /**
  * What a card leaves behind when it leaves the queue: the same height in the same place (so nothing
@@ -30,9 +29,11 @@ export function Placeholder({ card }: { card: PendingApproval }) {
   };
   return (
     <div className={`placeholder tone-${line.tone}`} data-testid="placeholder" data-approval-id={id} data-tone={line.tone} onClick={onClick}>
-      <div className="placeholder-what small">{cardSummary(card)}</div>
+      <div className="placeholder-what small">
+        <CardSummary card={card} />
+      </div>
       <p className={`outcome tone-${line.tone}`} role="status" data-testid="outcome-line">
-        {line.text}
+        <UntrustedText text={line.text} limit={OUTCOME_LIMIT} />
       </p>
       <p className="card-note" role="status" data-testid="placeholder-note">
         {note?.text ?? ''}

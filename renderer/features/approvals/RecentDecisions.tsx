@@ -3,7 +3,9 @@ import { outcomeLine } from '../../store/outcome.js';
 import { selectHeld, selectRecords } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { clock } from '../shell/time.js';
-import { cardSummary } from './Placeholder.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
+import { CardSummary } from './CardSubject.js';
+import { OUTCOME_LIMIT } from './Placeholder.js';
 
 /** How many recent decisions are listed. */
 const RECENT = 10;
@@ -22,9 +24,12 @@ export function RecentDecisions() {
           const line = outcomeLine(r, heldIds.has(r.approval_id));
           return (
             <li key={r.approval_id} className="recent-item" data-testid="recent-decision" data-approval-id={r.approval_id}>
-              <span className="muted small">{clock(new Date(r.at).toISOString())}</span> <span className="recent-what">{cardSummary(r.card)}</span>
+              <span className="muted small">{clock(new Date(r.at).toISOString())}</span>{' '}
+              <span className="recent-what">
+                <CardSummary card={r.card} />
+              </span>
               <div className={`outcome tone-${line.tone}`} data-testid="recent-outcome">
-                {line.text}
+                <UntrustedText text={line.text} limit={OUTCOME_LIMIT} />
               </div>
             </li>
           );

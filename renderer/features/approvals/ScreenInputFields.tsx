@@ -1,5 +1,7 @@
 import type { PendingApproval } from '../../../protocol/index.js';
-import { inputVerb, windowLine } from '../../store/screenDescribe.js';
+import { inputVerb } from '../../store/screenDescribe.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
+import { WindowLine } from './WindowLine.js';
 
 const KEY_ACTIONS = new Set(['key', 'hold_key']);
 
@@ -14,7 +16,14 @@ export function ScreenInputFields({ card }: { card: PendingApproval }) {
         <dd data-testid="screen-element">
           {d.element !== undefined ? (
             <>
-              <strong>{d.element.role}</strong> {d.element.name !== undefined && d.element.name !== '' && `“${d.element.name}”`}
+              <strong>
+                <UntrustedText text={d.element.role} />
+              </strong>{' '}
+              {d.element.name !== undefined && d.element.name !== '' && (
+                <>
+                  “<UntrustedText text={d.element.name} />”
+                </>
+              )}
               {d.element.password && <span className="tag tag-warn">password</span>}
             </>
           ) : (
@@ -24,7 +33,7 @@ export function ScreenInputFields({ card }: { card: PendingApproval }) {
       </div>
       <div>
         <dt>Window</dt>
-        <dd data-testid="screen-window">{d.window !== undefined ? windowLine(d.window) : <span className="muted">no window named</span>}</dd>
+        <dd data-testid="screen-window">{d.window !== undefined ? <WindowLine window={d.window} /> : <span className="muted">no window named</span>}</dd>
       </div>
       {(d.point !== undefined || d.physical !== undefined) && (
         <div>
@@ -47,7 +56,13 @@ export function ScreenInputFields({ card }: { card: PendingApproval }) {
         <div>
           <dt>Text</dt>
           <dd data-testid="screen-text">
-            {card.password ? <span className="muted">(masked: password field has focus)</span> : <code className="screen-text">{card.text ?? ''}</code>}
+            {card.password ? (
+              <span className="muted">(masked: password field has focus)</span>
+            ) : (
+              <div className="screen-text">
+                <UntrustedText text={card.text ?? ''} block testId="screen-text-value" />
+              </div>
+            )}
           </dd>
         </div>
       )}
@@ -55,7 +70,7 @@ export function ScreenInputFields({ card }: { card: PendingApproval }) {
         <div>
           <dt>Keys</dt>
           <dd data-testid="screen-keys">
-            <kbd>{d.keys ?? '?'}</kbd>
+            <kbd>{d.keys !== undefined ? <UntrustedText text={d.keys} /> : '?'}</kbd>
             {card.action === 'hold_key' && d.duration_ms !== undefined && ` held for ${d.duration_ms} ms`}
             {card.password && <span className="muted"> (a password field has focus)</span>}
           </dd>

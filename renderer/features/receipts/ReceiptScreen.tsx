@@ -1,5 +1,7 @@
 import type { ReceiptEntry } from '../../../protocol/index.js';
 import { inputVerb, pointElementLine, receiptScreenLine, windowLine } from '../../store/screenDescribe.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
+import { escapeHiddenPlain } from '../../../protocol/index.js';
 
 /** A screen input's receipt in the timeline row: what it did, where it landed and on what, in one line. */
 export function ReceiptScreenLine({ entry }: { entry: ReceiptEntry }) {
@@ -7,8 +9,8 @@ export function ReceiptScreenLine({ entry }: { entry: ReceiptEntry }) {
   if (r?.screen === undefined) return null;
   const line = receiptScreenLine(r.action, r.screen);
   return (
-    <span className="r-screen small" data-testid="receipt-screen" title={line}>
-      {line}
+    <span className="r-screen small" data-testid="receipt-screen" title={escapeHiddenPlain(line)}>
+      <UntrustedText text={line} limit={200} expandable={false} />
     </span>
   );
 }
@@ -34,7 +36,7 @@ export function ReceiptScreenFields({ entry }: { entry: ReceiptEntry }) {
         .map(([k, v]) => (
           <div key={k}>
             <dt>{k}</dt>
-            <dd>{v}</dd>
+            <dd>{v !== undefined && <UntrustedText text={v} />}</dd>
           </div>
         ))}
     </dl>

@@ -7,8 +7,13 @@ import { appStore, useApp } from '../../store/useApp.js';
 import { clock } from '../shell/time.js';
 import { ReceiptPicture } from './ReceiptPicture.js';
 import { ReceiptScreenFields, ReceiptScreenLine } from './ReceiptScreen.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
+import { escapedJson } from '../../store/untrustedText.js';
+import { escapeHiddenPlain } from '../../../protocol/index.js';
 
 const ROW_HEIGHT = 30;
+/** A row is one line: its summary shows this much, the detail panel all of it. */
+const SUMMARY_LIMIT = 200;
 /** A screen input's row has a second line: where it landed and on what. */
 const SCREEN_ROW_HEIGHT = 48;
 
@@ -54,13 +59,19 @@ export function ReceiptsTimeline() {
                     onClick={() => appStore.getState().selectReceipt(r.seq === selectedSeq ? undefined : r.seq)}
                   >
                     <span className="r-time">{clock(r.at)}</span>
-                    <span className="r-agent">{r.agent}</span>
-                    <span className="r-tool">{r.tool}</span>
+                    <span className="r-agent">
+                      <UntrustedText text={r.agent} expandable={false} />
+                    </span>
+                    <span className="r-tool">
+                      <UntrustedText text={r.tool} expandable={false} />
+                    </span>
                     <span className={`r-outcome tag outcome-${r.outcome}`}>{r.outcome}</span>
                     <span className="r-extra muted small">
                       {[r.decision, r.verification, r.path, `${Math.round(r.duration_ms)} ms`].filter((x) => x !== undefined).join(' · ')}
                     </span>
-                    <span className="r-summary">{r.summary}</span>
+                    <span className="r-summary">
+                      <UntrustedText text={r.summary} limit={SUMMARY_LIMIT} expandable={false} />
+                    </span>
                     <ReceiptScreenLine entry={r} />
                   </button>
                 </div>
@@ -76,7 +87,9 @@ export function ReceiptsTimeline() {
             <>
               <ReceiptScreenFields entry={selected} />
               <ReceiptPicture entry={selected} />
-              <pre className="json">{JSON.stringify(selected, null, 2)}</pre>
+              <pre className="json" data-testid="receipt-json">
+                {escapedJson(selected)}
+              </pre>
             </>
           )}
         </section>
@@ -100,7 +113,7 @@ function Filters({ receipts, filters }: { receipts: readonly ReceiptEntry[]; fil
             <option value="">any</option>
             {options[k].map((v) => (
               <option key={v} value={v}>
-                {v}
+                {escapeHiddenPlain(v)}
               </option>
             ))}
           </select>

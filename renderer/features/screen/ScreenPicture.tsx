@@ -1,4 +1,5 @@
 import type { ReactNode, Ref } from 'react';
+import { escapeHiddenPlain } from '../../../protocol/index.js';
 
 interface Props {
   /** data: URL of the picture; undefined while it is being fetched (the box keeps its size). */
@@ -29,9 +30,9 @@ export function ScreenPicture({ src, width, height, alt, testId, className, chil
       data-height={height}
     >
       {src !== undefined ? (
-        <img src={src} width={width} height={height} alt={alt} draggable={false} />
+        <img src={src} width={width} height={height} alt={escapeHiddenPlain(alt)} draggable={false} />
       ) : (
-        <span className="screen-picture-loading" role="img" aria-label={`${alt} (loading)`} />
+        <span className="screen-picture-loading" role="img" aria-label={`${escapeHiddenPlain(alt)} (loading)`} />
       )}
       <svg className="screen-marks" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true">
         {children}

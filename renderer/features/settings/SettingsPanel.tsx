@@ -1,8 +1,9 @@
 import { useState, type FormEvent } from 'react';
-import { Settings } from '../../../protocol/index.js';
+import { escapeHiddenPlain, Settings } from '../../../protocol/index.js';
 import { selectConnection, selectRules, selectSettings } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 import { ConnectionSnippets } from './ConnectionSnippets.js';
 import { PairLink } from './PairLink.js';
 
@@ -184,19 +185,35 @@ function RulesEditor() {
             <li key={r.id} data-testid="settings-rule">
               {r.kind === 'deny_app' ? (
                 <span>
-                  <span className="tag tag-alert">deny app</span> <code>{r.pattern}</code>
+                  <span className="tag tag-alert">deny app</span>{' '}
+                  <code>
+                    <UntrustedText text={r.pattern} />
+                  </code>
                 </span>
               ) : (
                 <span data-testid="settings-allow-rule">
-                  <span className="tag">allow</span> <strong>{r.agent}</strong> <span className="muted">(session {r.session.slice(0, 8)})</span> may{' '}
-                  <code>{r.action}</code> without asking:{' '}
+                  <span className="tag">allow</span>{' '}
+                  <strong>
+                    <UntrustedText text={r.agent} />
+                  </strong>{' '}
+                  <span className="muted">(session {r.session.slice(0, 8)})</span> may <code>{r.action}</code> without asking:{' '}
                   {r.scope === 'element' ? (
                     <>
-                      only <code>{r.element_label ?? r.element}</code> in <code>{r.app}</code>
+                      only{' '}
+                      <code>
+                        <UntrustedText text={r.element_label ?? r.element ?? ''} />
+                      </code>{' '}
+                      in{' '}
+                      <code>
+                        <UntrustedText text={r.app} />
+                      </code>
                     </>
                   ) : (
                     <>
-                      any element of <code>{r.app}</code>
+                      any element of{' '}
+                      <code>
+                        <UntrustedText text={r.app} />
+                      </code>
                     </>
                   )}
                 </span>
@@ -204,7 +221,7 @@ function RulesEditor() {
               <button
                 type="button"
                 data-testid="settings-rule-remove"
-                aria-label={`Remove rule ${r.kind === 'deny_app' ? r.pattern : `${r.agent} ${r.action} in ${r.app}`}`}
+                aria-label={escapeHiddenPlain(`Remove rule ${r.kind === 'deny_app' ? r.pattern : `${r.agent} ${r.action} in ${r.app}`}`)}
                 disabled={!online}
                 onClick={() => remove(r.id)}
               >

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { selectSelectedNode } from '../../store/selectors.js';
 import { displayValue } from '../../store/tree.js';
 import { useApp } from '../../store/useApp.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 
 /** Every field of the selected element. */
 export function ElementDetail() {
@@ -10,27 +11,41 @@ export function ElementDetail() {
   const e = node.element;
   const states = Object.entries(e.state);
   const rows: [string, ReactNode][] = [
-    ['Role', e.native_role !== undefined ? `${e.role} (${e.native_role})` : e.role],
-    ['Name', e.name],
-    ['Value', displayValue(e)],
-    ['Automation id', e.automation_id],
-    ['Class', e.class],
+    [
+      'Role',
+      e.native_role !== undefined ? (
+        <>
+          {e.role} (<UntrustedText text={e.native_role} />)
+        </>
+      ) : (
+        e.role
+      ),
+    ],
+    ['Name', untrusted(e.name)],
+    ['Value', untrusted(displayValue(e))],
+    ['Automation id', untrusted(e.automation_id)],
+    ['Class', untrusted(e.class)],
     ['Rect', e.rect === undefined ? undefined : `x ${e.rect.x}, y ${e.rect.y}, ${e.rect.w}×${e.rect.h} (center ${e.rect.cx}, ${e.rect.cy})`],
     ['States', states.length === 0 ? undefined : states.map(([k, v]) => (v === true ? k : `${k}=${String(v)}`)).join(', ')],
     ['Patterns', e.patterns.length === 0 ? undefined : e.patterns.join(', ')],
-    ['Actions', e.actions?.join(', ')],
+    ['Actions', untrusted(e.actions?.join(', '))],
     ['Unread', e.unread?.join(', ')],
     ['Cut', e.cut?.join(', ')],
     ['Redacted', e.redacted === true ? 'yes (password)' : undefined],
     ['Children', String(node.childCount)],
-    ['Key', e.key],
+    ['Key', untrusted(e.key)],
     ['Digest', e.digest],
     ['Target', e.target],
   ];
   return (
     <section className="detail" aria-label="Element details" data-testid="element-detail">
       <h3>
-        {e.role} {e.name !== undefined && <q>{e.name}</q>}
+        {e.role}{' '}
+        {e.name !== undefined && (
+          <q>
+            <UntrustedText text={e.name} />
+          </q>
+        )}
       </h3>
       <dl>
         {rows
@@ -44,4 +59,9 @@ export function ElementDetail() {
       </dl>
     </section>
   );
+}
+
+/** A field the application supplied, as untrusted text (block: a value may hold many lines); absent stays absent. */
+function untrusted(text: string | undefined): ReactNode {
+  return text === undefined || text === '' ? undefined : <UntrustedText text={text} block />;
 }

@@ -18,6 +18,7 @@ import { ElementDetail } from './ElementDetail.js';
 import { ScreenView } from './ScreenView.js';
 import { TreeSearch } from './TreeSearch.js';
 import { TreeStatusLine } from './TreeStatusLine.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 
 const ROW_HEIGHT = 24;
 
@@ -32,10 +33,10 @@ export function TreeView() {
   return (
     <div className="tree-view">
       <div className="tree-head">
-        <h2 id="tree-heading">{chosen === undefined ? 'Element tree' : `${info?.title ?? chosen}`}</h2>
+        <h2 id="tree-heading">{chosen === undefined ? 'Element tree' : <UntrustedText text={info?.title ?? chosen} />}</h2>
         {info !== undefined && (
           <span className="muted small">
-            {info.app} · pid {info.pid} · {nodes.length} elements
+            <UntrustedText text={info.app} /> · pid {info.pid} · {nodes.length} elements
           </span>
         )}
         {truncatedBy.length > 0 && <span className="tag tag-warn">partial: {truncatedBy.join(', ')}</span>}
@@ -201,9 +202,21 @@ function TreeRow({ id, node, top, expanded, selected, match, target }: RowProps)
         <span className="twisty" aria-hidden="true" />
       )}
       <span className="role">{e.role}</span>
-      {e.name !== undefined && e.name !== '' && <span className="name">“{e.name}”</span>}
-      {value !== undefined && value !== '' && <span className="value">={value}</span>}
-      {e.automation_id !== undefined && <span className="aid">#{e.automation_id}</span>}
+      {e.name !== undefined && e.name !== '' && (
+        <span className="name">
+          “<UntrustedText text={e.name} expandable={false} />”
+        </span>
+      )}
+      {value !== undefined && value !== '' && (
+        <span className="value">
+          =<UntrustedText text={value} expandable={false} />
+        </span>
+      )}
+      {e.automation_id !== undefined && (
+        <span className="aid">
+          #<UntrustedText text={e.automation_id} expandable={false} />
+        </span>
+      )}
       {states.length > 0 && <span className="states">{`{${states.join(' ')}}`}</span>}
       {target && <span className="tag tag-alert">target</span>}
     </div>

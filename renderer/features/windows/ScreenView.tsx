@@ -9,6 +9,7 @@ import { ScreenPicture } from '../screen/ScreenPicture.js';
 import { clock } from '../shell/time.js';
 import { ElementOutline } from './ElementOutline.js';
 import { useScreenCapture } from './useScreenCapture.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 
 /**
  * What the chosen window looks like now, captured and masked as an agent's screenshot is, with the
@@ -38,7 +39,7 @@ export function ScreenView() {
     >
       <div className="screen-view-head">
         <span className="small">
-          {title}
+          <UntrustedText text={title} />
           {shown !== undefined && <span className="muted"> · {clock(shown.captured_at)}</span>}
         </span>
         <label className="small">
@@ -69,16 +70,25 @@ export function ScreenView() {
         screen.error === undefined && <p className="muted">{screen.capturing ? 'Capturing…' : 'No picture yet.'}</p>
       )}
       <p className="muted small" data-testid="screen-outline-note">
-        {node === undefined
-          ? 'Select an element in the tree to outline it here.'
-          : rect === undefined
-            ? `${label} has no rectangle to outline.`
-            : shown === undefined
-              ? ''
-              : outline === undefined
-                ? `${label} is not on this picture.`
-                : `Outlined: ${label}${outline.cut ? ' (partly off the picture)' : ''}.`}
+        <OutlineNote
+          text={
+            node === undefined
+              ? 'Select an element in the tree to outline it here.'
+              : rect === undefined
+                ? `${label} has no rectangle to outline.`
+                : shown === undefined
+                  ? ''
+                  : outline === undefined
+                    ? `${label} is not on this picture.`
+                    : `Outlined: ${label}${outline.cut ? ' (partly off the picture)' : ''}.`
+          }
+        />
       </p>
     </section>
   );
+}
+
+/** The outline note names the element (the application's words), so it is shown as untrusted text. */
+function OutlineNote({ text }: { text: string }) {
+  return text === '' ? null : <UntrustedText text={text} />;
 }

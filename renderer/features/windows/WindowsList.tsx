@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { selectChosenWindow, selectLive, selectWindows } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
 
 /** Top-level windows; choosing one reads its tree. */
 export function WindowsList() {
@@ -52,9 +53,9 @@ export function WindowsList() {
                 disabled={!online}
                 onClick={() => chooseWindow(command, w.window)}
               >
-                <span className="window-title">{w.title === '' ? '(untitled)' : w.title}</span>
+                <span className="window-title">{w.title === '' ? '(untitled)' : <UntrustedText text={w.title} expandable={false} />}</span>
                 <span className="muted small">
-                  {w.app} · pid {w.pid}
+                  <UntrustedText text={w.app} expandable={false} /> · pid {w.pid}
                   {w.foreground ? ' · foreground' : ''}
                 </span>
               </button>
