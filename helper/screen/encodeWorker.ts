@@ -1,0 +1,28 @@
+// The screen tier's encoder thread (docs/architecture.md#screen-work-off-the-rpc-loop): takes frames
+// from helper/screen/encoderPool.ts, answers each with its encoded picture or its typed error. It
+// never writes to stdout (the helper's wire): what it prints goes to stderr, the helper's log.
+import { parentPort } from 'node:worker_threads';
+import { OverseerError } from '../../protocol/errors.js';
+import { encodeFrame, type EncodeRequest } from './image/encodeFrame.js';
+
+/** A job as the pool posts it. */
+interface Job {
+  id: number;
+  request: EncodeRequest;
+}
+
+// Anything printed goes to the helper's log (stderr), never towards its wire.
+const toLog: typeof process.stdout.write = process.stderr.write.bind(process.stderr);
+process.stdout.write = toLog;
+const port = parentPort;
+if (port === null) throw new Error('encodeWorker runs as a worker thread only');
+port.on('message', ({ id, request }: Job) => {
+  try {
+    port.postMessage({ id, result: encodeFrame(request) });
+  } catch (error) {
+    // Typed errors cross as their info; anything else is a bug, reported with its message.
+    const info = error instanceof OverseerError ? error.info : undefined;
+    port.postMessage({ id, error: info ?? { message: error instanceof Error ? (error.stack ?? error.message) : String(error) } });
+  }
+});
+port.postMessage({ ready: true });
