@@ -2,7 +2,7 @@ import { fail, type Exclusions } from '../protocol/index.js';
 import type { Backend } from './core/backend.js';
 import { Deadline } from './core/deadline.js';
 import { isExcluded, isExcludedTitle } from './core/exclusions.js';
-import { scopedPids } from './core/scope.js';
+import { callScope, scopedPids } from './core/scope.js';
 import type { ScreenMethods } from './core/service.js';
 import type { ScreenBackend } from './screen/screenBackend.js';
 import { ScreenService, type ScreenContext } from './screen/screenService.js';
@@ -52,11 +52,12 @@ export function screenMethods(backend: Backend, log: (line: string) => void): Sc
       return undefined;
     },
     accessibility: () => ({ backend: backend.name, available: true }),
+    agent: () => callScope()?.agent,
   };
   const service = new ScreenService(openScreenBackend, context, log);
   return {
     handles: (method): method is Parameters<ScreenMethods['handle']>[0] => ScreenService.handles(method),
-    handle: (method, params) => service.handle(method, params),
+    handle: (method, params, signal) => service.handle(method, params, signal),
     setExclusions: (e) => {
       configured = e;
     },
