@@ -67,4 +67,18 @@ describe('the kept captures, budgeted per agent', () => {
     assert.deepEqual([store.get(a.id, 'A')?.id, store.get(c.id, 'C')?.id], [a.id, c.id]);
     assert.equal(store.totalBytes, 65);
   });
+
+  it('bounds the number of captures all agents keep the same way: many small ones cost the agent holding the most', () => {
+    const store = new CaptureStore(16, 1_000_000, 6);
+    const a = Array.from({ length: 4 }, () => store.add('A', entry(1)));
+    store.add('B', entry(1));
+    store.add('B', entry(1));
+    const b = store.add('B', entry(1));
+    assert.equal(store.size, 6);
+    assert.equal(store.get(a[0]!.id, 'A'), undefined, 'A held 4 of 7 (a fair share is 3)');
+    const c = store.add('C', entry(1));
+    assert.equal(store.get(a[1]!.id, 'A'), undefined, 'A and B held 3 each, A first');
+    assert.deepEqual([store.held('A').count, store.held('B').count, store.held('C').count], [2, 3, 1]);
+    assert.deepEqual([store.get(b.id, 'B')?.id, store.get(c.id, 'C')?.id], [b.id, c.id]);
+  });
 });

@@ -34,6 +34,8 @@ export interface KeptCapture {
 export const MAX_CAPTURES_PER_AGENT = 16;
 /** Most bytes of pixels kept for all agents together (a 1920x1080 capture is 8 MB). */
 export const MAX_CAPTURE_BYTES = 128 * 1024 * 1024;
+/** Most captures kept for all agents together: many sessions' small window captures are bounded too. */
+export const MAX_CAPTURES = 256;
 
 export class CaptureStore {
   /** Oldest first, per owner. */
@@ -44,6 +46,7 @@ export class CaptureStore {
   constructor(
     private readonly maxPerAgent = MAX_CAPTURES_PER_AGENT,
     private readonly maxBytes = MAX_CAPTURE_BYTES,
+    private readonly maxCount = MAX_CAPTURES,
   ) {}
 
   /** Keeps a capture of `owner` under a new id and evicts past the bounds; the new one itself is always kept. */
@@ -55,10 +58,15 @@ export class CaptureStore {
     this.byId.set(kept.id, kept);
     this.bytes += kept.image.data.length;
     while (mine.length > this.maxPerAgent) this.evict(owner);
-    while (this.bytes > this.maxBytes) {
-      const victim = this.victim(owner, kept);
-      if (victim === undefined) break;
-      this.evict(victim);
+    for (const [over, measure] of [
+      [() => this.bytes > this.maxBytes, bytesOf],
+      [() => this.byId.size > this.maxCount, (list: readonly KeptCapture[]) => list.length],
+    ] as const) {
+      while (over()) {
+        const victim = this.victim(owner, kept, measure, measure === bytesOf ? this.maxBytes : this.maxCount);
+        if (victim === undefined) break;
+        this.evict(victim);
+      }
     }
     return kept;
   }
@@ -80,24 +88,25 @@ export class CaptureStore {
   /** Captures and bytes one owner holds. */
   held(owner: string): { count: number; bytes: number } {
     const mine = this.owners.get(owner) ?? [];
-    return { count: mine.length, bytes: sum(mine) };
+    return { count: mine.length, bytes: bytesOf(mine) };
   }
 
   /**
-   * Whose oldest capture goes when the budget is passed: the owner holding the most bytes, unless
-   * that is another agent within its fair share (the budget over the owners holding any), which
-   * is never cut for someone else; then the adder's own oldest. Never the capture just added.
+   * Whose oldest capture goes when a budget (bytes, or captures) is passed: the owner holding the
+   * most of it, unless that is another agent within its fair share (the budget over the owners
+   * holding any), which is never cut for someone else; then the adder's own oldest. Never the
+   * capture just added.
    */
-  private victim(adder: string, added: KeptCapture): string | undefined {
-    const fair = this.maxBytes / this.owners.size;
-    let most: { owner: string; bytes: number } | undefined;
+  private victim(adder: string, added: KeptCapture, measure: (list: readonly KeptCapture[]) => number, budget: number): string | undefined {
+    const fair = budget / this.owners.size;
+    let most: { owner: string; held: number } | undefined;
     for (const [owner, list] of this.owners) {
       if (list.length === 1 && list[0] === added) continue;
-      const bytes = sum(list);
-      if (most === undefined || bytes > most.bytes) most = { owner, bytes };
+      const held = measure(list);
+      if (most === undefined || held > most.held) most = { owner, held };
     }
     if (most === undefined) return undefined;
-    if (most.owner === adder || most.bytes > fair) return most.owner;
+    if (most.owner === adder || most.held > fair) return most.owner;
     const own = this.owners.get(adder) ?? [];
     return own.length > 1 ? adder : undefined;
   }
@@ -112,6 +121,6 @@ export class CaptureStore {
   }
 }
 
-function sum(list: readonly KeptCapture[]): number {
+function bytesOf(list: readonly KeptCapture[]): number {
   return list.reduce((n, c) => n + c.image.data.length, 0);
 }

@@ -6,6 +6,9 @@
 // long is refused the same way: a busy helper says so instead of going silent.
 import { fail, type OverseerError } from '../../protocol/errors.js';
 
+/** How often busy refusals are logged at most. */
+const BUSY_LOG_MS = 10_000;
+
 /** The lane of calls made for no agent: the person's Screen view, the supervisor's own. */
 export const PERSON_LANE = '';
 
@@ -48,8 +51,13 @@ export class ScreenQueue {
   private readonly turns: string[] = [];
   private agentsRunning = 0;
   private agentsWaiting = 0;
+  /** Calls refused busy since the last log line about it, and when that was. */
+  private busy = { refused: 0, loggedAt: 0 };
 
-  constructor(private readonly limits: QueueLimits) {}
+  constructor(
+    private readonly limits: QueueLimits,
+    private readonly log: (line: string) => void = () => {},
+  ) {}
 
   /**
    * Runs `job` in `lane` when its turn comes. Refused at once (`timeout`, reason `busy`) past the
@@ -60,6 +68,7 @@ export class ScreenQueue {
     const refused = this.admit(lane, options.wait !== false);
     if (refused !== undefined) {
       this.forget(lane);
+      this.noteBusy();
       return Promise.reject(refused);
     }
     return this.slot(lane, options.signal).then(async () => {
@@ -131,16 +140,15 @@ export class ScreenQueue {
         this.forget(lane);
         reject(error);
       };
-      const timer = setTimeout(
-        () =>
-          leave(
-            busy(`the screen tier stayed busy for ${Math.round(this.limits.waitMs / 1000)} s (other screen captures first); nothing was captured; try again`, {
-              queue: 'wait',
-              waited_ms: Date.now() - since,
-            }),
-          ),
-        this.limits.waitMs,
-      );
+      const timer = setTimeout(() => {
+        this.noteBusy();
+        leave(
+          busy(`the screen tier stayed busy for ${Math.round(this.limits.waitMs / 1000)} s (other screen captures first); nothing was captured; try again`, {
+            queue: 'wait',
+            waited_ms: Date.now() - since,
+          }),
+        );
+      }, this.limits.waitMs);
       const onAbort = (): void =>
         leave(fail('timeout', 'the screen capture was cancelled while it waited for its turn; nothing was captured', { reason: 'cancelled' }));
       const waiter: Waiter = () => {
@@ -155,6 +163,18 @@ export class ScreenQueue {
         if (!this.turns.includes(lane)) this.turns.push(lane);
       }
     });
+  }
+
+  /** A busy refusal is counted, and logged at most every BUSY_LOG_MS: a flood must not flood the log too. */
+  private noteBusy(): void {
+    this.busy.refused++;
+    const now = Date.now();
+    if (now - this.busy.loggedAt < BUSY_LOG_MS) return;
+    const load = this.load();
+    this.log(
+      `[screen] busy: ${this.busy.refused} capture(s) refused since the last note; ${load.running} running, ${load.waiting} waiting in ${Object.keys(load.lanes).length} lane(s)`,
+    );
+    this.busy = { refused: 0, loggedAt: now };
   }
 
   /** How the queue stands now. */

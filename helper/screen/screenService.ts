@@ -57,9 +57,6 @@ function defaultWork(log: (line: string) => void): ScreenWork {
   return { pool: new EncoderPool({ workers, log }), limits: { ...QUEUE_LIMITS, running: workers + 1 } };
 }
 
-/** How often a busy queue is logged at most. */
-const BUSY_LOG_MS = 10_000;
-
 /** Half the side of the square around a point that must be unchanged at dispatch (physical pixels). */
 export const BINDING_RADIUS = 32;
 /** Share of that square's pixels that may differ (a caret blinking, a spinner) before it counts as changed. */
@@ -113,8 +110,6 @@ export class ScreenService {
   private opened: Promise<ScreenBackend> | undefined;
   private readonly pool: EncoderPool;
   private readonly queue: ScreenQueue;
-  /** Calls refused busy since the last log line about it, and when that was. */
-  private busy = { refused: 0, loggedAt: 0 };
 
   constructor(
     private readonly open: () => Promise<ScreenBackend>,
@@ -123,7 +118,7 @@ export class ScreenService {
     work: ScreenWork = defaultWork(log),
   ) {
     this.pool = work.pool;
-    this.queue = new ScreenQueue(work.limits);
+    this.queue = new ScreenQueue(work.limits, log);
   }
 
   /** True for the methods this service answers. */
@@ -171,30 +166,6 @@ export class ScreenService {
   /** The lane of the call being served: its agent's, or the person's. */
   private lane(): string {
     return this.context.agent() ?? PERSON_LANE;
-  }
-
-  /** Runs a capture job in its lane's turn; a busy refusal is counted and logged now and then, never per call. */
-  private async queued<T>(lane: string, job: () => Promise<T>, options: { signal?: AbortSignal | undefined; wait?: boolean } = {}): Promise<T> {
-    try {
-      return await this.queue.run(lane, job, {
-        ...(options.signal !== undefined ? { signal: options.signal } : {}),
-        ...(options.wait === false ? { wait: false } : {}),
-      });
-    } catch (error) {
-      if (error instanceof Error && 'info' in error && (error as { info: { data?: { reason?: unknown } } }).info.data?.reason === 'busy') this.noteBusy();
-      throw error;
-    }
-  }
-
-  private noteBusy(): void {
-    this.busy.refused++;
-    const now = Date.now();
-    if (now - this.busy.loggedAt < BUSY_LOG_MS) return;
-    const load = this.queue.load();
-    this.log(
-      `[screen] busy: ${this.busy.refused} capture(s) refused since the last note; ${load.running} running, ${load.waiting} waiting in ${Object.keys(load.lanes).length} lane(s); ${this.store.size} kept (${Math.round(this.store.totalBytes / 2 ** 20)} MiB)`,
-    );
-    this.busy = { refused: 0, loggedAt: now };
   }
 
   async capabilities(): Promise<CapabilitiesAnswer> {
@@ -256,7 +227,7 @@ export class ScreenService {
   /** One capture, in its lane's turn (refused `timeout`, reason `busy`, past the queue's bounds). */
   capture(args: ScreenCaptureParams, signal?: AbortSignal): Promise<ScreenCaptureResult> {
     const lane = this.lane();
-    return this.queued(lane, () => this.captureNow(args, lane), { signal });
+    return this.queue.run(lane, () => this.captureNow(args, lane), signal === undefined ? {} : { signal });
   }
 
   private async captureNow(args: ScreenCaptureParams, lane: string): Promise<ScreenCaptureResult> {
@@ -412,7 +383,7 @@ export class ScreenService {
     const done: ScreenInputResult = { ...result, dispatched: true };
     if (p.after_picture === true) {
       // A convenience for the timeline: taken only when a slot is free now, never waited for.
-      const after = await this.queued(lane, () => this.afterPicture(backend, lane), { wait: false }).catch(() => undefined);
+      const after = await this.queue.run(lane, () => this.afterPicture(backend, lane), { wait: false }).catch(() => undefined);
       if (after !== undefined) done.after_picture = after;
     }
     return done;
