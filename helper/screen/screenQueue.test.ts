@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { describe, it } from 'node:test';
 import { OverseerError } from '../../protocol/index.js';
 import { PERSON_LANE, ScreenQueue, type QueueLimits } from './screenQueue.js';
@@ -113,5 +114,17 @@ describe('the screen queue', () => {
     );
     assert.equal(await queue.run('A', () => Promise.resolve('next')), 'next');
     assert.deepEqual(queue.load(), { running: 0, waiting: 0, lanes: {} });
+  });
+
+  it('runs a job that waited in its caller’s async context, where the call’s $scope lives (its own excluded host)', async () => {
+    const queue = new ScreenQueue(LIMITS);
+    const scope = new AsyncLocalStorage<string>();
+    let release = (): void => {};
+    const first = scope.run('A', () => queue.run('A', () => new Promise<string | undefined>((r) => (release = () => r(scope.getStore())))));
+    const waited = scope.run('B', () => queue.run('B', () => Promise.resolve(scope.getStore())));
+    await settle();
+    // B's job is started by A's job ending, from A's context.
+    scope.run('A', () => release());
+    assert.deepEqual(await Promise.all([first, waited]), ['A', 'B']);
   });
 });
