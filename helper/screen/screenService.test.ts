@@ -2,12 +2,12 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OverseerError, type WindowInfo } from '../../protocol/index.js';
 import { FakeScreen } from './fakeScreenBackend.js';
-import { ScreenService, type ScreenContext } from './screenService.js';
+import { MAX_ANSWER_BACKLOG, ScreenService, defaultWork, type ScreenContext } from './screenService.js';
 
 const code = (c: string, reason?: string) => (e: unknown) =>
   e instanceof OverseerError && e.code === c && (reason === undefined || e.info.data?.['reason'] === reason);
 
-function setup(screen = new FakeScreen()): { screen: FakeScreen; service: ScreenService; as: (agent: string | undefined) => void } {
+function setup(screen = new FakeScreen(), backlog = (): number => 0): { screen: FakeScreen; service: ScreenService; as: (agent: string | undefined) => void } {
   let agent: string | undefined;
   const info = (id: string): WindowInfo => ({ window: id, title: id, app: 'app', pid: 7, process_start: '1', foreground: true });
   const context: ScreenContext = {
@@ -28,6 +28,7 @@ function setup(screen = new FakeScreen()): { screen: FakeScreen; service: Screen
       () => Promise.resolve(screen),
       context,
       () => {},
+      defaultWork(() => {}, backlog),
     ),
   };
 }
@@ -103,6 +104,18 @@ describe('the screen service', () => {
     const other = service.capture({});
     assert.deepEqual((await Promise.all(flood)).sort(), ['busy', 'busy', 'image', 'image', 'image', 'image']);
     assert.equal((await other).image.mime, 'image/png');
+  });
+
+  it('refuses agents’ captures while the supervisor has not read 64 MiB of earlier answers, never the person’s', async () => {
+    let unread = MAX_ANSWER_BACKLOG + 1;
+    const { service, as } = setup(new FakeScreen(), () => unread);
+    as('A');
+    await assert.rejects(service.capture({}), (e: unknown) => code('timeout', 'busy')(e) && (e as OverseerError).info.data?.['queue'] === 'answers');
+    as(undefined);
+    assert.equal((await service.capture({ keep: false })).image.mime, 'image/png', 'the Screen view still gets its picture');
+    unread = 0;
+    as('A');
+    assert.equal((await service.capture({})).image.mime, 'image/png');
   });
 
   it('refuses input on an excluded window and keys while it has the focus, and keys when the focus moved since the check', async () => {

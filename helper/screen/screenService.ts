@@ -49,12 +49,21 @@ export interface ScreenContext {
 export interface ScreenWork {
   pool: EncoderPool;
   limits: QueueLimits;
+  /** Bytes of answers written to the supervisor that it has not read yet. */
+  backlog: () => number;
 }
 
+/**
+ * Answers the supervisor may leave unread before captures are refused busy: it parses each, and a
+ * supervisor that falls behind must not grow the helper's memory without bound (a 4096-px JPEG at
+ * quality 100 of a busy screen is 11 MiB of base64).
+ */
+export const MAX_ANSWER_BACKLOG = 64 * 1024 * 1024;
+
 /** One encoder worker or two, and the running jobs one more than the workers: one job captures while the others encode. */
-function defaultWork(log: (line: string) => void): ScreenWork {
+export function defaultWork(log: (line: string) => void, backlog: () => number = () => 0): ScreenWork {
   const workers = defaultWorkers();
-  return { pool: new EncoderPool({ workers, log }), limits: { ...QUEUE_LIMITS, running: workers + 1 } };
+  return { pool: new EncoderPool({ workers, log }), limits: { ...QUEUE_LIMITS, running: workers + 1 }, backlog };
 }
 
 /** Half the side of the square around a point that must be unchanged at dispatch (physical pixels). */
@@ -110,6 +119,7 @@ export class ScreenService {
   private opened: Promise<ScreenBackend> | undefined;
   private readonly pool: EncoderPool;
   private readonly queue: ScreenQueue;
+  private readonly backlog: () => number;
 
   constructor(
     private readonly open: () => Promise<ScreenBackend>,
@@ -119,6 +129,7 @@ export class ScreenService {
   ) {
     this.pool = work.pool;
     this.queue = new ScreenQueue(work.limits, log);
+    this.backlog = work.backlog;
   }
 
   /** True for the methods this service answers. */
@@ -227,6 +238,19 @@ export class ScreenService {
   /** One capture, in its lane's turn (refused `timeout`, reason `busy`, past the queue's bounds). */
   capture(args: ScreenCaptureParams, signal?: AbortSignal): Promise<ScreenCaptureResult> {
     const lane = this.lane();
+    // The person's lane is bounded on its own, and its pictures are small: it is never held back by agents' answers.
+    const unread = this.backlog();
+    if (lane !== PERSON_LANE && unread > MAX_ANSWER_BACKLOG)
+      return Promise.reject(
+        fail(
+          'timeout',
+          `the screen tier is busy: ${Math.round(unread / 2 ** 20)} MiB of earlier answers are still on their way to the supervisor; try again in a few seconds`,
+          {
+            reason: 'busy',
+            queue: 'answers',
+          },
+        ),
+      );
     return this.queue.run(lane, () => this.captureNow(args, lane), signal === undefined ? {} : { signal });
   }
 
