@@ -5,7 +5,8 @@ import { isExcluded, isExcludedTitle } from './core/exclusions.js';
 import { callScope, scopedPids } from './core/scope.js';
 import type { ScreenMethods } from './core/service.js';
 import type { ScreenBackend } from './screen/screenBackend.js';
-import { ScreenService, defaultWork, type ScreenContext } from './screen/screenService.js';
+import { ScreenService, type ScreenContext } from './screen/screenService.js';
+import { defaultWork } from './screen/screenWork.js';
 
 /** Budget of one question the screen tier asks the tree (element at a point, focus, a window). */
 const PROBE_MS = 2000;

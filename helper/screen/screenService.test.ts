@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OverseerError, type WindowInfo } from '../../protocol/index.js';
 import { FakeScreen } from './fakeScreenBackend.js';
-import { MAX_ANSWER_BACKLOG, ScreenService, defaultWork, type ScreenContext } from './screenService.js';
+import { ScreenService, type ScreenContext } from './screenService.js';
+import { MAX_ANSWER_BACKLOG, defaultWork } from './screenWork.js';
 
 const code = (c: string, reason?: string) => (e: unknown) =>
   e instanceof OverseerError && e.code === c && (reason === undefined || e.info.data?.['reason'] === reason);

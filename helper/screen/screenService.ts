@@ -23,8 +23,9 @@ import {
   type WindowInfo,
 } from '../../protocol/index.js';
 import { CaptureStore, type KeptCapture } from './captureStore.js';
-import { EncoderPool, defaultWorkers, sharedFrame } from './encoderPool.js';
-import { PERSON_LANE, QUEUE_LIMITS, ScreenQueue, type QueueLimits } from './screenQueue.js';
+import { sharedFrame, type EncoderPool } from './encoderPool.js';
+import { PERSON_LANE, ScreenQueue } from './screenQueue.js';
+import { MAX_ANSWER_BACKLOG, defaultWork, type ScreenWork } from './screenWork.js';
 import { area, changedShare, intersect, paintMasks, uncovered, visibleParts, windowAt } from './regions.js';
 import type { NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
 
@@ -43,27 +44,6 @@ export interface ScreenContext {
   accessibility(): { backend: string; available: boolean };
   /** The agent the call being served is made for (its $scope), or undefined for the person's and the supervisor's own calls. */
   agent(): string | undefined;
-}
-
-/** How the service shares its capture and encoding work (tests pass their own). */
-export interface ScreenWork {
-  pool: EncoderPool;
-  limits: QueueLimits;
-  /** Bytes of answers written to the supervisor that it has not read yet. */
-  backlog: () => number;
-}
-
-/**
- * Answers the supervisor may leave unread before captures are refused busy: it parses each, and a
- * supervisor that falls behind must not grow the helper's memory without bound (a 4096-px JPEG at
- * quality 100 of a busy screen is 11 MiB of base64).
- */
-export const MAX_ANSWER_BACKLOG = 64 * 1024 * 1024;
-
-/** One encoder worker or two, and the running jobs one more than the workers: one job captures while the others encode. */
-export function defaultWork(log: (line: string) => void, backlog: () => number = () => 0): ScreenWork {
-  const workers = defaultWorkers();
-  return { pool: new EncoderPool({ workers, log }), limits: { ...QUEUE_LIMITS, running: workers + 1 }, backlog };
 }
 
 /** Half the side of the square around a point that must be unchanged at dispatch (physical pixels). */
