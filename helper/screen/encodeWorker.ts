@@ -1,6 +1,7 @@
 // The screen tier's encoder thread (docs/architecture.md#screen-work-off-the-rpc-loop): takes frames
 // from helper/screen/encoderPool.ts, answers each with its encoded picture or its typed error. It
-// never writes to stdout (the helper's wire): what it prints goes to stderr, the helper's log.
+// never writes to stdout (the helper's wire) or stderr: what it prints is posted to the pool, which
+// logs it. Its stdio streams are never opened at all (Node under Wine cannot open them).
 import { parentPort } from 'node:worker_threads';
 import { OverseerError } from '../../protocol/errors.js';
 import { encodeFrame, type EncodeRequest } from './image/encodeFrame.js';
@@ -11,11 +12,15 @@ interface Job {
   request: EncodeRequest;
 }
 
-// Anything printed goes to the helper's log (stderr), never towards its wire.
-const toLog: typeof process.stdout.write = process.stderr.write.bind(process.stderr);
-process.stdout.write = toLog;
 const port = parentPort;
 if (port === null) throw new Error('encodeWorker runs as a worker thread only');
+// Anything printed (a library's warning) goes to the helper's log, never towards its wire.
+const toLog = (chunk: string | Uint8Array): boolean => {
+  port.postMessage({ log: typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8') });
+  return true;
+};
+process.stdout.write = toLog;
+process.stderr.write = toLog;
 port.on('message', ({ id, request }: Job) => {
   try {
     port.postMessage({ id, result: encodeFrame(request) });

@@ -43,7 +43,7 @@ interface Slot {
   timer: ReturnType<typeof setTimeout> | undefined;
 }
 
-type Answer = { ready: true } | { id: number; result: EncodedFrame } | { id: number; error: ErrorInfo | { message: string } };
+type Answer = { ready: true } | { log: string } | { id: number; result: EncodedFrame } | { id: number; error: ErrorInfo | { message: string } };
 
 /**
  * The worker's module. From the sources this file is helper/screen/encoderPool.ts and the worker
@@ -132,7 +132,8 @@ export class EncoderPool {
       });
       return;
     }
-    while (this.slots.length < this.size && this.slots.filter((s) => s.job === undefined).length < this.queue.length) this.spawn();
+    while (!this.inline && this.slots.length < this.size && this.slots.filter((s) => s.job === undefined).length < this.queue.length) this.spawn();
+    if (this.inline) return this.pump();
     for (const slot of this.slots) {
       if (!slot.ready || slot.job !== undefined || this.queue.length === 0) continue;
       this.start(slot, this.queue.shift() as Job);
@@ -160,10 +161,17 @@ export class EncoderPool {
 
   private spawn(): void {
     const source = workerSource();
-    // stdout of its own, never read: a worker's stdout would otherwise go to the helper's, which is the wire (the worker
-    // sends what it prints to stderr, which is the helper's log).
-    const options = { stdout: true } as const;
-    const worker = source.eval ? new Worker(source.code, { ...options, eval: true }) : new Worker(source.file, options);
+    // Streams of its own, never read: piped, a worker's stdout would go to the helper's, which is the wire, and Node under
+    // Wine cannot open the helper's stdio as streams at all. The worker posts what it prints instead.
+    const options = { stdout: true, stderr: true } as const;
+    let worker: Worker;
+    try {
+      worker = source.eval ? new Worker(source.code, { ...options, eval: true }) : new Worker(source.file, options);
+    } catch (error) {
+      this.log(`[screen] no encoder worker (${error instanceof Error ? error.message : String(error)}): encoding on the helper's own thread`);
+      this.inline = true;
+      return;
+    }
     const slot: Slot = { worker, ready: false, job: undefined, timer: undefined };
     this.slots.push(slot);
     worker.on('message', (answer: Answer) => this.answered(slot, answer));
@@ -174,6 +182,10 @@ export class EncoderPool {
   }
 
   private answered(slot: Slot, answer: Answer): void {
+    if ('log' in answer) {
+      this.log(`[screen] encoder: ${answer.log.trimEnd().slice(0, 2000)}`);
+      return;
+    }
     if ('ready' in answer) {
       this.log(`[screen] encoder worker ready (thread ${slot.worker.threadId}, ${this.slots.length} of ${this.size})`);
       slot.ready = true;
