@@ -44,7 +44,8 @@ async function main(): Promise<void> {
     log(`[helper] backend ${backend.name} did not start: ${error instanceof Error ? error.message : String(error)}`);
     if (startError === undefined) throw error;
   }
-  const screen = screenMethods(backend, log);
+  // The screen tier makes no new pictures while the supervisor has not read the last ones (the transport is made below).
+  const screen = screenMethods(backend, log, () => transport.backlog);
   const service = new HelperService(backend, log, screen);
   // On by default; OVERSEER_PREFETCH=0 measures (and runs) without it (docs/performance.md#prefetch).
   const prefetcher =

@@ -2,10 +2,11 @@ import { fail, type Exclusions } from '../protocol/index.js';
 import type { Backend } from './core/backend.js';
 import { Deadline } from './core/deadline.js';
 import { isExcluded, isExcludedTitle } from './core/exclusions.js';
-import { scopedPids } from './core/scope.js';
+import { callScope, scopedPids } from './core/scope.js';
 import type { ScreenMethods } from './core/service.js';
 import type { ScreenBackend } from './screen/screenBackend.js';
 import { ScreenService, type ScreenContext } from './screen/screenService.js';
+import { defaultWork } from './screen/screenWork.js';
 
 /** Budget of one question the screen tier asks the tree (element at a point, focus, a window). */
 const PROBE_MS = 2000;
@@ -27,7 +28,7 @@ async function openScreenBackend(): Promise<ScreenBackend> {
  * names applications, windows and the element at a point; the exclusions the supervisor configured
  * (its own pid, the agent host, app names and the titles of windows showing its UI) are the same.
  */
-export function screenMethods(backend: Backend, log: (line: string) => void): ScreenMethods & { close(): Promise<void> } {
+export function screenMethods(backend: Backend, log: (line: string) => void, backlog: () => number): ScreenMethods & { close(): Promise<void> } {
   let configured: Exclusions = {};
   const exclusions = (): Exclusions => configured;
   const names = new Map<number, string>();
@@ -52,11 +53,12 @@ export function screenMethods(backend: Backend, log: (line: string) => void): Sc
       return undefined;
     },
     accessibility: () => ({ backend: backend.name, available: true }),
+    agent: () => callScope()?.agent,
   };
-  const service = new ScreenService(openScreenBackend, context, log);
+  const service = new ScreenService(openScreenBackend, context, log, defaultWork(log, backlog));
   return {
     handles: (method): method is Parameters<ScreenMethods['handle']>[0] => ScreenService.handles(method),
-    handle: (method, params) => service.handle(method, params),
+    handle: (method, params, signal) => service.handle(method, params, signal),
     setExclusions: (e) => {
       configured = e;
     },

@@ -60,7 +60,8 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   accessibility_unavailable:
     'No accessibility tree: the bus is down, the application exports no tree, or (Chromium/Electron) renderer accessibility is off. data.reason.',
   no_interactive_desktop: 'There is no desktop session to read (no DISPLAY / session bus).',
-  timeout: 'The operation did not finish within its time budget.',
+  timeout:
+    'The operation did not finish within its time budget; with data.reason "busy", the screen tier was too busy to start it (nothing was captured): wait for your other screen calls to be answered, then retry.',
   helper_unavailable: 'The accessibility helper is not running or was restarted while the call was in flight.',
   denied: 'A person or a policy rule denied the action. detail carries the reason when one was given.',
   expired: 'Nobody answered the approval request in time.',

@@ -41,6 +41,7 @@ export class RpcPeer {
   private readonly pending = new Map<number, Pending>();
   private readonly inbound = new Map<string | number, AbortController>();
   private closed = false;
+  private frames = 0;
   /** Called when the transport closes (after pending requests were rejected). */
   onclose?: () => void;
   /** Called for inbound notifications other than cancellation. */
@@ -52,8 +53,10 @@ export class RpcPeer {
     private readonly log: (line: string) => void = () => {},
   ) {
     transport.onmessage = (line) => this.receive(line);
-    transport.onoversize = (bytes) =>
+    transport.onoversize = (bytes) => {
+      this.frames++;
       this.sendError(null, RPC_CODES.invalidRequest, errorInfo('invalid_argument', `frame of ${bytes} bytes exceeds the frame limit; dropped`));
+    };
     transport.onclose = () => this.shutdown();
   }
 
@@ -102,6 +105,11 @@ export class RpcPeer {
     this.transport.close();
   }
 
+  /** Frames received so far, of any kind: a peer that sends any is alive, even while an answer is slow (the helper watchdog). */
+  get heard(): number {
+    return this.frames;
+  }
+
   /** Number of outbound requests awaiting an answer. */
   get inFlight(): number {
     return this.pending.size;
@@ -127,6 +135,7 @@ export class RpcPeer {
   }
 
   private receive(line: string): void {
+    this.frames++;
     let json: unknown;
     try {
       json = JSON.parse(line);

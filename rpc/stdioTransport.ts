@@ -33,6 +33,11 @@ export class StreamTransport implements Transport {
     this.output.write(`${line}\n`);
   }
 
+  /** Bytes written but not yet taken by the other side (a reader that falls behind grows it). */
+  get backlog(): number {
+    return this.output.writableLength;
+  }
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

@@ -15,7 +15,17 @@ const node = { bundle: true, platform: 'node', target: 'node22', external, logLe
 const esm = { ...node, format: 'esm', outExtension: { '.js': '.mjs' }, banner: { js: requireShim } };
 
 await Promise.all([
-  build({ ...esm, entryPoints: { 'electron/main': 'main/electron/main.ts', 'helper/main': 'helper/main.ts', 'cli/overseer': 'main/cli.ts' }, outdir: 'dist' }),
+  // The helper's screen encoder runs on worker threads from its own bundle, beside the helper's (helper/screen/encoderPool.ts).
+  build({
+    ...esm,
+    entryPoints: {
+      'electron/main': 'main/electron/main.ts',
+      'helper/main': 'helper/main.ts',
+      'helper/encodeWorker': 'helper/screen/encodeWorker.ts',
+      'cli/overseer': 'main/cli.ts',
+    },
+    outdir: 'dist',
+  }),
   // A sandboxed preload is a CommonJS script that may require only `electron` (and a few built-ins).
   build({
     ...node,

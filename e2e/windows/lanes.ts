@@ -130,6 +130,8 @@ export function prepareWine(desktopEnv: Record<string, string>): WindowsLane {
   }
   // The helper bundled from the sources now (never a stale build), next to its win32 node_modules.
   bundle(join(REPO_ROOT, 'helper', 'main.ts'), join(appDir, 'helper.mjs'));
+  // Its screen encoder's worker, which the bundle looks for beside itself (helper/screen/encoderPool.ts).
+  bundle(join(REPO_ROOT, 'helper', 'screen', 'encodeWorker.ts'), join(appDir, 'encodeWorker.mjs'));
   const fixtureExe = join(DIR, 'win32Fixture.exe');
   buildExe('x86_64-w64-mingw32-gcc', FIXTURE_SOURCE, fixtureExe, DIR);
   const canvasExe = join(DIR, 'win32Canvas.exe');

@@ -42,7 +42,7 @@ const LIST_BUDGET_MS = 3000;
 /** The screen tier's methods, answered beside the accessibility ones (helper/screen wires them in). */
 export interface ScreenMethods {
   handles(method: string): method is ScreenMethod;
-  handle(method: ScreenMethod, params: unknown): Promise<unknown>;
+  handle(method: ScreenMethod, params: unknown, signal?: AbortSignal): Promise<unknown>;
   /** The exclusions the supervisor configured (hello, configure), which the screen tier masks and refuses too. */
   setExclusions(exclusions: Exclusions): void;
 }
@@ -79,7 +79,7 @@ export class HelperService {
   private async run(method: HelperMethod, params: unknown, signal: AbortSignal): Promise<HelperResult<HelperMethod>> {
     if (isScreenMethod(method)) {
       if (this.screen === undefined) throw fail('capture_unavailable', 'this helper has no screen tier', { reason: 'not_built' });
-      return (await this.screen.handle(method, params)) as HelperResult<HelperMethod>;
+      return (await this.screen.handle(method, params, signal)) as HelperResult<HelperMethod>;
     }
     switch (method) {
       case 'hello': {

@@ -66,6 +66,9 @@ export class FdTransport implements Transport {
     }
   }
 
+  /** Bytes written but not yet taken: none, writes here block until they are. */
+  readonly backlog = 0;
+
   close(): void {
     if (this.closed) return;
     this.closed = true;

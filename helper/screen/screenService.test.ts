@@ -3,11 +3,13 @@ import { describe, it } from 'node:test';
 import { OverseerError, type WindowInfo } from '../../protocol/index.js';
 import { FakeScreen } from './fakeScreenBackend.js';
 import { ScreenService, type ScreenContext } from './screenService.js';
+import { MAX_ANSWER_BACKLOG, defaultWork } from './screenWork.js';
 
 const code = (c: string, reason?: string) => (e: unknown) =>
   e instanceof OverseerError && e.code === c && (reason === undefined || e.info.data?.['reason'] === reason);
 
-function setup(screen = new FakeScreen()): { screen: FakeScreen; service: ScreenService } {
+function setup(screen = new FakeScreen(), backlog = (): number => 0): { screen: FakeScreen; service: ScreenService; as: (agent: string | undefined) => void } {
+  let agent: string | undefined;
   const info = (id: string): WindowInfo => ({ window: id, title: id, app: 'app', pid: 7, process_start: '1', foreground: true });
   const context: ScreenContext = {
     resolveWindow: (id) => Promise.resolve(info(id)),
@@ -16,13 +18,18 @@ function setup(screen = new FakeScreen()): { screen: FakeScreen; service: Screen
     focused: () => Promise.resolve({ element: { role: 'edit', password: true } }),
     excluded: (w) => (w.title === 'Overseer' ? 'the supervisor’s own window' : undefined),
     accessibility: () => ({ backend: 'fake', available: true }),
+    agent: () => agent,
   };
   return {
     screen,
+    as: (who) => {
+      agent = who;
+    },
     service: new ScreenService(
       () => Promise.resolve(screen),
       context,
       () => {},
+      defaultWork(() => {}, backlog),
     ),
   };
 }
@@ -68,6 +75,48 @@ describe('the screen service', () => {
       'still kept',
     );
     assert.deepEqual(screen.dispatched, ['click 20,20 left ×1', 'click 150,50 left ×1']);
+  });
+
+  it('binds an agent’s input to its own captures only: another agent’s capture id is refused as gone, and another agent’s 17 captures leave it kept', async () => {
+    const { screen, service, as } = setup();
+    as('A');
+    const mine = await service.capture({});
+    as('B');
+    await assert.rejects(service.input({ op: 'click', point: { x: 20, y: 20 }, bound: mine.capture }), code('stale_screen', 'screenshot_gone'));
+    for (let i = 0; i < 17; i++) await service.capture({ max_width: 10, max_height: 10 });
+    as(undefined);
+    await assert.rejects(service.input({ op: 'click', point: { x: 20, y: 20 }, bound: mine.capture }), code('stale_screen', 'screenshot_gone'));
+    as('A');
+    const ok = await service.input({ op: 'click', point: { x: 20, y: 20 }, bound: mine.capture });
+    assert.equal(ok.dispatched, true);
+    assert.deepEqual(screen.dispatched, ['click 20,20 left ×1']);
+  });
+
+  it('refuses an agent’s captures past its share at once, typed timeout with reason busy, while another agent’s run', async () => {
+    const { service, as } = setup();
+    as('A');
+    const flood = Array.from({ length: 6 }, () =>
+      service.capture({ format: 'jpeg' }).then(
+        () => 'image',
+        (e: unknown) => (code('timeout', 'busy')(e) ? 'busy' : String(e)),
+      ),
+    );
+    as('B');
+    const other = service.capture({});
+    assert.deepEqual((await Promise.all(flood)).sort(), ['busy', 'busy', 'image', 'image', 'image', 'image']);
+    assert.equal((await other).image.mime, 'image/png');
+  });
+
+  it('refuses agents’ captures while the supervisor has not read 64 MiB of earlier answers, never the person’s', async () => {
+    let unread = MAX_ANSWER_BACKLOG + 1;
+    const { service, as } = setup(new FakeScreen(), () => unread);
+    as('A');
+    await assert.rejects(service.capture({}), (e: unknown) => code('timeout', 'busy')(e) && (e as OverseerError).info.data?.['queue'] === 'answers');
+    as(undefined);
+    assert.equal((await service.capture({ keep: false })).image.mime, 'image/png', 'the Screen view still gets its picture');
+    unread = 0;
+    as('A');
+    assert.equal((await service.capture({})).image.mime, 'image/png');
   });
 
   it('refuses input on an excluded window and keys while it has the focus, and keys when the focus moved since the check', async () => {

@@ -2,7 +2,8 @@
 // captures masked for the supervisor and excluded apps, kept so input can be bound to them; input
 // refused excluded_target on the supervisor or an excluded app, refused stale_screen when the pixels
 // around the point, the bound window or the monitors changed; the element the tree names at the point.
-import { createHash } from 'node:crypto';
+// Captures wait their turn in a lane of the agent they serve, and are encoded on worker threads
+// (docs/architecture.md#screen-work-off-the-rpc-loop), so the RPC loop always answers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
   SCREEN_METHODS,
@@ -22,9 +23,9 @@ import {
   type WindowInfo,
 } from '../../protocol/index.js';
 import { CaptureStore, type KeptCapture } from './captureStore.js';
-import { downscale } from './image/downscale.js';
-import { encodeJpeg, DEFAULT_JPEG_QUALITY } from './image/jpeg.js';
-import { encodeFittedPng } from './image/png.js';
+import { sharedFrame, type EncoderPool } from './encoderPool.js';
+import { PERSON_LANE, ScreenQueue } from './screenQueue.js';
+import { MAX_ANSWER_BACKLOG, defaultWork, type ScreenWork } from './screenWork.js';
 import { area, changedShare, intersect, paintMasks, uncovered, visibleParts, windowAt } from './regions.js';
 import type { NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
 
@@ -41,6 +42,8 @@ export interface ScreenContext {
   /** Why this window must never be shown or driven (the supervisor, an excluded app), or undefined. */
   excluded(window: NativeWindow, app: string | undefined): string | undefined;
   accessibility(): { backend: string; available: boolean };
+  /** The agent the call being served is made for (its $scope), or undefined for the person's and the supervisor's own calls. */
+  agent(): string | undefined;
 }
 
 /** Half the side of the square around a point that must be unchanged at dispatch (physical pixels). */
@@ -94,12 +97,20 @@ function screenWindow(w: Annotated, window?: WindowInfo): ScreenWindow {
 export class ScreenService {
   private readonly store = new CaptureStore();
   private opened: Promise<ScreenBackend> | undefined;
+  private readonly pool: EncoderPool;
+  private readonly queue: ScreenQueue;
+  private readonly backlog: () => number;
 
   constructor(
     private readonly open: () => Promise<ScreenBackend>,
     private readonly context: ScreenContext,
     private readonly log: (line: string) => void,
-  ) {}
+    work: ScreenWork = defaultWork(log),
+  ) {
+    this.pool = work.pool;
+    this.queue = new ScreenQueue(work.limits, log);
+    this.backlog = work.backlog;
+  }
 
   /** True for the methods this service answers. */
   static handles(method: string): method is keyof typeof SCREEN_METHODS {
@@ -119,7 +130,7 @@ export class ScreenService {
     });
   }
 
-  async handle(method: keyof typeof SCREEN_METHODS, params: unknown): Promise<unknown> {
+  async handle(method: keyof typeof SCREEN_METHODS, params: unknown, signal?: AbortSignal): Promise<unknown> {
     const parsed = SCREEN_METHODS[method].params.safeParse(params ?? {});
     if (!parsed.success) {
       const issues = parsed.error.issues.slice(0, 10).map((i) => ({ path: i.path.map(String).join('.') || '(root)', message: i.message }));
@@ -129,9 +140,9 @@ export class ScreenService {
       case 'screen_capabilities':
         return this.capabilities();
       case 'screen_capture':
-        return this.capture(parsed.data as ScreenCaptureParams);
+        return this.capture(parsed.data as ScreenCaptureParams, signal);
       case 'screen_input':
-        return this.input(parsed.data as ScreenInputParams);
+        return this.input(parsed.data as ScreenInputParams, signal);
       case 'screen_cursor':
         return (await this.backend('input_unavailable')).cursor();
     }
@@ -140,7 +151,12 @@ export class ScreenService {
   async close(): Promise<void> {
     const opened = this.opened;
     this.opened = undefined;
-    await opened?.then((b) => b.close()).catch(() => undefined);
+    await Promise.all([opened?.then((b) => b.close()).catch(() => undefined), this.pool.close()]);
+  }
+
+  /** The lane of the call being served: its agent's, or the person's. */
+  private lane(): string {
+    return this.context.agent() ?? PERSON_LANE;
   }
 
   async capabilities(): Promise<CapabilitiesAnswer> {
@@ -190,27 +206,35 @@ export class ScreenService {
     return stack.flatMap((w, i) => (w.excludedWhy === undefined ? [] : visibleParts(stack, i).flatMap((p) => intersect(p, region) ?? [])));
   }
 
-  private encode(image: KeptCapture['image'], maxW: number, maxH: number, format: 'png' | 'jpeg', quality?: number): { image: EncodedImage; encodeMs: number } {
-    const started = performance.now();
-    const raw = { width: image.width, height: image.height, data: image.data, format: 'bgrx' as const, stride: image.stride };
-    let fitted: { bytes: Buffer; width: number; height: number };
-    if (format === 'jpeg') {
-      // jpeg-js takes a packed RGBA image.
-      const scaled = downscale(raw, maxW, maxH, 4);
-      fitted = { bytes: encodeJpeg(scaled, quality ?? DEFAULT_JPEG_QUALITY), width: scaled.width, height: scaled.height };
-    } else {
-      // PNG in one pass from the frame: no RGB copy of it in between.
-      const { png, width, height } = encodeFittedPng(raw, maxW, maxH);
-      fitted = { bytes: png, width, height };
-    }
-    const { bytes, width, height } = fitted;
-    return {
-      image: { data: bytes.toString('base64'), mime: format === 'jpeg' ? 'image/jpeg' : 'image/png', width, height },
-      encodeMs: performance.now() - started,
-    };
+  /** Fits and encodes on an encoder worker; the person's pictures go first. */
+  private async encode(lane: string, image: KeptCapture['image'], maxW: number, maxH: number, format: 'png' | 'jpeg', quality?: number) {
+    const frame = { width: image.width, height: image.height, stride: image.stride, data: image.data };
+    return this.pool.encode(
+      { frame, maxWidth: maxW, maxHeight: maxH, format, ...(quality !== undefined ? { quality } : {}) },
+      { priority: lane === PERSON_LANE },
+    );
   }
 
-  async capture(args: ScreenCaptureParams): Promise<ScreenCaptureResult> {
+  /** One capture, in its lane's turn (refused `timeout`, reason `busy`, past the queue's bounds). */
+  capture(args: ScreenCaptureParams, signal?: AbortSignal): Promise<ScreenCaptureResult> {
+    const lane = this.lane();
+    // The person's lane is bounded on its own, and its pictures are small: it is never held back by agents' answers.
+    const unread = this.backlog();
+    if (lane !== PERSON_LANE && unread > MAX_ANSWER_BACKLOG)
+      return Promise.reject(
+        fail(
+          'timeout',
+          `the screen tier is busy: ${Math.round(unread / 2 ** 20)} MiB of earlier answers are still on their way to the supervisor; try again in a few seconds`,
+          {
+            reason: 'busy',
+            queue: 'answers',
+          },
+        ),
+      );
+    return this.queue.run(lane, () => this.captureNow(args, lane), signal === undefined ? {} : { signal });
+  }
+
+  private async captureNow(args: ScreenCaptureParams, lane: string): Promise<ScreenCaptureResult> {
     const backend = await this.backend('capture_unavailable');
     const caps = await backend.capabilities();
     if (!caps.capture.available) throw fail('capture_unavailable', `screen capture is not available here (${caps.capture.path})`, { reason: 'backend' });
@@ -228,22 +252,23 @@ export class ScreenService {
       if (backend.captureWindow !== undefined && caps.windowCapture?.available === true) {
         // The window's own pixels, covered or not: nothing else is in them, so nothing else is masked.
         bound = matchWindow(stack, info);
-        image = await backend.captureWindow(bound.handle);
+        image = sharedFrame(await backend.captureWindow(bound.handle));
         region = { x: image.origin.x, y: image.origin.y, width: image.width, height: image.height };
         degradations.push(...caps.windowCapture.degradations);
         viaWindow = true;
       } else {
         ({ region, bound } = this.windowRegion(stack, info, caps, degradations, masks));
         masks.push(...this.excludedParts(stack, region));
-        image = await backend.capture(region);
+        image = sharedFrame(await backend.capture(region));
       }
     } else {
       masks.push(...this.excludedParts(stack, region));
-      image = await backend.capture(region);
+      image = sharedFrame(await backend.capture(region));
     }
     paintMasks(image, masks);
     const format = args.format ?? 'png';
-    const { image: encoded, encodeMs } = this.encode(
+    const encoded = await this.encode(
+      lane,
       image,
       args.max_width ?? SCREENSHOT_LIMITS.max_width.default,
       args.max_height ?? SCREENSHOT_LIMITS.max_height.default,
@@ -261,20 +286,19 @@ export class ScreenService {
       at: Date.now(),
     };
     // A picture only a person sees is not kept: it never pushes out a capture an agent's input is bound to.
-    const kept = args.keep === false ? { id: UNKEPT } : this.store.add(entry);
-    const bytes = Buffer.from(encoded.data, 'base64');
+    const kept = args.keep === false ? { id: UNKEPT } : this.store.add(lane, entry);
     const result: ScreenCaptureResult = {
       capture: kept.id,
-      image: encoded,
+      image: { data: encoded.data, mime: encoded.mime, width: encoded.width, height: encoded.height },
       transform,
       region,
       capture_path: image.capturePath,
       degradations,
       masked: masks.flatMap((m) => toImageRect(transform, m, encoded.width, encoded.height) ?? []),
-      sha256: createHash('sha256').update(bytes).digest('hex'),
-      bytes: bytes.length,
+      sha256: encoded.sha256,
+      bytes: encoded.bytes,
       capture_ms: image.captureMs,
-      encode_ms: encodeMs,
+      encode_ms: encoded.encodeMs,
     };
     if (info !== undefined) result.window = info;
     return result;
@@ -310,7 +334,8 @@ export class ScreenService {
     return { region, bound };
   }
 
-  async input(p: ScreenInputParams): Promise<ScreenInputResult> {
+  async input(p: ScreenInputParams, signal?: AbortSignal): Promise<ScreenInputResult> {
+    const lane = this.lane();
     const backend = await this.backend('input_unavailable');
     const caps = await backend.capabilities();
     if (!caps.input.available) throw fail('input_unavailable', `pointer and keyboard input are not available here (${caps.input.path})`, { reason: 'backend' });
@@ -356,25 +381,27 @@ export class ScreenService {
         }
       }
     }
-    if (p.bound !== undefined) result.changed = await this.checkBound(backend, caps, stack, p.bound, points);
-    if (p.check_only === true) return this.card(p, result, points);
+    if (p.bound !== undefined) result.changed = await this.checkBound(backend, caps, stack, lane, p.bound, points);
+    if (p.check_only === true) return this.card(lane, p, result, points, signal);
     await this.dispatch(backend, p);
     const done: ScreenInputResult = { ...result, dispatched: true };
     if (p.after_picture === true) {
-      const after = await this.afterPicture(backend).catch(() => undefined);
+      // A convenience for the timeline: taken only when a slot is free now, never waited for.
+      const after = await this.queue.run(lane, () => this.afterPicture(backend, lane), { wait: false }).catch(() => undefined);
       if (after !== undefined) done.after_picture = after;
     }
     return done;
   }
 
   /** The screen shortly after an input (the application had a moment to answer it), small and masked. */
-  private async afterPicture(backend: ScreenBackend): Promise<EncodedImage> {
+  private async afterPicture(backend: ScreenBackend, lane: string): Promise<EncodedImage> {
     await sleep(AFTER_PICTURE_MS);
     const caps = await backend.capabilities();
     const stack = await this.stack(backend);
-    const image = await backend.capture(caps.screen);
+    const image = sharedFrame(await backend.capture(caps.screen));
     paintMasks(image, this.excludedParts(stack, caps.screen));
-    return this.encode(image, AFTER_SIZE.width, AFTER_SIZE.height, 'jpeg', AFTER_SIZE.quality).image;
+    const { data, mime, width, height } = await this.encode(lane, image, AFTER_SIZE.width, AFTER_SIZE.height, 'jpeg', AFTER_SIZE.quality);
+    return { data, mime, width, height };
   }
 
   /** Refuses stale_screen when the bound capture is gone, the monitors or the bound window changed, or the pixels around a point did. */
@@ -382,12 +409,14 @@ export class ScreenService {
     backend: ScreenBackend,
     caps: ScreenCapabilities,
     stack: readonly Annotated[],
+    lane: string,
     id: string,
     points: readonly { x: number; y: number }[],
   ): Promise<number> {
-    const kept = this.store.get(id);
+    // Another agent's capture is not found either: each agent binds input to its own screenshots only.
+    const kept = this.store.get(id, lane);
     if (kept === undefined)
-      throw fail('stale_screen', 'the screenshot this input was planned on is no longer kept (too many screenshots since); take a new one', {
+      throw fail('stale_screen', 'the screenshot this input was planned on is no longer kept (too many of your screenshots since); take a new one', {
         reason: 'screenshot_gone',
       });
     if (kept.monitors !== JSON.stringify(caps.monitors))
@@ -420,20 +449,26 @@ export class ScreenService {
   }
 
   /** The card's pictures: a fresh capture when the input is bound to none, and a full-resolution crop around the point. */
-  private async card(p: ScreenInputParams, result: ScreenInputResult, points: readonly { x: number; y: number }[]): Promise<ScreenInputResult> {
-    let source = p.bound !== undefined ? this.store.get(p.bound) : undefined;
+  private async card(
+    lane: string,
+    p: ScreenInputParams,
+    result: ScreenInputResult,
+    points: readonly { x: number; y: number }[],
+    signal: AbortSignal | undefined,
+  ): Promise<ScreenInputResult> {
+    let source = p.bound !== undefined ? this.store.get(p.bound, lane) : undefined;
     if (source === undefined) {
       // Bound to no screenshot: the card shows a whole-screen capture, taken and kept as an agent's is, which the dispatch is bound to.
-      result.fresh = await this.capture({ max_width: CARD_SIZE.width, max_height: CARD_SIZE.height, format: 'jpeg', quality: CARD_SIZE.quality });
-      source = this.store.get(result.fresh.capture);
+      result.fresh = await this.capture({ max_width: CARD_SIZE.width, max_height: CARD_SIZE.height, format: 'jpeg', quality: CARD_SIZE.quality }, signal);
+      source = this.store.get(result.fresh.capture, lane);
     }
     const first = points[0];
     if (first !== undefined && source !== undefined) {
       const rect = intersect(box(first.x, first.y, CROP.width, CROP.height), source.region);
       if (rect !== undefined) {
         const crop = cropOf(source, rect);
-        const { image } = this.encode(crop, rect.width, rect.height, 'png');
-        result.crop = { image, rect };
+        const { data, mime, width, height } = await this.encode(lane, crop, rect.width, rect.height, 'png');
+        result.crop = { image: { data, mime, width, height }, rect };
       }
     }
     return result;

@@ -5,7 +5,7 @@ import { FakeClock, flush } from '../testing/fakeClock.js';
 import { fakeHelperProcess, type FakeHelperProcess } from '../testing/fakeHelperProcess.js';
 import { HelperSupervisor } from './helperSupervisor.js';
 
-function rig() {
+function rig(options: { watchdogBusyLimitMs?: number } = {}) {
   const clock = new FakeClock();
   const spawned: FakeHelperProcess[] = [];
   const health: HelperHealth[] = [];
@@ -15,6 +15,7 @@ function rig() {
     clock,
     watchdogIntervalMs: 2000,
     watchdogTimeoutMs: 30,
+    ...options,
     spawn: () => {
       const p = fakeHelperProcess();
       spawned.push(p);
@@ -62,6 +63,55 @@ describe('HelperSupervisor with a fake helper process and a fake clock', () => {
     await flush();
     assert.equal(t.spawned.length, 2);
     assert.equal(t.hs.health.state, 'ready');
+    await t.hs.stop();
+  });
+
+  /** Lets the watchdog's hello (30 ms on the RPC peer's real timer) time out, and what follows it run. */
+  const hellosTimeOut = async (): Promise<void> => {
+    await new Promise((r) => setTimeout(r, 120));
+    await flush();
+  };
+  /** A frozen helper that still sends frames every 5 ms (its answers to other calls, on their way), until stopped. */
+  const chatty = (helper: FakeHelperProcess | undefined): (() => void) => {
+    const timer = setInterval(() => helper?.notify('desktop_changed', { pids: [] }), 5);
+    return () => clearInterval(timer);
+  };
+
+  it('leaves alone a helper whose hello is late while other frames keep coming from it (busy, not wedged), and kills it once they stop', async () => {
+    const t = rig();
+    await t.hs.start();
+    t.spawned[0]?.freeze();
+    const quiet = chatty(t.spawned[0]);
+    for (let i = 0; i < 3; i++) {
+      await t.clock.tick(2000);
+      await hellosTimeOut();
+    }
+    assert.deepEqual(t.spawned[0]?.signals, [], 'three hellos went unanswered, but frames kept coming');
+    assert.equal(t.hs.health.state, 'ready');
+    quiet();
+    await t.clock.tick(2000);
+    await hellosTimeOut();
+    assert.deepEqual(t.spawned[0]?.signals, ['SIGKILL'], 'nothing came while the hello waited: wedged');
+    await t.hs.stop();
+  });
+
+  it('kills a helper that keeps sending frames but leaves hellos unanswered past the busy limit', async () => {
+    const t = rig({ watchdogBusyLimitMs: 5000 });
+    await t.hs.start();
+    t.spawned[0]?.freeze();
+    const quiet = chatty(t.spawned[0]);
+    try {
+      for (let i = 0; i < 3; i++) {
+        await t.clock.tick(2000);
+        await hellosTimeOut();
+      }
+      assert.deepEqual(t.spawned[0]?.signals, [], 'busy for 4 s of the 5 s it may be');
+      await t.clock.tick(2000);
+      await hellosTimeOut();
+      assert.deepEqual(t.spawned[0]?.signals, ['SIGKILL'], 'busy for 6 s: killed');
+    } finally {
+      quiet();
+    }
     await t.hs.stop();
   });
 

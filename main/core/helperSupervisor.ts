@@ -21,6 +21,8 @@ export interface HelperSupervisorOptions {
   /** How often the watchdog checks the helper, and how long it may take to answer. */
   watchdogIntervalMs?: number;
   watchdogTimeoutMs?: number;
+  /** How long a helper that keeps sending other frames may leave the watchdog's hello unanswered (WATCHDOG_BUSY_LIMIT_MS). */
+  watchdogBusyLimitMs?: number;
   /** Starts a helper process (the desktop app runs its bundled one; unit tests a fake). */
   spawn?: (env: Record<string, string | undefined>) => HelperProcess;
   /** Time for the watchdog and the restart backoff (unit tests pass a fake clock). */
@@ -33,6 +35,15 @@ export type HelperCaller = Pick<HelperSupervisor, 'call'>;
 const BACKOFF_MS = [250, 500, 1000, 2000, 5000, 10_000];
 /** A helper that stayed up this long resets the backoff. */
 const HEALTHY_AFTER_MS = 30_000;
+/**
+ * A helper whose frames keep coming is busy, not wedged: answers it wrote before the hello's are
+ * still on their way (docs/architecture.md#helper-watchdog-and-restart). It is killed only if the
+ * hellos stay unanswered this long regardless; the helper's own queues keep what it writes ahead of
+ * a hello to a few pictures, so this is far beyond any real backlog.
+ */
+export const WATCHDOG_BUSY_LIMIT_MS = 60_000;
+/** A hello answered slower than this is logged, with how long it took. */
+const SLOW_HELLO_MS = 1000;
 
 /**
  * Owns the accessibility helper process: handshake, watchdog, restart with backoff, and typed
@@ -48,6 +59,10 @@ export class HelperSupervisor {
   private suspended = false;
   private watchdog: TimerHandle | undefined;
   private restartTimer: TimerHandle | undefined;
+  /** A watchdog hello is on its way; the next tick waits for it rather than piling up hellos. */
+  private checking = false;
+  /** Since when hellos have gone unanswered while the helper kept sending other frames. */
+  private busySince: number | undefined;
   private readonly clock: Clock;
   private exclusions: Exclusions = {};
   private readonly listeners = new Set<(health: HelperHealth) => void>();
@@ -165,6 +180,7 @@ export class HelperSupervisor {
     const helper = spawn(this.options.env);
     this.helper = helper;
     this.startedAt = this.clock.now();
+    this.busySince = undefined;
     helper.onStderrLine = (line) => {
       if (line.trim() !== '') this.options.log(line);
     };
@@ -217,15 +233,40 @@ export class HelperSupervisor {
     h.child.kill('SIGKILL');
   }
 
-  /** Watchdog: a helper that does not answer hello in time is killed (and restarted by onExit). */
+  /**
+   * Watchdog: a helper that does not answer hello in time, and sent nothing else meanwhile, is wedged
+   * and killed (and restarted by onExit). One that sent other frames meanwhile is busy writing
+   * answers queued ahead of the hello's: it is left alone, up to WATCHDOG_BUSY_LIMIT_MS.
+   */
   private async check(): Promise<void> {
     const h = this.helper;
-    if (h === undefined || this.health.state !== 'ready') return;
+    if (h === undefined || this.health.state !== 'ready' || this.checking) return;
+    this.checking = true;
+    const heard = h.peer.heard;
+    const sent = this.clock.now();
     try {
       await h.call('hello', {}, { timeoutMs: this.options.watchdogTimeoutMs ?? 5000 });
+      const took = this.clock.now() - sent;
+      if (took > SLOW_HELLO_MS || this.busySince !== undefined) this.options.log(`[helper-supervisor] watchdog hello answered after ${took} ms`);
+      this.busySince = undefined;
     } catch (error) {
       if (this.helper !== h) return;
-      this.kill(`watchdog: no answer (${error instanceof Error ? error.message : String(error)})`);
+      const why = error instanceof Error ? error.message : String(error);
+      if (h.peer.heard > heard) {
+        this.busySince ??= sent;
+        const busyFor = this.clock.now() - this.busySince;
+        if (busyFor < (this.options.watchdogBusyLimitMs ?? WATCHDOG_BUSY_LIMIT_MS)) {
+          this.options.log(
+            `[helper-supervisor] watchdog hello not answered yet (${why}), but the helper sent ${h.peer.heard - heard} other frames meanwhile: busy, not wedged`,
+          );
+          return;
+        }
+        this.kill(`watchdog: hellos unanswered for ${busyFor} ms though frames kept coming (${why})`);
+        return;
+      }
+      this.kill(`watchdog: no answer and nothing else from it (${why})`);
+    } finally {
+      this.checking = false;
     }
   }
 

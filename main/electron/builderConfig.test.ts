@@ -65,7 +65,15 @@ describe('electron-builder.yml', () => {
     const packaged = desktopLayout({ appPath: '/app/resources/app.asar', packaged: true, execPath: '/app/overseer' });
     assert.match(packaged.helper.args[0] ?? '', /^\/app\/resources\/app\.asar\.unpacked\/dist\/helper\//);
     assert.match(packaged.cli, /^\/app\/resources\/app\.asar\.unpacked\/dist\/cli\//);
-    for (const bundle of [pkg.main, 'dist/electron/preload.cjs', 'dist/helper/main.mjs', 'dist/cli/overseer.mjs', 'dist/renderer/index.html'])
+    // The helper's screen encoder worker sits beside the helper's bundle, where the helper looks for it (helper/screen/encoderPool.ts).
+    for (const bundle of [
+      pkg.main,
+      'dist/electron/preload.cjs',
+      'dist/helper/main.mjs',
+      'dist/helper/encodeWorker.mjs',
+      'dist/cli/overseer.mjs',
+      'dist/renderer/index.html',
+    ])
       assert.ok(existsSync(join(REPO_ROOT, bundle)), `${bundle} is built by npm run build`);
   });
 });
