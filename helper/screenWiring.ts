@@ -43,6 +43,7 @@ export function screenMethods(backend: Backend, log: (line: string) => void, bac
     },
     elementAt: (pid, title, x, y) => backend.probe?.elementAt(pid, title, x, y, new Deadline(PROBE_MS)) ?? Promise.resolve({}),
     focused: (pid, title) => backend.probe?.focused(pid, title, new Deadline(PROBE_MS)) ?? Promise.resolve({}),
+    hasFocus: (key) => backend.probe?.hasFocus?.(key, new Deadline(PROBE_MS)) ?? Promise.resolve(undefined),
     excluded(window, app) {
       const ex = exclusions();
       if (isExcludedTitle(ex, window.title)) return 'the supervisor’s own window';

@@ -108,6 +108,12 @@ export const ScreenInputParams = z.strictObject({
   bound: z.string().max(100).optional(),
   /** The focused window at check time: keys refuse stale_screen when the focus moved since. */
   focus: z.string().max(100).optional(),
+  /**
+   * Keys or text a session rule allowed (docs/supervision.md#rules-and-keys): sent one key (or one
+   * character) at a time, the focus read again before each, and the rest refused the moment it is
+   * not in this window (and on this element) any more.
+   */
+  stay: z.strictObject({ window: z.string().max(100), element: z.string().max(500).optional() }).optional(),
   /** Check exclusions and binding, name the element at the point, and build the card's picture; dispatch nothing. */
   check_only: z.boolean().optional(),
   /** After dispatch, answer a small picture of the screen as it is then (for the receipts timeline). */
@@ -167,6 +173,8 @@ export const ScreenInputDetail = z.object({
   changed: z.number().optional(),
   /** SHA-256 of the picture of the screen after the input, kept for the receipts timeline. */
   after_sha256: z.string().optional(),
+  /** Keys or text stopped part way (the focus left what a session rule covers): how far it got. */
+  sent: z.object({ count: z.number().int().nonnegative(), of: z.number().int().nonnegative(), unit: z.enum(['keys', 'characters']) }).optional(),
 });
 export type ScreenInputDetail = z.infer<typeof ScreenInputDetail>;
 

@@ -192,6 +192,11 @@ export const Receipt = z.object({
   last_walk_ms: z.number().optional(),
   /** A screen input: where it landed (image and physical point), on what, with which keys. */
   screen: ScreenInputDetail.optional(),
+  /**
+   * A view-only action (focus, scroll_into_view) that ran without a person and changed more than
+   * the view: the element's states (and `value`) that differ after it, e.g. `["selected"]`.
+   */
+  changed_state: z.array(z.string().max(50)).max(30).optional(),
 });
 export type Receipt = z.infer<typeof Receipt>;
 

@@ -129,6 +129,11 @@ export const PendingApproval = z.object({
 });
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
+/** The hint on a card whose focus or scroll may select what it lands on (docs/supervision.md#view-only-actions). */
+export const SELECTION_HINT = 'Selection follows focus';
+/** The hint on a card a session rule would have allowed but cannot cover: keys or text that can leave what it names. */
+export const RULE_SCOPE_HINT = 'Beyond the session rule';
+
 /** What a card acts on, for rules, notifications and lists: its application, a key rules bind to, and a label people read. */
 export function cardSubject(item: PendingApproval): { app: string; key: string; label: string } {
   const screen = item.screen?.detail;

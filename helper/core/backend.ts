@@ -141,6 +141,8 @@ export interface TreeProbe {
   elementAt(pid: number, title: string, x: number, y: number, deadline: Deadline): Promise<ProbeAnswer>;
   /** The element with the keyboard focus in the windows of `pid`. */
   focused(pid: number, title: string, deadline: Deadline): Promise<ProbeAnswer>;
+  /** Whether this element has the keyboard focus now, asked of the application itself (no cache); undefined when it cannot tell. */
+  hasFocus?(key: string, deadline: Deadline): Promise<boolean | undefined>;
 }
 
 /** Which patterns can carry each action (any one suffices). */

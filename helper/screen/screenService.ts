@@ -42,6 +42,8 @@ export interface ScreenContext {
   /** Why this window must never be shown or driven (the supervisor, an excluded app), or undefined. */
   excluded(window: NativeWindow, app: string | undefined): string | undefined;
   accessibility(): { backend: string; available: boolean };
+  /** Whether an element has the keyboard focus now, asked of its application (undefined: cannot tell, which stops rule-covered keys). */
+  hasFocus?(key: string): Promise<boolean | undefined>;
   /** The agent the call being served is made for (its $scope), or undefined for the person's and the supervisor's own calls. */
   agent(): string | undefined;
 }
@@ -55,6 +57,8 @@ const CROP = { width: 240, height: 160 };
 /** The card picture of an input bound to no screenshot (raw points, keys): a fresh, smaller capture. */
 const CARD_SIZE = { width: 960, height: 600, quality: 70 };
 
+/** A moment for the application to take a key before the focus is read again (rule-covered keys). */
+const SCOPE_SETTLE_MS = 40;
 /** The capture id of a picture that was not kept (nothing can be bound to it). */
 const UNKEPT = 'Cunkept';
 
@@ -474,6 +478,32 @@ export class ScreenService {
     return result;
   }
 
+  /**
+   * Keys or text a session rule allowed (docs/supervision.md#rules-and-keys): one at a time, the
+   * focus read again before each — after a moment for the application to take the last one — and
+   * the rest refused, saying how far it got, the moment the focus is not where the rule reaches.
+   */
+  private async inScope(
+    backend: ScreenBackend,
+    stay: NonNullable<ScreenInputParams['stay']>,
+    n: number,
+    unit: 'keys' | 'characters',
+    send: (i: number) => Promise<void>,
+  ): Promise<void> {
+    for (let i = 0; i < n; i++) {
+      if (i > 0) await sleep(SCOPE_SETTLE_MS);
+      const window = await backend.focusedWindow();
+      const element = stay.element === undefined ? true : await (this.context.hasFocus?.(stay.element) ?? Promise.resolve(undefined));
+      if (window !== stay.window || element !== true)
+        throw fail(
+          'stale_screen',
+          `the keyboard focus ${window !== stay.window ? 'left the window' : element === false ? 'left the element' : 'could not be read on the element'} the session rule covers after ${i} of ${n} ${unit}; the rest was not sent`,
+          { reason: 'left_rule_scope', sent: i, of: n, unit },
+        );
+      await send(i);
+    }
+  }
+
   private async dispatch(backend: ScreenBackend, p: ScreenInputParams): Promise<void> {
     const button = p.button ?? 'left';
     switch (p.op) {
@@ -497,11 +527,21 @@ export class ScreenService {
         return backend.button(button, p.op);
       case 'scroll':
         return backend.scroll(p.point!.x, p.point!.y, p.direction ?? 'down', p.amount ?? 3);
-      case 'type':
-        return backend.typeText(p.text ?? '');
-      case 'key':
-        for (const combo of p.keys ?? []) await backend.key([...combo.modifiers, ...(combo.key === null ? [] : [combo.key])].map(backendKey), 'tap');
+      case 'type': {
+        if (p.stay === undefined) return backend.typeText(p.text ?? '');
+        const chars = [...(p.text ?? '')];
+        return this.inScope(backend, p.stay, chars.length, 'characters', (i) => backend.typeText(chars[i] ?? ''));
+      }
+      case 'key': {
+        const combos = p.keys ?? [];
+        const tap = (i: number): Promise<void> => {
+          const combo = combos[i];
+          return combo === undefined ? Promise.resolve() : backend.key([...combo.modifiers, ...(combo.key === null ? [] : [combo.key])].map(backendKey), 'tap');
+        };
+        if (p.stay !== undefined) return this.inScope(backend, p.stay, combos.length, 'keys', tap);
+        for (let i = 0; i < combos.length; i++) await tap(i);
         return;
+      }
       case 'hold': {
         const keys = (p.keys ?? []).flatMap((c) => [...c.modifiers, ...(c.key === null ? [] : [c.key])]).map(backendKey);
         await backend.key(keys, 'down');

@@ -113,11 +113,12 @@ export class HelperSupervisor {
     options: { signal?: AbortSignal; timeoutMs?: number; scope?: CallScope; lane?: string } = {},
   ): Promise<HelperResult<M>> {
     if (options.lane === undefined) return this.send(method, params, options);
-    const started = this.clock.now();
-    const release = await this.lanes.enter(options.lane, options.timeoutMs, options.signal);
+    // A call waits for its lane at most half its budget (then it is answered busy, typed), and once
+    // at the helper it has its whole budget: a turn never arrives too late to be of use.
+    const waitMs = options.timeoutMs === undefined ? undefined : Math.max(1, Math.floor(options.timeoutMs / 2));
+    const release = await this.lanes.enter(options.lane, waitMs, options.signal);
     try {
-      const left = options.timeoutMs === undefined ? undefined : Math.max(1, options.timeoutMs - (this.clock.now() - started));
-      return await this.send(method, params, { ...options, ...(left !== undefined ? { timeoutMs: left } : {}) });
+      return await this.send(method, params, options);
     } finally {
       release();
     }

@@ -20,6 +20,8 @@ export interface FakeElement {
   element: Element;
   /** The state the helper would bind on a card (opaque to the supervisor). */
   shown: NonNullable<ElementRef['shown']>;
+  /** States the element shows when read back after any dispatch (an application that selects on focus). */
+  afterState?: Element['state'];
 }
 
 /** A fake element: role, name, value and states as the helper would report them. */
@@ -168,7 +170,8 @@ export class FakeHelper implements HelperCaller {
     if (this.dieOnDispatch) throw fail('helper_unavailable', 'the helper died while the call was in flight');
     if (p.element?.shown !== undefined && p.element.shown.value_hash !== found.shown.value_hash)
       return { ...result, refusal: { code: 'stale_element', detail: 'the value changed since the card showed it', data: { changed: ['value'] } } };
-    const after: Element = p.action === 'set_value' && found.element.state.password !== true ? { ...found.element, value: p.text ?? '' } : found.element;
+    let after: Element = p.action === 'set_value' && found.element.state.password !== true ? { ...found.element, value: p.text ?? '' } : found.element;
+    if (found.afterState !== undefined) after = { ...after, state: { ...after.state, ...found.afterState } };
     return {
       ...result,
       outcome: 'completed',

@@ -21,6 +21,12 @@ export class FixtureDriver {
     await dbusCall(this.bus, busName, path, 'org.a11y.atspi.Action', 'DoAction', { signature: 'i', body: [0], timeoutMs: CALL_MS });
   }
 
+  /** Moves the keyboard focus to the element with this accessible id (as a person clicking into it would). */
+  async focus(automationId: string): Promise<void> {
+    const { busName, path } = await this.find(automationId);
+    await dbusCall(this.bus, busName, path, 'org.a11y.atspi.Component', 'GrabFocus', { timeoutMs: CALL_MS });
+  }
+
   /** Sets the text of an entry with this accessible id. */
   async setText(automationId: string, text: string): Promise<void> {
     const { busName, path } = await this.find(automationId);

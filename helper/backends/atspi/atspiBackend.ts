@@ -11,6 +11,7 @@ import { elementAtPoint, focusedElement } from './atPoint.js';
 import { A11yBus, DBusTimeoutError } from './dbus.js';
 import { procStart } from './identity.js';
 import { ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
+import { S, stateSet } from './roles.js';
 
 const REGISTRY = 'org.a11y.atspi.Registry';
 const WINDOW_EVENTS = 'org.a11y.atspi.Event.Window';
@@ -69,6 +70,16 @@ export class AtspiBackend implements Backend {
       if (found === undefined) return {};
       const element = focusedElement(found.cache);
       return element === undefined ? { window: found.window } : { window: found.window, element };
+    },
+    hasFocus: async (key, deadline) => {
+      const ref = refOf(key);
+      if (ref === undefined) return undefined;
+      try {
+        const [words] = await this.a11y.call(ref.bus, ref.path, I.accessible, 'GetState', deadline.remaining());
+        return stateSet((words as number[] | undefined) ?? []).has(S.focused);
+      } catch {
+        return undefined;
+      }
     },
   };
 

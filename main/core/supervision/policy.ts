@@ -16,7 +16,7 @@ export interface AllowRequest {
 }
 
 /** What the policy says about one action. */
-export type PolicyVerdict = { kind: 'auto'; rule?: string } | { kind: 'ask' } | { kind: 'deny'; rule: string; detail: string };
+export type PolicyVerdict = { kind: 'auto'; rule?: string; scope?: AllowScope } | { kind: 'ask' } | { kind: 'deny'; rule: string; detail: string };
 
 const now = (): string => new Date().toISOString();
 
@@ -56,16 +56,19 @@ export class Policy {
     this.emit();
   }
 
-  /** Decides an action of a session on an element of an app. */
-  decide(session: string, action: AnyAction, app: string, element: string): PolicyVerdict {
+  /**
+   * Decides an action of a session on an element of an app. `mutating` is false only for a view-only
+   * action the caller found cannot change state (docs/supervision.md#view-only-actions).
+   */
+  decide(session: string, action: AnyAction, app: string, element: string, mutating = !VIEW_ONLY_ACTIONS.has(action)): PolicyVerdict {
     const deny = this.rules.find((r) => r.kind === 'deny_app' && matches(r.pattern, app));
     if (deny !== undefined && deny.kind === 'deny_app')
       return { kind: 'deny', rule: deny.id, detail: `the application "${app}" is denied by the rule ${deny.pattern}` };
-    if (VIEW_ONLY_ACTIONS.has(action)) return { kind: 'auto' };
+    if (!mutating) return { kind: 'auto' };
     const allow = this.rules.find(
       (r) => r.kind === 'allow' && r.session === session && r.action === action && r.app === app && (r.scope === 'app' || r.element === element),
     );
-    return allow === undefined ? { kind: 'ask' } : { kind: 'auto', rule: allow.id };
+    return allow === undefined || allow.kind !== 'allow' ? { kind: 'ask' } : { kind: 'auto', rule: allow.id, scope: allow.scope };
   }
 
   /** The confirmed second step of "allow for this session": a rule of exactly the scope the person named. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { errorInfo, type ElementActArgs, type ErrorInfo, type Receipt } from '../../../protocol/index.js';
+import { SELECTION_HINT, errorInfo, type ElementActArgs, type ErrorInfo, type Receipt } from '../../../protocol/index.js';
 import { FakeClock, flush } from '../../testing/fakeClock.js';
 import { FakeHelper, fakeElement } from '../../testing/fakeHelper.js';
 import { ApprovalQueue } from '../supervision/approvals.js';
@@ -113,6 +113,56 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
     assert.equal(r.decision?.verdict, 'auto');
     assert.equal(t.approvals.list().length, 0);
     assert.equal(t.helper.dispatched[0]?.element?.shown, undefined);
+  });
+
+  it('asks a person before focusing or scrolling to an element whose selection may follow the focus', async () => {
+    const t = rig();
+    t.helper.add(fakeElement('row42', { role: 'list_item', name: 'Row 42', state: { enabled: true, selectable: true, selected: false } }));
+    for (const action of ['focus', 'scroll_into_view'] as const) {
+      const answer = t.act({ action, selector: { automation_id: 'row42' } });
+      const id = await t.card('row42');
+      const card = t.approvals.get(id);
+      assert.ok(card?.risk_hints.includes(SELECTION_HINT), `${action}: the card says why it asks`);
+      assert.equal(t.helper.dispatched.length, 0, `${action}: nothing runs before the decision`);
+      t.approvals.deny(id);
+      assert.equal((await answer).refusal?.code, 'denied');
+    }
+    // By role alone, too: a tab whose toolkit does not expose "selectable".
+    t.helper.add(fakeElement('tab', { role: 'tab_item', name: 'Settings' }));
+    const tab = t.act({ action: 'focus', selector: { automation_id: 'tab' } });
+    t.approvals.deny(await t.card('tab'));
+    assert.equal((await tab).decision?.verdict, 'denied');
+  });
+
+  it('leaves no card behind when a Stop comes while the card is being made', async () => {
+    const t = rig();
+    const journalEvent = t.deps.journalEvent;
+    // The person stops while the card's request is being journaled (or its picture taken).
+    t.deps.journalEvent = async (record) => {
+      if (record.kind === 'approval_pending') t.brakes.apply('stop');
+      return journalEvent(record);
+    };
+    const r = await t.act({ action: 'invoke' });
+    assert.equal(r.refusal?.code, 'braked');
+    assert.equal(t.approvals.list().length, 0, 'no card outlives the Stop');
+    assert.equal(t.helper.dispatched.length, 0);
+    assert.deepEqual(
+      t.journal.map((j) => [j.kind, j['verdict']]),
+      [
+        ['approval_pending', undefined],
+        ['approval_resolved', 'braked'],
+      ],
+    );
+  });
+
+  it('says when an automatic focus changed more than the focus', async () => {
+    const t = rig();
+    t.helper.add({ ...fakeElement('field', { role: 'edit', state: { enabled: true, expanded: false } }), afterState: { focused: true, expanded: true } });
+    const r = await t.act({ action: 'focus', selector: { automation_id: 'field' } });
+    assert.equal(r.decision?.verdict, 'auto');
+    assert.deepEqual(r.changed_state, ['expanded'], 'the receipt names the state that changed');
+    const quiet = await t.act({ action: 'focus', selector: { automation_id: 'name' } });
+    assert.equal(quiet.changed_state, undefined, 'the focus alone is no change to report');
   });
 
   it('a session rule of element scope allows that element only; app scope allows the app', async () => {

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import {
   MASKED_TEXT,
   OverseerError,
+  SELECTION_HINT,
   VIEW_ONLY_ACTIONS,
   errorInfo,
   type Decision,
@@ -13,6 +14,7 @@ import {
   type Receipt,
 } from '../../../protocol/index.js';
 import { riskHints } from '../supervision/riskHints.js';
+import { changedBeyondView, viewMayChangeState } from '../supervision/viewOnly.js';
 import type { AgentSession } from './agentSession.js';
 import { pictureOf } from './screenTools.js';
 import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
@@ -116,7 +118,10 @@ export function elementAct(
     const { target, window } = checkedByHelper;
     const ref = checkedByHelper.element_ref;
     Object.assign(r, { target, window });
-    const mutating = !VIEW_ONLY_ACTIONS.has(args.action);
+    // A view-only action asks a person where it can change state (selection follows focus).
+    const viewOnly = VIEW_ONLY_ACTIONS.has(args.action);
+    const selects = viewOnly ? viewMayChangeState(target) : undefined;
+    const mutating = !viewOnly || selects !== undefined;
     const card: Checked['card'] = {
       receipt_id: receiptId,
       session: session.id,
@@ -126,7 +131,10 @@ export function elementAct(
       target,
       ancestor_path: ref.ancestors ?? [],
       window,
-      risk_hints: riskHints([target.name, password ? undefined : args.text, ...(ref.ancestors ?? []), window.title]),
+      risk_hints: [
+        ...(selects !== undefined ? [SELECTION_HINT] : []),
+        ...riskHints([target.name, password ? undefined : args.text, ...(ref.ancestors ?? []), window.title]),
+      ],
     } satisfies Partial<PendingApproval>;
     if (r.text !== undefined) card.text = r.text;
     if (!password && target.value !== undefined) card.current_value = target.value;
@@ -159,6 +167,11 @@ export function elementAct(
         if (mutating && observationId !== undefined) session.targets.spend(observationId);
         const final = fromHelper(receiptId, done, decision);
         if (password && final.text !== undefined) final.text = MASKED_TEXT;
+        // What ran without a person is read back: a view that changed more than the view says so.
+        if (viewOnly && decision.verdict === 'auto') {
+          const changed = changedBeyondView(final.target, final.after);
+          if (changed.length > 0) final.changed_state = changed;
+        }
         return final;
       },
     };

@@ -122,6 +122,7 @@ export function renderReceipt(r: Receipt): string {
     );
     out.push(r.after !== undefined ? `after: ${elementLine(r.after)}` : `after: ${r.after_read.status}`);
   }
+  if (r.changed_state !== undefined) out.push(`changed beyond the view: ${r.changed_state.join(', ')}`);
   if (r.outcome === 'pending') out.push('waiting for a person to approve; call action_wait with this receipt_id to keep waiting');
   return out.join('\n');
 }

@@ -33,6 +33,7 @@ import {
   type WaitArgs,
 } from '../../../protocol/index.js';
 import { riskHints } from '../supervision/riskHints.js';
+import { keysOutOfScope, textOutOfScope } from '../supervision/ruleScope.js';
 import type { ScreenshotRecord } from '../session/screenshots.js';
 import type { AgentSession } from './agentSession.js';
 import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
@@ -228,6 +229,13 @@ function cardPicture(planned: Planned, check: ScreenInputResult): ScreenCard | u
   return card;
 }
 
+/** How far rule-covered keys or text got before the focus left the rule's reach (the helper's `data`). */
+function stoppedAt(data: Record<string, unknown>): ScreenInputDetail['sent'] | undefined {
+  const { sent, of, unit } = data;
+  if (typeof sent !== 'number' || typeof of !== 'number' || (unit !== 'keys' && unit !== 'characters')) return undefined;
+  return { count: sent, of, unit };
+}
+
 /** A refusal the helper made before dispatching anything (its checks run first) stays a refusal. */
 const REFUSED_BEFORE_DISPATCH = new Set(['stale_screen', 'excluded_target', 'invalid_argument', 'input_unavailable', 'capture_unavailable']);
 
@@ -312,13 +320,37 @@ export function screenInput(
           ...(picture !== undefined ? { picture_sha256: picture.sha256, picture_bytes: picture.bytes } : {}),
         },
       },
-      async dispatch(decision) {
+      outOfRule(scope) {
+        const op = planned.params.op;
+        if (op !== 'key' && op !== 'hold' && op !== 'type') return undefined;
+        // Keys go to whatever has the focus: an element rule covers them only when that element is known.
+        if (scope === 'element' && checked.element === undefined)
+          return 'the element with the keyboard focus is not known: an element rule does not cover keys';
+        if (op === 'type') return textOutOfScope(scope, planned.params.text ?? '');
+        return keysOutOfScope(scope, planned.params.keys ?? [], op === 'hold');
+      },
+      async dispatch(decision, rule) {
         let done: ScreenInputResult;
+        const params: ScreenInputParams = { ...dispatchParams };
+        // Keys a rule allowed go one at a time while the focus stays where the rule reaches.
+        if (rule !== undefined && (params.op === 'key' || params.op === 'type') && checked.window !== undefined)
+          params.stay = {
+            window: checked.window.handle,
+            ...(rule.scope === 'element' && checked.element !== undefined ? { element: checked.element.key } : {}),
+          };
         try {
-          // Long text types for a while (a few ms a character): the budget grows with it, so a long type is not reported unknown.
-          const budget = 30_000 + (dispatchParams.duration_ms ?? 0) + [...(dispatchParams.text ?? '')].length * 20;
-          done = await deps.helper.call('screen_input', dispatchParams, { timeoutMs: budget, ...session.via });
+          // Long text types for a while (a few ms a character, more one at a time): the budget grows with it, so a long type is not reported unknown.
+          const perChar = params.stay !== undefined ? 80 : 20;
+          const budget = 30_000 + (params.duration_ms ?? 0) + [...(params.text ?? '')].length * perChar + (params.keys?.length ?? 0) * 80;
+          done = await deps.helper.call('screen_input', params, { timeoutMs: budget, ...session.via });
         } catch (error) {
+          const sent = error instanceof OverseerError && error.info.data?.['reason'] === 'left_rule_scope' ? stoppedAt(error.info.data) : undefined;
+          // Stopped part way: what was sent ran; the rest was refused, and the receipt says how far it got.
+          if (sent !== undefined && error instanceof OverseerError) {
+            detail.sent = sent;
+            if (sent.count > 0) return { ...r, decision, outcome: 'failed', action_call_made: true, error: error.info, path: checked.path, screen: detail };
+            return refused({ ...r, screen: detail }, error.info, decision);
+          }
           if (error instanceof OverseerError && REFUSED_BEFORE_DISPATCH.has(error.code)) return refused(r, error.info, decision);
           // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.
           const info = error instanceof OverseerError ? error.info : errorInfo('internal', 'the dispatch failed');

@@ -1,4 +1,5 @@
 import {
+  RULE_SCOPE_HINT,
   errorInfo,
   fail,
   type ActionWaitArgs,
@@ -11,7 +12,7 @@ import {
 } from '../../../protocol/index.js';
 import type { Clock } from '../clock.js';
 import type { HelperCaller } from '../helperSupervisor.js';
-import type { ApprovalOutcome, ApprovalQueue } from '../supervision/approvals.js';
+import type { AllowScope, ApprovalOutcome, ApprovalQueue } from '../supervision/approvals.js';
 import { ApprovalQueue as Queue } from '../supervision/approvals.js';
 import { QUEUE_BOUNDS, type Admitted, type QueueAdmission } from '../supervision/admission.js';
 import type { Brakes } from '../supervision/brakes.js';
@@ -75,8 +76,17 @@ export interface Checked {
   card: Omit<PendingApproval, 'approval_id' | 'created_at' | 'expires_at'>;
   /** What the approval_pending journal record says of the target (no pictures, no password text). */
   journal: Record<string, unknown>;
-  /** Runs exactly what was checked and approved; a helper failure after dispatch began answers `unknown`. */
-  dispatch(decision: Decision): Promise<Receipt>;
+  /**
+   * Why a session rule of this scope cannot cover this action (keys or text that can leave what the
+   * rule names: docs/supervision.md#rules-and-keys); undefined when it can.
+   */
+  outOfRule?(scope: AllowScope): string | undefined;
+  /**
+   * Runs exactly what was checked and approved; a helper failure after dispatch began answers
+   * `unknown`. `rule` is the session rule that allowed it without a person: what it covers is all
+   * the dispatch may reach.
+   */
+  dispatch(decision: Decision, rule?: { id: string; scope: AllowScope }): Promise<Receipt>;
   /** Adds what only a person needs to the card (a picture), once it is known a person will be asked. */
   enrich?(card: PendingApproval): Promise<void>;
 }
@@ -102,7 +112,15 @@ export async function supervise(
   const flow = (async (): Promise<Receipt> => {
     const checked = await check();
     if (!('dispatch' in checked)) return checked;
-    const verdict = deps.policy.decide(session.id, checked.action, checked.app, checked.element);
+    let verdict = deps.policy.decide(session.id, checked.action, checked.app, checked.element, checked.mutating);
+    // A rule covers only what stays where it reaches: anything else goes to the person, saying so.
+    const beyondRule = verdict.kind === 'auto' && verdict.scope !== undefined ? checked.outOfRule?.(verdict.scope) : undefined;
+    if (beyondRule !== undefined) {
+      verdict = { kind: 'ask' };
+      checked.card.risk_hints = [RULE_SCOPE_HINT, ...checked.card.risk_hints];
+      checked.journal = { ...checked.journal, beyond_rule: beyondRule };
+    }
+    const rule = verdict.kind === 'auto' && verdict.rule !== undefined && verdict.scope !== undefined ? { id: verdict.rule, scope: verdict.scope } : undefined;
     if (verdict.kind === 'deny')
       return refused(r, errorInfo('denied', verdict.detail, { rule: verdict.rule }), { verdict: 'denied', by: 'policy', at: stamp(), note: verdict.detail });
     if (deps.brakes.refusing)
@@ -147,7 +165,19 @@ export async function supervise(
         if (refusal !== undefined) return refusal;
         entry.phase = 'asking';
         await checked.enrich?.(item);
-        const outcome = await askPerson(deps, item, checked.journal);
+        const outcome = await askPerson(deps, item, checked.journal, () => {
+          if (deps.brakes.refusing)
+            return {
+              decision: {
+                verdict: 'braked',
+                by: 'human',
+                at: stamp(),
+                note: `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} engaged before the card was shown`,
+              },
+            };
+          if (ended() !== undefined) return { decision: { verdict: 'withdrawn', by: 'policy', at: stamp(), note: `the agent went away (${ended()})` } };
+          return undefined;
+        });
         decision = outcome.decision;
         if (decision.verdict !== 'approved') return refused(r, notApproved(outcome), decision);
       }
@@ -169,7 +199,7 @@ export async function supervise(
     if (ended() !== undefined)
       return refused(r, errorInfo('withdrawn', `the agent went away before dispatch (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
     entry.phase = 'dispatching';
-    return checked.dispatch(decision);
+    return checked.dispatch(decision, decision.verdict === 'auto' ? rule : undefined);
   })();
   // The race is registered before the journaling below, so whichever answers first is known to it.
   const first = firstAnswer(deps, flow, braked, progress, deps.settings().approval_wait_ms, (early) => {
@@ -255,7 +285,12 @@ function approvalItem(deps: ActDeps, checked: Checked): PendingApproval {
 }
 
 /** Queues the exact thing for a person and journals the request and its resolution. */
-async function askPerson(deps: ActDeps, item: PendingApproval, target: Record<string, unknown>): Promise<ApprovalOutcome> {
+async function askPerson(
+  deps: ActDeps,
+  item: PendingApproval,
+  target: Record<string, unknown>,
+  gate: () => ApprovalOutcome | undefined,
+): Promise<ApprovalOutcome> {
   const expiryMs = Date.parse(item.expires_at) - Date.parse(item.created_at);
   await deps.journalEvent({
     kind: 'approval_pending',
@@ -269,7 +304,9 @@ async function askPerson(deps: ActDeps, item: PendingApproval, target: Record<st
     ...(item.picture !== undefined ? { picture: { sha256: item.picture.sha256, bytes: item.picture.bytes } } : {}),
     expires_at: item.expires_at,
   });
-  const outcome = await deps.approvals.request(item, expiryMs);
+  // Checked again in the same turn as the card is queued: a Stop or a departure while the picture was
+  // taken or the request journaled would otherwise leave a card the brake already swept.
+  const outcome = gate() ?? (await deps.approvals.request(item, expiryMs));
   await deps.journalEvent({
     kind: 'approval_resolved',
     approval_id: item.approval_id,

@@ -404,7 +404,7 @@ export class ToolRunner {
       error !== undefined
         ? `${error.code}: ${error.detail}`
         : receipt !== undefined
-          ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}`
+          ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}${receipt.changed_state !== undefined ? `; it also changed ${receipt.changed_state.join(', ')}` : ''}`
           : `${tool} ok`;
     const e: ReceiptEntry = {
       seq,

@@ -1,4 +1,7 @@
-import { CHARACTER_HINTS, escapeHiddenPlain } from '../../../protocol/index.js';
+import { CHARACTER_HINTS, RULE_SCOPE_HINT, SELECTION_HINT, escapeHiddenPlain } from '../../../protocol/index.js';
+
+/** Hints that are not words a text contains: shown unquoted. */
+const UNQUOTED = [...CHARACTER_HINTS, SELECTION_HINT, RULE_SCOPE_HINT];
 
 /**
  * The card's warning (docs/supervision.md#risk-hints): risk words quoted, then what the text hides
@@ -6,8 +9,8 @@ import { CHARACTER_HINTS, escapeHiddenPlain } from '../../../protocol/index.js';
  */
 export function RiskHints({ hints }: { hints: readonly string[] }) {
   if (hints.length === 0) return null;
-  const words = hints.filter((h) => !CHARACTER_HINTS.includes(h)).map((h) => `“${escapeHiddenPlain(h)}”`);
-  const chars = hints.filter((h) => CHARACTER_HINTS.includes(h)).map((h) => h.toLowerCase());
+  const words = hints.filter((h) => !UNQUOTED.includes(h)).map((h) => `“${escapeHiddenPlain(h)}”`);
+  const chars = hints.filter((h) => UNQUOTED.includes(h)).map((h) => h.toLowerCase());
   return (
     <p className="risk" role="note" data-testid="risk-hints">
       ⚠ Check carefully: {[...words, ...chars].join(', ')}
