@@ -59,9 +59,14 @@ export function refused(r: Receipt, refusal: ErrorInfo, decision?: Decision): Re
 
 /** What the agent is told when a brake answers its call while the act is in `phase`. */
 function brakedReceipt(r: Receipt, phase: ActFlow['phase'], info: ErrorInfo, at: string): Receipt {
-  if (phase === 'dispatching')
-    return { ...r, outcome: 'unknown', action_call_made: 'unknown', error: info, decision: r.decision ?? { verdict: 'braked', by: 'human', at } };
-  return refused(r, info, { verdict: 'braked', by: 'human', at, note: info.detail });
+  // The same early answer ends a call whose agent left (DELETE): it is withdrawn by policy, not braked by a person.
+  const stopped: Decision =
+    info.code === 'withdrawn' ? { verdict: 'withdrawn', by: 'policy', at, note: info.detail } : { verdict: 'braked', by: 'human', at, note: info.detail };
+  if (phase === 'dispatching') {
+    const { note: _note, ...decision } = stopped;
+    return { ...r, outcome: 'unknown', action_call_made: 'unknown', error: info, decision: r.decision ?? decision };
+  }
+  return refused(r, info, stopped);
 }
 
 /** A checked action, ready for policy, brakes and a person: what it is, its card, and how to run exactly it. */
