@@ -350,6 +350,8 @@ export const UI_EVENTS = {
   /** Approved actions that the pause began or stopped holding. */
   held_delta: HeldDelta,
   receipt: ReceiptEntry,
+  /** Older receipts a snapshot did not carry in its own frame, oldest first within the chunk (sent newest chunk first). */
+  receipts_backfill: z.array(ReceiptEntry).max(MAX_RECEIPTS),
   brake: BrakeState,
   helper: HelperHealth,
   settings: Settings,

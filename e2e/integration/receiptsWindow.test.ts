@@ -61,4 +61,39 @@ describe('receipts the UI holds', () => {
       await rm(dataDir, { recursive: true, force: true });
     }
   });
+
+  it('sends a snapshot of large receipts in frames under 256 KiB, and the UI that connects holds them all, long strings cut', async () => {
+    const dataDir = await mkdtemp(join(tmpdir(), 'overseer-receipts-'));
+    const s = await Supervisor.start({
+      dataDir,
+      helperEnv: {},
+      log: () => {},
+      connection: { mcp_url: 'http://127.0.0.1:1/mcp', stdio_command: [] },
+      spawnHelper: () => fakeHelperProcess(),
+    });
+    try {
+      // What an agent's 16 KiB set_value texts make of the receipts.
+      for (let seq = 1; seq <= MAX_RECEIPTS; seq++) s.addReceipt({ ...entry(seq), summary: `set_value "${'x'.repeat(16 * 1024)}" → refused` });
+      const frames: number[] = [];
+      const late = storeClient();
+      const measured: UiClient = {
+        send: (f) => {
+          frames.push(JSON.stringify(f).length);
+          late.client.send(f);
+        },
+      };
+      await s.ui.attach(measured, { shows: false });
+      assert.ok(frames.length > 1, `the snapshot came in ${frames.length} frames`);
+      assert.ok(Math.max(...frames) < 256 * 1024, `every frame under 256 KiB (largest ${Math.max(...frames)} bytes)`);
+      assert.deepEqual(
+        late.seqs(),
+        Array.from({ length: MAX_RECEIPTS }, (_, i) => i + 1),
+        'all receipts arrived, in order',
+      );
+      assert.match(s.receipts[0]?.summary ?? '', /…\(\+14\d{3} characters\)/, 'a long string is cut and says so');
+    } finally {
+      await s.stop();
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  });
 });

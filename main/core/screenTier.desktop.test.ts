@@ -3,7 +3,6 @@
 // pointer and key event with root coordinates) and drives it with supervised input that a person
 // approves, denies or brakes over the real UI channel. Where input lands is read from the app.
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -15,6 +14,7 @@ import { decodePng, rgbAt } from '../testing/pngDecode.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
 import { REPO_ROOT } from './paths.js';
+import { warp } from '../testing/pointer.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
 const WX = 100;
@@ -53,13 +53,6 @@ async function until<T>(get: () => T | undefined, what: string, ms = 5000): Prom
     if (v !== undefined) return v;
   }
   throw new Error(`timed out waiting for ${what}`);
-}
-
-/** Puts the pointer at a root position without any tool (PointerRoot focus follows it on a desktop without a window manager). */
-function warp(display: string, x: number, y: number): void {
-  const script = `import gi; gi.require_version('Gdk','3.0'); from gi.repository import Gdk; d=Gdk.Display.get_default(); d.get_default_seat().get_pointer().warp(d.get_default_screen(), ${x}, ${y}); d.sync()`;
-  const r = spawnSync('/usr/bin/python3', ['-c', script], { env: { ...process.env, DISPLAY: display } });
-  if (r.status !== 0) throw new Error(`warp failed: ${r.stderr.toString()}`);
 }
 
 describe('the screen tier through the real server', () => {

@@ -18,6 +18,7 @@ import { type AgentSession } from './tools/agentSession.js';
 import { ToolRunner } from './tools/toolRunner.js';
 import { TreeFollower } from './treeFollower.js';
 import { UiHub } from './uiHub.js';
+import { receiptForUi } from './uiFrames.js';
 
 /** Version reported to agents and the UI. */
 export const OVERSEER_VERSION = '0.1.0';
@@ -239,7 +240,9 @@ export class Supervisor {
     return this.agents.list().map((session) => session.info(this.approvals.countFor(session.id), idle));
   }
 
-  addReceipt(entry: ReceiptEntry): void {
+  /** Keeps a receipt for the UI (its long strings cut: the journal has the record) and sends it. */
+  addReceipt(full: ReceiptEntry): void {
+    const entry = receiptForUi(full);
     this.receipts.push(entry);
     if (this.receipts.length > MAX_RECEIPTS) this.receipts.shift();
     this.ui.emit('receipt', entry);

@@ -11,6 +11,7 @@ import {
   type UiSnapshot,
 } from '../../protocol/index.js';
 import type { z } from 'zod';
+import { snapshotFrames } from './uiFrames.js';
 
 /** A connected UI (a WebSocket in browser mode, the renderer over IPC in the desktop app). */
 export interface UiClient {
@@ -51,8 +52,15 @@ export class UiHub {
       throw error;
     }
     // It went away while the snapshot was read (detach() from its transport's close): send it nothing.
-    if (this.clients.has(client)) client.send({ type: 'event', event: 'snapshot', data });
+    if (this.clients.has(client)) this.sendSnapshot(client, data);
     return detach;
+  }
+
+  /** A snapshot in frames of bounded size: the newest receipts with it, the older ones after it. */
+  private sendSnapshot(client: UiClient, data: UiSnapshot): void {
+    const { snapshot, backfill } = snapshotFrames(data);
+    client.send({ type: 'event', event: 'snapshot', data: snapshot });
+    for (const entries of backfill) client.send({ type: 'event', event: 'receipts_backfill', data: entries });
   }
 
   /**
@@ -61,7 +69,7 @@ export class UiHub {
    */
   async resync(client: UiClient): Promise<void> {
     const data = await this.handlers.snapshot({});
-    if (this.clients.has(client)) client.send({ type: 'event', event: 'snapshot', data });
+    if (this.clients.has(client)) this.sendSnapshot(client, data);
   }
 
   /**

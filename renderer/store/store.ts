@@ -72,6 +72,12 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
       case 'receipt':
         s.addReceipt(e.data);
         return s.noteFinals([e.data]);
+      case 'receipts_backfill': {
+        // Older receipts than those the snapshot carried: they go before what is held, once each.
+        const held = new Set(s.receipts.map((r) => r.seq));
+        s.setReceipts([...e.data.filter((r) => !held.has(r.seq)), ...s.receipts].sort((a, b) => a.seq - b.seq));
+        return s.noteFinals(e.data);
+      }
       case 'brake':
         return s.setBrake(e.data);
       case 'helper':

@@ -57,14 +57,18 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
     if (s !== undefined) await removeDataDir(s.dataDir);
   });
 
-  it('1,000 cards of 16 KiB from 20 sessions: bounded, fair, small frames, bounded memory, and a Stop answered and journaled', async () => {
+  it('1,000 cards of 48 KiB from 20 sessions: bounded, fair, small frames, bounded memory, and a Stop answered and journaled', async () => {
     const pid = s.child.pid as number;
     const rssBefore = await rssMiB(pid);
     // A second UI of the person that stopped reading: its socket must not make the supervisor keep everything for it.
     const stalled = new WebSocket(`${s.origin.replace(/^http/, 'ws')}/ui`, { headers: { origin: s.origin, cookie: await s.uiCookie() } });
     await new Promise<void>((resolve, reject) => stalled.once('open', () => resolve()).once('error', reject));
     let stalledFrames = 0;
-    stalled.on('message', () => stalledFrames++);
+    let stalledLargest = 0;
+    stalled.on('message', (data: Buffer) => {
+      stalledFrames++;
+      stalledLargest = Math.max(stalledLargest, data.length);
+    });
     (stalled as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
 
     // Ten sessions under one name, ten each under its own name: 50 calls each.
@@ -80,8 +84,8 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
         toolJson<Receipt>(
           c,
           'element_act',
-          // 16 KiB of text a call: every card and receipt the person's UI is sent carries it.
-          { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: `flood ${'x'.repeat(16 * 1024)}` },
+          // 48 KiB of text a call: every card the person's UI is sent carries it (receipts carry its first 2,000 characters).
+          { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: `flood ${'x'.repeat(48 * 1024)}` },
           { timeout: 180_000 },
         ),
       ),
@@ -166,6 +170,8 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
     (stalled as unknown as { _socket: { resume(): void } })._socket.resume();
     await caughtUp;
     stalled.close();
+    console.log(`[flood] the stalled UI caught up: ${stalledFrames} frames, largest ${(stalledLargest / 1024).toFixed(1)} KiB`);
+    assert.ok(stalledLargest < 256 * 1024, `the stalled UI's frames, its catch-up snapshot included, stayed under 256 KiB (largest ${stalledLargest} bytes)`);
     await ui.command('brake', { action: 'resume' });
   });
 });

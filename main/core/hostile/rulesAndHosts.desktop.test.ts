@@ -1,5 +1,4 @@
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { createConnection } from 'node:net';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -9,19 +8,13 @@ import { RULE_SCOPE_HINT, SELECTION_HINT, type PendingApproval, type Receipt, ty
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../paths.js';
 import { FixtureDriver } from '../../testing/fixtureDriver.js';
+import { warp } from '../../testing/pointer.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../../testing/serveHarness.js';
 import { exportJournal } from '../journal/index.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 type Windows = { windows: { window: string; title: string; pid: number; rect?: { cx: number; cy: number } }[] };
-
-/** Moves the pointer (the test desktop has no window manager: the keyboard follows the pointer). */
-function warp(display: string, x: number, y: number): void {
-  const script = `import gi; gi.require_version('Gdk','3.0'); from gi.repository import Gdk; d=Gdk.Display.get_default(); d.get_default_seat().get_pointer().warp(d.get_default_screen(), ${x}, ${y}); d.sync()`;
-  const r = spawnSync('/usr/bin/python3', ['-c', script], { env: { ...process.env, DISPLAY: display } });
-  if (r.status !== 0) throw new Error(`warp failed: ${r.stderr.toString()}`);
-}
 
 /**
  * An agent host with a window of its own that launches `overseer mcp` as its child, as an MCP
