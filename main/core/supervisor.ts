@@ -9,6 +9,7 @@ import { AgentRegistry, type AgentConnection } from './session/agentRegistry.js'
 import { ReceiptPictures } from './session/receiptPictures.js';
 import { SettingsStore } from './settingsStore.js';
 import { QueueAdmission } from './supervision/admission.js';
+import { ByteBudget } from './server/byteBudget.js';
 import { ApprovalQueue } from './supervision/approvals.js';
 import { Brakes } from './supervision/brakes.js';
 import { HoldList } from './supervision/holds.js';
@@ -52,6 +53,8 @@ export class Supervisor {
   readonly holds: HoldList;
   readonly policy = new Policy();
   readonly admission = new QueueAdmission();
+  /** Bytes of agents' requests held at once, over every transport. */
+  readonly requestBytes = new ByteBudget();
   readonly agents: AgentRegistry;
   readonly helper: HelperSupervisor;
   readonly ui: UiHub;

@@ -9,6 +9,7 @@ import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { PROFILING, profileFinisher, profiled } from '../callProfile.js';
 import { peerCredentials, type PeerCredentials } from '../native/peerCredentials.js';
 import { tokenMatches } from './auth.js';
+import type { ByteBudget } from './byteBudget.js';
 import { lingeringClose } from './lingeringClose.js';
 
 /** The first line a bridge sends: its token and the pid of the agent host that launched it. */
@@ -85,6 +86,50 @@ export function lineLimit(maxLine: number, onOversize: () => void): Transform {
       }
       done(null, chunk);
     },
+  });
+}
+
+/**
+ * A bridge's messages count against the supervisor's request budget from arrival until their answer
+ * is sent (docs/security.md#nothing-an-agent-sends-can-take-the-supervisor-down): while the budget
+ * is spent the socket is not read, so the agent waits instead of the supervisor's memory growing.
+ */
+function holdWhileAnswered(transport: StdioServerTransport, socket: Socket, budget: ByteBudget): void {
+  const held = new Map<string | number, number>();
+  let paused = false;
+  const resume = (): void => {
+    if (!paused || budget.full || socket.destroyed) return;
+    paused = false;
+    socket.resume();
+  };
+  const stopWaking = budget.onRoom(resume);
+  const receive = transport.onmessage;
+  transport.onmessage = (message) => {
+    if ('id' in message && 'method' in message) {
+      const bytes = JSON.stringify(message.params ?? null).length;
+      held.set(message.id, (held.get(message.id) ?? 0) + bytes);
+      if (!budget.force(bytes) && !paused) {
+        paused = true;
+        socket.pause();
+      }
+    }
+    receive?.(message);
+  };
+  const send = transport.send.bind(transport);
+  transport.send = (message) => {
+    if ('id' in message && message.id !== undefined && ('result' in message || 'error' in message)) {
+      const bytes = held.get(message.id);
+      if (bytes !== undefined) {
+        held.delete(message.id);
+        budget.release(bytes);
+      }
+    }
+    return send(message);
+  };
+  socket.once('close', () => {
+    stopWaking();
+    for (const bytes of held.values()) budget.release(bytes);
+    held.clear();
   });
 }
 
@@ -167,6 +212,8 @@ export async function startBridgeSocket(supervisor: Supervisor, options: { path:
       transport.onerror = (error) => options.log(`[bridge] ${session.id}: ${error.message}`);
       socket.once('close', () => void transport.close());
       await server.connect(transport);
+      // After connect, which sets the transport's message handler this wraps.
+      holdWhileAnswered(transport, socket, supervisor.requestBytes);
       if (PROFILING) profileBridge(transport, options.log);
       await supervisor.addSession(session, { close: () => socket.destroy(), drain: () => sends.drain() });
       if (socket.destroyed) supervisor.endSession(session.id, 'its bridge closed');

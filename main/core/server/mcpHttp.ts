@@ -32,10 +32,18 @@ type Body = { ok: true; body: unknown } | { ok: false; status: number; error: un
  * body past the bound is answered 413 while its rest is read and dropped (discardBody), so the
  * agent reads its answer instead of a reset.
  */
-function readBody(req: IncomingMessage): Promise<Body> {
+function readBody(req: IncomingMessage, hold: (bytes: number) => boolean): Promise<Body> {
   const tooLarge = (what: string): Body => {
     discardBody(req);
     return { ok: false, status: 413, error: rpcError(-32600, `${what} is larger than ${MAX_BODY} bytes`) };
+  };
+  const busy = (): Body => {
+    discardBody(req);
+    return {
+      ok: false,
+      status: 503,
+      error: rpcError(-32000, 'the supervisor holds as much of agents’ requests as it can right now; try again when your calls are answered'),
+    };
   };
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > MAX_BODY) return Promise.resolve(tooLarge(`the request body (${declared} bytes)`));
@@ -44,8 +52,9 @@ function readBody(req: IncomingMessage): Promise<Body> {
     let size = 0;
     const onData = (chunk: Buffer): void => {
       size += chunk.length;
-      if (size <= MAX_BODY) return void chunks.push(chunk);
-      finish(tooLarge('the request body'));
+      if (size > MAX_BODY) return finish(tooLarge('the request body'));
+      if (!hold(chunk.length)) return finish(busy());
+      chunks.push(chunk);
     };
     const onEnd = (): void => {
       if (size === 0) return finish({ ok: true, body: undefined });
@@ -141,7 +150,14 @@ export function mcpHttp(
     if (existing !== undefined && req.method !== 'DELETE') opened(existing, res);
     let body: unknown;
     if (req.method === 'POST') {
-      const read = await readBody(req);
+      // The body counts against what agents may make the supervisor hold until its answer is out.
+      let held = 0;
+      res.once('close', () => supervisor.requestBytes.release(held));
+      const read = await readBody(req, (bytes) => {
+        if (!supervisor.requestBytes.take(bytes)) return false;
+        held += bytes;
+        return true;
+      });
       if (!read.ok) return reply(res, read.status, read.error);
       body = read.body;
     }
