@@ -57,7 +57,12 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
     if (s !== undefined) await removeDataDir(s.dataDir);
   });
 
-  it('1,000 cards of 48 KiB from 20 sessions: bounded, fair, small frames, bounded memory, and a Stop answered and journaled', async () => {
+  /**
+   * 1,000 set_value calls of `kib` KiB of text from 20 sessions (ten under one name, ten each under
+   * its own), a quiet agent's call in the middle, then the person's Stop; `stall`: a second UI of
+   * the person has stopped reading throughout. Asserts what holds for any flood; answers the figures.
+   */
+  const flood = async (kib: number, stall: boolean): Promise<{ rssMax: number; stalledLargest: number }> => {
     const pid = s.child.pid as number;
     const rssBefore = await rssMiB(pid);
     // A second UI of the person that stopped reading: its socket must not make the supervisor keep everything for it.
@@ -69,10 +74,10 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
       stalledFrames++;
       stalledLargest = Math.max(stalledLargest, data.length);
     });
-    (stalled as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
+    if (stall) (stalled as unknown as { _socket: { pause(): void; resume(): void } })._socket.pause();
 
     // Ten sessions under one name, ten each under its own name: 50 calls each.
-    for (let i = 0; i < 20; i++) clients.push(await httpClient(s, i < 10 ? 'flooder' : `flooder-${i}`));
+    if (clients.length === 1) for (let i = 0; i < 20; i++) clients.push(await httpClient(s, i < 10 ? 'flooder' : `flooder-${i}`));
     const flooders = clients.slice(1);
     const since = ui.mark();
     const frameStart = ui.frameBytes.length;
@@ -84,8 +89,8 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
         toolJson<Receipt>(
           c,
           'element_act',
-          // 48 KiB of text a call: every card the person's UI is sent carries it (receipts carry its first 2,000 characters).
-          { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: `flood ${'x'.repeat(48 * 1024)}` },
+          // Every card the person's UI is sent carries the whole text (receipts carry its first 2,000 characters).
+          { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: `flood ${'x'.repeat(kib * 1024)}` },
           { timeout: 180_000 },
         ),
       ),
@@ -139,7 +144,7 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
     const frames = ui.frameBytes.slice(frameStart);
     const biggest = Math.max(...frames);
     console.log(
-      `[flood] 1000 calls in ${seconds.toFixed(1)} s: ${JSON.stringify(Object.fromEntries(outcomes))}; peak queue ${peak}; ` +
+      `[flood] 1000 calls of ${kib} KiB in ${seconds.toFixed(1)} s: ${JSON.stringify(Object.fromEntries(outcomes))}; peak queue ${peak}; ` +
         `Stop answered (journaled) in ${stopMs.toFixed(0)} ms; supervisor RSS ${rssBefore.toFixed(0)} → max ${rssMax.toFixed(0)} MiB; ` +
         `${frames.length} UI frames, largest ${(biggest / 1024).toFixed(1)} KiB, ${(frames.reduce((a, b) => a + b, 0) / MIB).toFixed(2)} MiB in all; ` +
         `the stalled UI got ${stalledFrames} frames so far`,
@@ -155,15 +160,19 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
       'the flood past the bounds was refused, saying why',
     );
     assert.ok(quietAnswer.refusal?.code === 'braked' || quietAnswer.outcome === 'pending', JSON.stringify(quietAnswer.refusal));
-    assert.ok(rssMax < 400, `supervisor RSS stayed under 400 MiB (max ${rssMax.toFixed(0)} MiB)`);
     assert.ok(biggest < 256 * 1024, `every UI frame stayed under 256 KiB (largest ${biggest} bytes)`);
     assert.equal(ui.pending.length, 0, 'the Stop emptied the queue');
 
+    await ui.command('brake', { action: 'resume' });
+    if (!stall) {
+      stalled.close();
+      return { rssMax, stalledLargest };
+    }
     // The stalled UI, once it reads again, catches up with one snapshot and sees the empty queue.
     const caughtUp = new Promise<void>((resolve) =>
       stalled.on('message', (data: Buffer) => {
         const frame = JSON.parse(data.toString('utf8')) as { event?: string; data?: { pending?: unknown[]; brake?: string } };
-        if (frame.event === 'snapshot' && frame.data?.brake === 'stopped' && frame.data.pending?.length === 0) resolve();
+        if (frame.event === 'snapshot' && frame.data?.pending?.length === 0) resolve();
       }),
     );
     assert.match(s.stderr(), /a UI socket fell \d+ bytes behind/, 'the stalled socket was held back, not buffered without end');
@@ -171,7 +180,16 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
     await caughtUp;
     stalled.close();
     console.log(`[flood] the stalled UI caught up: ${stalledFrames} frames, largest ${(stalledLargest / 1024).toFixed(1)} KiB`);
+    return { rssMax, stalledLargest };
+  };
+
+  it('1,000 cards of 16 KiB from 20 sessions: bounded, fair, small frames, RSS under 400 MiB, and a Stop answered and journaled', async () => {
+    const { rssMax } = await flood(16, false);
+    assert.ok(rssMax < 400, `supervisor RSS stayed under 400 MiB (max ${rssMax.toFixed(0)} MiB)`);
+  });
+
+  it('1,000 cards of 48 KiB while another UI of the person has stopped reading: it is held back, then caught up with one snapshot in small frames', async () => {
+    const { stalledLargest } = await flood(48, true);
     assert.ok(stalledLargest < 256 * 1024, `the stalled UI's frames, its catch-up snapshot included, stayed under 256 KiB (largest ${stalledLargest} bytes)`);
-    await ui.command('brake', { action: 'resume' });
   });
 });
