@@ -97,8 +97,10 @@ describe('as a hostile agent: a flood of approvals cannot exhaust the supervisor
     );
     settle = Promise.allSettled(flood).then(() => clearInterval(sampler));
 
-    // A quiet agent still reaches the person while the flood is at its bound.
-    const busy = await ui.waitFor<PendingApproval[]>('pending', (list) => list.length >= 64, 60_000, since);
+    // A quiet agent still reaches the person while the flood is at its bound: past half the queue,
+    // with the queue's bounds already refusing the flood (how full it gets depends on which agents came first).
+    const busy = await ui.waitFor<PendingApproval[]>('pending', (list) => list.length >= 32, 60_000, since);
+    await Promise.race(flood.map((call) => call.then((a) => (a.refusal?.code === 'denied' ? undefined : new Promise(() => {})))));
     const quiet = clients[0] as Client;
     const quietCall = toolJson<Receipt>(quiet, 'element_act', { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'quiet' });
     const quietCard = await ui.waitFor<PendingApproval[]>('pending', (list) => list.some((p) => p.agent === 'probe'), 30_000, since);
