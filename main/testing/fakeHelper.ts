@@ -47,8 +47,8 @@ export class FakeHelper implements HelperCaller {
   readonly elements = new Map<string, FakeElement>();
   /** Every element_act that was not check_only: what was really dispatched. */
   readonly dispatched: HelperActParams[] = [];
-  /** Every call, in order. */
-  readonly calls: { method: HelperMethod; params: unknown }[] = [];
+  /** Every call, in order, with the lane it was made in (fair lanes, main/core/fairLanes.ts). */
+  readonly calls: { method: HelperMethod; params: unknown; lane?: string }[] = [];
   /** When set, a dispatch waits for this promise (a slow or hung application). */
   hold: Promise<void> | undefined;
   /** When set, the next dispatch fails as if the helper died. */
@@ -59,8 +59,8 @@ export class FakeHelper implements HelperCaller {
     return this;
   }
 
-  call<M extends HelperMethod>(method: M, params: HelperParams<M>): Promise<HelperResult<M>> {
-    this.calls.push({ method, params });
+  call<M extends HelperMethod>(method: M, params: HelperParams<M>, options: { lane?: string } = {}): Promise<HelperResult<M>> {
+    this.calls.push({ method, params, ...(options.lane !== undefined ? { lane: options.lane } : {}) });
     if (method === 'window_list') return this.list() as Promise<HelperResult<M>>;
     // Checked against the helper's result schema, as the real helper client does (unknown keys stripped).
     if (method === 'window_read')

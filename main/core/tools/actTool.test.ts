@@ -85,6 +85,21 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
     );
   });
 
+  it('checks in the agent’s lane, and dispatches what the person decided in none, so it never waits behind the agent’s own calls', async () => {
+    const t = rig();
+    const answer = t.act({ action: 'invoke' });
+    assert.ok(t.approvals.approve(await t.card()));
+    assert.equal((await answer).outcome, 'completed');
+    const acts = t.helper.calls.filter((c) => c.method === 'element_act');
+    assert.deepEqual(
+      acts.map((c) => [(c.params as { check_only?: boolean }).check_only === true, c.lane]),
+      [
+        [true, t.session.identity],
+        [false, undefined],
+      ],
+    );
+  });
+
   it('refuses by a deny rule before asking or dispatching', async () => {
     const t = rig();
     t.policy.denyApp('/fix/');

@@ -155,7 +155,8 @@ export function elementAct(
           done = await deps.helper.call(
             'element_act',
             { element: dispatchRef, action: args.action, ...(args.text !== undefined ? { text: args.text } : {}) },
-            { timeoutMs: 30_000, ...session.via },
+            // In the agent's scope but in no lane: a decided action never waits behind the agent's own reads.
+            { timeoutMs: 30_000, scope: session.scope },
           );
         } catch (error) {
           // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.

@@ -342,7 +342,8 @@ export function screenInput(
           // Long text types for a while (a few ms a character, more one at a time): the budget grows with it, so a long type is not reported unknown.
           const perChar = params.stay !== undefined ? 80 : 20;
           const budget = 30_000 + (params.duration_ms ?? 0) + [...(params.text ?? '')].length * perChar + (params.keys?.length ?? 0) * 80;
-          done = await deps.helper.call('screen_input', params, { timeoutMs: budget, ...session.via });
+          // In the agent's scope but in no lane: a decided input never waits behind the agent's own reads.
+          done = await deps.helper.call('screen_input', params, { timeoutMs: budget, scope: session.scope });
         } catch (error) {
           const sent = error instanceof OverseerError && error.info.data?.['reason'] === 'left_rule_scope' ? stoppedAt(error.info.data) : undefined;
           // Stopped part way: what was sent ran; the rest was refused, and the receipt says how far it got.
