@@ -28,16 +28,22 @@ function storeClient(): { client: UiClient; seqs: () => number[] } {
   return { client, seqs: () => store.getState().receipts.map((r) => r.seq) };
 }
 
+/** A supervisor core over a fake helper, in a data folder of its own. */
+async function supervisor(): Promise<{ s: Supervisor; dataDir: string }> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'overseer-receipts-'));
+  const s = await Supervisor.start({
+    dataDir,
+    helperEnv: {},
+    log: () => {},
+    connection: { mcp_url: 'http://127.0.0.1:1/mcp', stdio_command: [] },
+    spawnHelper: () => fakeHelperProcess(),
+  });
+  return { s, dataDir };
+}
+
 describe('receipts the UI holds', () => {
   it('a UI open through many receipts shows the same latest receipts as a UI that connects now', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'overseer-receipts-'));
-    const s = await Supervisor.start({
-      dataDir,
-      helperEnv: {},
-      log: () => {},
-      connection: { mcp_url: 'http://127.0.0.1:1/mcp', stdio_command: [] },
-      spawnHelper: () => fakeHelperProcess(),
-    });
+    const { s, dataDir } = await supervisor();
     try {
       const early = storeClient();
       await s.ui.attach(early.client, { shows: false });
@@ -63,14 +69,7 @@ describe('receipts the UI holds', () => {
   });
 
   it('sends a snapshot of large receipts in frames under 256 KiB, and the UI that connects holds them all, long strings cut', async () => {
-    const dataDir = await mkdtemp(join(tmpdir(), 'overseer-receipts-'));
-    const s = await Supervisor.start({
-      dataDir,
-      helperEnv: {},
-      log: () => {},
-      connection: { mcp_url: 'http://127.0.0.1:1/mcp', stdio_command: [] },
-      spawnHelper: () => fakeHelperProcess(),
-    });
+    const { s, dataDir } = await supervisor();
     try {
       // What an agent's 16 KiB set_value texts make of the receipts.
       for (let seq = 1; seq <= MAX_RECEIPTS; seq++) s.addReceipt({ ...entry(seq), summary: `set_value "${'x'.repeat(16 * 1024)}" → refused` });
