@@ -95,5 +95,10 @@ describe('screen input cards in words', () => {
       receiptScreenLine('click', { point: { x: 412, y: 300 }, physical: { x: 824, y: 600 }, window: WINDOW, element: { role: 'canvas', password: false } }),
       'click · 412,300 (screen 824,600) · canvas · “Canvas” · canvasApp · pid 4242',
     );
+    assert.match(
+      receiptScreenLine('key', { keys: 'Left Left Left', window: WINDOW, sent: { count: 2, of: 3, unit: 'keys' } }),
+      / · stopped after 2 of 3 keys$/,
+      'keys a rule covered that stopped part way say how far they got',
+    );
   });
 });

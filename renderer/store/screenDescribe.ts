@@ -82,6 +82,8 @@ export function receiptScreenLine(action: string, d: ScreenInputDetail): string 
     to,
     d.element !== undefined ? pointElementLine(d.element) : undefined,
     d.window !== undefined ? windowLine(d.window) : undefined,
+    // Stopped part way (the focus left what a session rule covers): how far it got.
+    d.sent !== undefined ? `stopped after ${d.sent.count} of ${d.sent.of} ${d.sent.unit}` : undefined,
   ]
     .filter((x) => x !== undefined)
     .join(' · ');
