@@ -22,8 +22,14 @@ export const MAX_AGENT_REQUESTS = 1024;
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** A request (headers and body) must be received within this; the response is not counted, so an SSE stream or a call waiting ~45 s for the person is not cut. */
 export const REQUEST_TIMEOUT_MS = 30_000;
-/** How long a connection is kept between requests (longer than undici's 4 s, so the server never closes a socket the SDK client is just reusing). */
-export const KEEP_ALIVE_TIMEOUT_MS = 5000;
+/**
+ * How long a connection is kept between requests. Node announces it in whole seconds
+ * (`Keep-Alive: timeout=5`) and undici stops reusing a socket a second before what is announced
+ * (4 s): keeping it 5.9 s leaves 1.9 s in which a client whose event loop lags (a loaded machine)
+ * can still send on a socket it believes open. A POST sent on a socket the server just closed is
+ * not retried: the agent's call would fail with "other side closed".
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 5900;
 /** Requests one connection serves before it is closed (the client reconnects), so no connection lives on without end. */
 export const MAX_REQUESTS_PER_SOCKET = 1000;
 /** How often header and request timeouts are checked (Node's default, 30 s, would let a slowloris hold a slot three times as long). */
