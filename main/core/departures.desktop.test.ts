@@ -3,32 +3,18 @@
 // clients (one in a child process that is SIGKILLed, one behind a real `overseer mcp` bridge) and
 // the person's UI channel. Figures (how long a withdrawal took) are printed, not asserted.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { AgentInfo, PendingApproval, Receipt, ReceiptEntry } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
+import { startDoomedAgent, type DoomedAgent } from '../testing/doomedAgent.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
 import { REPO_ROOT } from './paths.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
-
-/** A real SDK client in its own process: it connects, lists tools, says `ready`, then asks to set the Name field and waits. */
-const DOOMED_AGENT = `
-import { Client } from '${REPO_ROOT}node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
-import { StreamableHTTPClientTransport } from '${REPO_ROOT}node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js';
-const [url, token, win] = process.argv.slice(2);
-const client = new Client({ name: 'doomed-agent', version: '1.0.0' });
-await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer ' + token } } }));
-await client.listTools();
-process.stdout.write('ready\\n');
-await client.callTool({ name: 'element_act', arguments: { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'from a killed agent' } }, undefined, { timeout: 120000 });
-`;
 
 describe('departed agents, allow-for-session on queued cards, and an emergency stop that keeps sessions', () => {
   let desktop: PrivateDesktop;
@@ -36,8 +22,7 @@ describe('departed agents, allow-for-session on queued cards, and an emergency s
   let ui: UiClient;
   let agent: Client;
   let win: string;
-  let scratch: string;
-  const children: ChildProcess[] = [];
+  const doomed: DoomedAgent[] = [];
 
   const journal = async (): Promise<Record<string, unknown>[]> => {
     const lines: Record<string, unknown>[] = [];
@@ -89,32 +74,26 @@ describe('departed agents, allow-for-session on queued cards, and an emergency s
       (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ??
       '';
     assert.notEqual(win, '');
-    scratch = await mkdtemp(join(tmpdir(), 'overseer-depart-'));
   });
   after(async () => {
-    for (const c of children) if (c.exitCode === null && c.signalCode === null) c.kill('SIGKILL');
+    for (const d of doomed) await d.dispose();
     ui?.close();
     await agent?.close().catch(() => {});
     await s?.kill();
     await desktop?.stop();
     if (s !== undefined) await removeDataDir(s.dataDir);
-    if (scratch !== undefined) await rm(scratch, { recursive: true, force: true });
   });
 
   it('1. an agent process killed while its card waits: the card is withdrawn "agent disconnected" and the agent leaves the list', async () => {
-    const script = join(scratch, 'doomed.mjs');
-    await writeFile(script, DOOMED_AGENT);
     const since = ui.mark();
-    const child = spawn(process.execPath, [script, s.mcpUrl, s.token, win], { stdio: ['ignore', 'pipe', 'pipe'] });
-    children.push(child);
-    let err = '';
-    child.stderr?.on('data', (b: Buffer) => (err += b.toString('utf8')));
-    const item = await card((p) => p.agent === 'doomed-agent', since).catch((e: unknown) => assert.fail(`${String(e)}\n${err}`));
+    const agentProcess = await startDoomedAgent(s, win, 'doomed-agent');
+    doomed.push(agentProcess);
+    const item = await card((p) => p.agent === 'doomed-agent', since).catch((e: unknown) => assert.fail(`${String(e)}\n${agentProcess.stderr()}`));
     const session = item.session;
     assert.ok((await ui.command<{ agents: AgentInfo[] }>('snapshot')).agents.some((a) => a.session === session));
     const gone = ui.mark();
     const t0 = Date.now();
-    child.kill('SIGKILL');
+    agentProcess.child.kill('SIGKILL');
     const final = await withdrawn(item, gone, t0, 'agent_disconnected', 'SIGKILL of an SDK client process');
     assert.match(final.receipt?.refusal?.detail ?? '', /agent disconnected/);
     await agentGone(session, gone);
