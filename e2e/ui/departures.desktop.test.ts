@@ -29,7 +29,9 @@ describe('departures and allow-for-session in the supervisor UI (1280×720)', ()
 
   /** What the page shows of a card that left the queue: its placeholder's outcome, or its line in Recent decisions. */
   const outcomeText = (id: string) =>
-    page.locator(`[data-testid="placeholder"][data-approval-id="${id}"] [data-testid="outcome-line"], [data-testid="recent-decision"][data-approval-id="${id}"] [data-testid="recent-outcome"]`);
+    page.locator(
+      `[data-testid="placeholder"][data-approval-id="${id}"] [data-testid="outcome-line"], [data-testid="recent-decision"][data-approval-id="${id}"] [data-testid="recent-outcome"]`,
+    );
 
   before(async () => {
     desktop = await startPrivateDesktop();
@@ -64,7 +66,10 @@ describe('departures and allow-for-session in the supervisor UI (1280×720)', ()
     await screenshot(page, 'departure-before-kill');
     const t0 = Date.now();
     doomedAgent.child.kill('SIGKILL');
-    await outcomeText(id).filter({ hasText: /agent disconnected/i }).first().waitFor({ timeout: 10_000 });
+    await outcomeText(id)
+      .filter({ hasText: /agent disconnected/i })
+      .first()
+      .waitFor({ timeout: 10_000 });
     console.log(`# the killed agent's card read "agent disconnected" ${Date.now() - t0} ms after SIGKILL (issue 19 bound: 2000 ms)`);
     await screenshot(page, 'departure-agent-disconnected');
     await listed.waitFor({ state: 'detached', timeout: 10_000 });
@@ -101,7 +106,13 @@ describe('departures and allow-for-session in the supervisor UI (1280×720)', ()
     const receipts = await Promise.all(sets);
     for (const r of receipts) assert.equal(r.decision?.verdict, 'approved', JSON.stringify(r.refusal ?? r.error));
     for (const id of [firstId, ...others]) await outcomeText(id).first().waitFor({ timeout: 10_000 });
-    assert.match((await outcomeText(others[0] ?? '').first().textContent()) ?? '', /^Approved/, 'decided here, not "elsewhere"');
+    assert.match(
+      (await outcomeText(others[0] ?? '')
+        .first()
+        .textContent()) ?? '',
+      /^Approved/,
+      'decided here, not "elsewhere"',
+    );
     await screenshot(page, 'allow-for-session-decided');
     const still = page.locator(`[data-testid="pending-card"][data-approval-id="${counterId}"]`);
     assert.equal(await still.count(), 1, 'the card the rule does not cover still waits');

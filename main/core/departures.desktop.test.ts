@@ -139,7 +139,10 @@ describe('departed agents, allow-for-session on queued cards, and an emergency s
       abort.abort();
       assert.equal(await answer, 'aborted');
       await withdrawn(item, gone, t0, 'call_cancelled', 'an aborted call');
-      assert.ok((await ui.command<{ agents: AgentInfo[] }>('snapshot')).agents.some((a) => a.session === item.session), 'the agent is still listed');
+      assert.ok(
+        (await ui.command<{ agents: AgentInfo[] }>('snapshot')).agents.some((a) => a.session === item.session),
+        'the agent is still listed',
+      );
       assert.match((await tool(client, 'window_list')).text, /Overseer Fixture/, 'and its session goes on');
     } finally {
       await client.close();
@@ -208,9 +211,7 @@ describe('departed agents, allow-for-session on queued cards, and an emergency s
       [invoke.approval_id],
       'an id the rule does not cover is refused',
     );
-    const waitingNow = (
-      await ui.waitFor<PendingApproval[]>('pending', (l) => !l.some((p) => sets.some((x) => x.approval_id === p.approval_id)), 10_000, since)
-    )
+    const waitingNow = (await ui.waitFor<PendingApproval[]>('pending', (l) => !l.some((p) => sets.some((x) => x.approval_id === p.approval_id)), 10_000, since))
       .filter((p) => p.agent === 'steady-agent')
       .map((p) => p.approval_id);
     assert.deepEqual(waitingNow.sort(), [invoke.approval_id, lateCard.approval_id].sort(), 'the invoke and the late card still wait');

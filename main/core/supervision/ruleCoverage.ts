@@ -1,4 +1,4 @@
-import type { AllowScope, ApprovalQueue } from './approvals.js';
+import type { ApprovalQueue } from './approvals.js';
 import { allowCovers, type AllowShape } from './policy.js';
 
 /**
@@ -14,7 +14,7 @@ export function whyNotCovered(queue: ApprovalQueue, rule: AllowShape, approvalId
   if (subject === undefined) return 'it is not an action a session rule decides';
   if (!allowCovers(rule, item.session, subject.action, subject.app, subject.element))
     return 'the new rule does not cover it (another agent session, action, application or element)';
-  return subject.outOfRule?.(rule.scope as AllowScope);
+  return subject.outOfRule?.(rule.scope);
 }
 
 /** The pending cards other than `except` that a rule of this shape would decide, oldest first. */

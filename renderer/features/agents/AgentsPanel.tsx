@@ -62,10 +62,13 @@ function Disconnect({ agent }: { agent: AgentInfo }) {
     );
   return (
     <div className="agent-disconnect small" role="group" aria-label="Disconnect this agent">
-      <span>
-        End this agent’s session{agent.pending > 0 ? ` and withdraw its ${agent.pending} pending` : ''}?
-      </span>{' '}
-      <button type="button" className="deny" data-testid="agent-disconnect-confirm" onClick={() => void command('disconnect_agent', { session: agent.session })}>
+      <span>End this agent’s session{agent.pending > 0 ? ` and withdraw its ${agent.pending} pending` : ''}?</span>{' '}
+      <button
+        type="button"
+        className="deny"
+        data-testid="agent-disconnect-confirm"
+        onClick={() => void command('disconnect_agent', { session: agent.session })}
+      >
         Disconnect
       </button>{' '}
       <button type="button" data-testid="agent-disconnect-cancel" onClick={() => setAsking(false)}>

@@ -155,7 +155,13 @@ function QueuedCovered({
   return (
     <div className="allow-also" data-testid="allow-also">
       <label>
-        <input type="checkbox" data-testid="allow-also-check" checked={wanted} onChange={(e) => onWanted(e.target.checked)} aria-describedby={`allow-also-${id}`} />
+        <input
+          type="checkbox"
+          data-testid="allow-also-check"
+          checked={wanted}
+          onChange={(e) => onWanted(e.target.checked)}
+          aria-describedby={`allow-also-${id}`}
+        />
         Also approve {n === 1 ? 'this queued card' : `these ${n} queued cards`}:
       </label>
       <ul id={`allow-also-${id}`} className="plain allow-also-list">

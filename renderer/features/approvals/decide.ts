@@ -43,11 +43,7 @@ export function useDecide(): (approvalId: string, decision: Decision, aim: Aim) 
       // The queued cards named in the allow step are decided here too: each leaves its placeholder now, and comes back if refused.
       const also = decision.kind === 'allow' ? (decision.also ?? []) : [];
       for (const id of also) appStore.getState().markDecided(id, 'approved', Date.now());
-      const answered = (result: {
-        ok: true;
-        rule?: PolicyRule | undefined;
-        also_refused?: { approval_id: string; why: string }[] | undefined;
-      }) => {
+      const answered = (result: { ok: true; rule?: PolicyRule | undefined; also_refused?: { approval_id: string; why: string }[] | undefined }) => {
         appStore.getState().decisionAnswered(approvalId, { ok: true });
         if (result.rule !== undefined) appStore.getState().addRule(result.rule);
         for (const id of also) {
