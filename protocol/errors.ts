@@ -66,9 +66,9 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   denied: 'A person or a policy rule denied the action. detail carries the reason when one was given.',
   expired: 'Nobody answered the approval request in time.',
   braked:
-    'A brake (stop or emergency stop) answered the call: it was refused before dispatch, or (emergency stop) answered while in flight. data.brake names the brake.',
+    'A brake (stop or emergency stop) answered the call: it was refused before dispatch, or (emergency stop) answered while in flight; during an emergency stop every call is answered so until a person re-arms, and your session stays open. data.brake names the brake.',
   withdrawn:
-    'The agent that asked went away (its session ended, expired while idle, or its bridge closed): the pending action left the queue and can never run.',
+    'The agent that asked went away (its session ended, expired while idle, its connection closed before the answer, or its bridge closed), or it cancelled the call: the pending action left the queue and can never run. data.reason: agent_disconnected or call_cancelled.',
   stale_screen: 'The screen where an input lands changed since the screenshot it was planned on (region, window position or monitors); nothing was dispatched.',
   capture_unavailable: 'No screenshot of that window or screen can be taken here, and no other rectangle stands in for it. data.reason.',
   input_unavailable: 'Pointer and keyboard input cannot be synthesized in this session (e.g. Wayland without a portal). data.reason.',

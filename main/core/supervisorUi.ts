@@ -1,4 +1,7 @@
-import { OverseerError, cardPicture, cardSubject, errorInfo, fail, withoutPictures, type PolicyRule } from '../../protocol/index.js';
+import { OverseerError, cardPicture, cardSubject, errorInfo, fail, withoutPictures, type PendingApproval, type PolicyRule } from '../../protocol/index.js';
+import type { AllowScope } from './supervision/approvals.js';
+import type { AllowRequest } from './supervision/policy.js';
+import { coveredCards, whyNotCovered } from './supervision/ruleCoverage.js';
 import type { Supervisor } from './supervisor.js';
 import type { UiHandlers } from './uiHub.js';
 
@@ -8,6 +11,18 @@ const SCREEN_VIEW_SIZE = { max_width: 1280, max_height: 800, format: 'jpeg', qua
 const gone = (id: string): OverseerError =>
   new OverseerError(errorInfo('expired', `approval ${id} is no longer pending (it was decided, expired, braked or withdrawn)`));
 
+/** The rule "allow for this session" makes from a card: the scope the person named, nothing implied. */
+function allowRequest(item: PendingApproval, scope: AllowScope): AllowRequest {
+  const subject = cardSubject(item);
+  return { session: item.session, agent: item.agent, action: item.action, app: subject.app, scope, element: subject.key, elementLabel: subject.label };
+}
+
+/** A queued card the person named that the new rule may not decide: why, or nothing when it may. */
+function whyNot(s: Supervisor, request: AllowRequest, id: string): { approval_id: string; why: string }[] {
+  const why = whyNotCovered(s.approvals, request, id);
+  return why === undefined ? [] : [{ approval_id: id, why }];
+}
+
 /**
  * What each UI command does. Only the UI channel reaches these — the WebSocket with the person's
  * cookie, or IPC from the desktop app's own page — never an agent's credential (docs/security.md).
@@ -16,19 +31,35 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
   return {
     approve: ({ approval_id, allow }) => {
       const item = s.approvals.get(approval_id);
-      if (item === undefined || !s.approvals.approve(approval_id, allow?.scope)) return Promise.reject(gone(approval_id));
-      if (allow === undefined) return Promise.resolve({ ok: true as const });
-      const subject = cardSubject(item);
-      const rule: PolicyRule = s.policy.allowForSession({
-        session: item.session,
-        agent: item.agent,
-        action: item.action,
-        app: subject.app,
-        scope: allow.scope,
-        element: subject.key,
-        elementLabel: subject.label,
+      if (item === undefined) return Promise.reject(gone(approval_id));
+      const request = allow !== undefined ? allowRequest(item, allow.scope) : undefined;
+      // The queued cards the person confirmed by name, checked against the rule before anything is decided.
+      const also = (allow?.also ?? []).filter((id, i, all) => id !== approval_id && all.indexOf(id) === i);
+      const refused = request === undefined ? [] : also.flatMap((id) => whyNot(s, request, id));
+      if (!s.approvals.approve(approval_id, allow?.scope)) return Promise.reject(gone(approval_id));
+      if (request === undefined) return Promise.resolve({ ok: true as const });
+      const rule: PolicyRule = s.policy.allowForSession(request);
+      const approved: string[] = [];
+      for (const id of also) {
+        if (refused.some((r) => r.approval_id === id)) continue;
+        if (s.approvals.approve(id, undefined, `approved by name with the session rule ${rule.id} (allowed on ${approval_id})`)) approved.push(id);
+        else refused.push({ approval_id: id, why: 'it is no longer pending (decided, expired, braked or withdrawn)' });
+      }
+      return Promise.resolve({
+        ok: true as const,
+        rule,
+        ...(also.length > 0 ? { also_approved: approved, also_refused: refused } : {}),
       });
-      return Promise.resolve({ ok: true as const, rule });
+    },
+    allow_preview: ({ approval_id, scope }) => {
+      const item = s.approvals.get(approval_id);
+      if (item === undefined) return Promise.reject(gone(approval_id));
+      return Promise.resolve({ covered: coveredCards(s.approvals, allowRequest(item, scope), approval_id) });
+    },
+    disconnect_agent: ({ session }) => {
+      if (s.agents.get(session) === undefined) return Promise.reject(fail('not_found', `no agent session ${session} is connected`));
+      s.endSession(session, 'disconnected by the person');
+      return Promise.resolve({ ok: true as const });
     },
     deny: ({ approval_id, reason }) => {
       if (!s.approvals.deny(approval_id, reason)) return Promise.reject(gone(approval_id));

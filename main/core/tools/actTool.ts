@@ -177,5 +177,5 @@ export function elementAct(
       },
     };
   };
-  return supervise(deps, session, r, check, progress, braked);
+  return supervise(deps, session, r, check, progress, braked, signal);
 }

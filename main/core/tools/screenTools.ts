@@ -367,5 +367,5 @@ export function screenInput(
       },
     };
   };
-  return supervise(deps, session, r, check, progress, braked);
+  return supervise(deps, session, r, check, progress, braked, signal);
 }

@@ -161,6 +161,8 @@ export interface RunnerDeps {
   log: (line: string) => void;
   /** Whether the person offers agents the screen tier (settings). */
   screenTools?: () => boolean;
+  /** Whether the emergency stop is engaged: every call answers `braked` until re-arm (docs/supervision.md#emergency-stop). */
+  emergency?: () => boolean;
 }
 
 /**
@@ -211,6 +213,12 @@ export class ToolRunner {
         );
       if (isScreenTool(tool) && !session.screenTier)
         throw new OverseerError(errorInfo('invalid_argument', `${tool}: activate the screen tier first (computer_use_activate with tiers ["screen"])`));
+      if (this.deps.emergency?.() === true)
+        throw new OverseerError(
+          errorInfo('braked', 'the emergency stop is engaged: every call is answered braked until a person re-arms Overseer; your session stays open', {
+            brake: 'emergency',
+          }),
+        );
       const validated = phase('args');
       const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
       if (tooDeep)
