@@ -71,7 +71,11 @@ export function App() {
       </header>
       <ConnectionBanner />
       <NoticeLine />
-      <div ref={columnsRef} className="columns" style={{ gridTemplateColumns: `${sidebar}px ${SPLITTER_WIDTH}px minmax(0, 1fr) ${SPLITTER_WIDTH}px ${queue}px` }}>
+      <div
+        ref={columnsRef}
+        className="columns"
+        style={{ gridTemplateColumns: `${sidebar}px ${SPLITTER_WIDTH}px minmax(0, 1fr) ${SPLITTER_WIDTH}px ${queue}px` }}
+      >
         <nav id="pane-sidebar" className="sidebar" aria-label="Agents and windows">
           <AgentsPanel />
           <HelperHealthPanel />

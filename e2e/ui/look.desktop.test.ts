@@ -25,7 +25,20 @@ const TREE_MIN = 280;
 /** The queue's initial width: wide enough for a card's three buttons, and kept at 1024 px (the details go below the tree there). */
 const QUEUE_INITIAL = 390;
 /** The panels that scroll up and down but must never hide anything sideways. */
-const PANELS = ['.sidebar', '.panel', '.queue-column', '.view', '.tree-scroll', '.tree-aside', '.detail', '.settings-view', '.receipts-scroll', '.card', '.topbar', '.brake'];
+const PANELS = [
+  '.sidebar',
+  '.panel',
+  '.queue-column',
+  '.view',
+  '.tree-scroll',
+  '.tree-aside',
+  '.detail',
+  '.settings-view',
+  '.receipts-scroll',
+  '.card',
+  '.topbar',
+  '.brake',
+];
 
 /** Panels whose content is wider than they are (content cut off or scrolled sideways), with both widths. */
 async function clippedPanels(page: Page): Promise<string[]> {
@@ -49,7 +62,9 @@ async function assertWhole(page: Page, el: Locator, what: string): Promise<void>
     box.x >= 0 && box.y >= 0 && box.x + box.width <= vp.width + 0.5 && box.y + box.height <= vp.height + 0.5,
     `${what} lies within the ${vp.width}×${vp.height} viewport: ${JSON.stringify(box)}`,
   );
-  const cut = await el.evaluate((e) => (e.scrollWidth > e.clientWidth + 1 ? `scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth}: ${e.outerHTML.slice(0, 400)}` : ''));
+  const cut = await el.evaluate((e) =>
+    e.scrollWidth > e.clientWidth + 1 ? `scrollWidth ${e.scrollWidth} > clientWidth ${e.clientWidth}: ${e.outerHTML.slice(0, 400)}` : '',
+  );
   assert.equal(cut, '', `${what} shows all of its text`);
 }
 
@@ -163,7 +178,10 @@ function lookSpecs(lane: UiLane): void {
       const shot = (await agent.callTool({ name: 'screenshot', arguments: {} })).structuredContent as ScreenshotAnswer;
       const point = physicalToImage(shot, 60, 60);
       answers.push(toolJson(agent, 'click', { x: point.x, y: point.y }, { timeout: 120_000 }).catch(() => undefined));
-      await page.getByTestId('pending-card').filter({ has: page.getByTestId('screen-input') }).waitFor({ timeout: 15_000 });
+      await page
+        .getByTestId('pending-card')
+        .filter({ has: page.getByTestId('screen-input') })
+        .waitFor({ timeout: 15_000 });
       await page.getByTestId('window-item').filter({ hasText: 'Overseer Fixture' }).click();
       await page.getByTestId('tree-row').first().waitFor({ timeout: 15_000 });
     });
@@ -283,6 +301,15 @@ function lookSpecs(lane: UiLane): void {
         assert.ok(tree !== null && tree.width >= TREE_MIN, `${a}: the tree is ${tree?.width} px wide`);
         assert.deepEqual(await clippedPanels(page), [], `${a}: no panel clips sideways`);
       }
+      // Below the tree, its separator is horizontal: ArrowUp makes the details taller.
+      const below = page.getByTestId('splitter-tree');
+      assert.equal(await below.getAttribute('aria-orientation'), 'horizontal');
+      const tall = Number(await below.getAttribute('aria-valuenow'));
+      const boxBefore = (await page.locator('#pane-tree-aside').boundingBox())?.height ?? 0;
+      await below.focus();
+      await page.keyboard.press('ArrowUp');
+      assert.equal(Number(await below.getAttribute('aria-valuenow')), tall + 16);
+      assert.equal(Math.round((await page.locator('#pane-tree-aside').boundingBox())?.height ?? 0), Math.round(boxBefore) + 16);
       await screenshot(page, shotName('panes-resized-1024'));
       await page.evaluate(() => localStorage.clear());
       await page.reload();
@@ -301,12 +328,18 @@ function lookSpecs(lane: UiLane): void {
           await page.getByTestId('brake-emergency').click();
           await page.getByTestId('brake-emergency-confirm').click();
         }
-        await page.getByTestId('brake-state').and(page.locator(`[data-state="${state}"]`)).waitFor({ timeout: 10_000 });
+        await page
+          .getByTestId('brake-state')
+          .and(page.locator(`[data-state="${state}"]`))
+          .waitFor({ timeout: 10_000 });
         await inEachTheme(async (p, theme) => {
           for (const size of SIZES) {
             const at = `${theme} ${size.width}×${size.height} ${state}`;
             await p.setViewportSize(size);
-            await p.getByTestId('brake-state').and(p.locator(`[data-state="${state}"]`)).waitFor({ timeout: 10_000 });
+            await p
+              .getByTestId('brake-state')
+              .and(p.locator(`[data-state="${state}"]`))
+              .waitFor({ timeout: 10_000 });
             await assertWhole(p, p.getByTestId('brake-state'), `${at}: the brake notice`);
             for (const b of await p.locator('.brake-buttons button').all()) await assertWhole(p, b, `${at}: ${await b.innerText()}`);
             assert.deepEqual(await clippedPanels(p), [], `${at}: no panel clips sideways`);

@@ -48,12 +48,23 @@ describe('pane layout', () => {
     const narrow = treeSplit(400, 500, INITIAL_WIDTHS, 'screen');
     assert.deepEqual(narrow, { placement: 'below', pane: 'below', size: 260, max: 500 - TREE_MIN_HEIGHT - SPLITTER_WIDTH });
     assert.equal(treeSplit(400, 200, INITIAL_WIDTHS, 'detail').size, PANES.below.min, 'a short box: the aside at its least height');
-    assert.equal(treeSplit(700, 500, { ...INITIAL_WIDTHS, screen: 5000 }, 'screen').size, 700 - TREE_MIN - SPLITTER_WIDTH, 'a wide screen gives way to the tree');
+    assert.equal(
+      treeSplit(700, 500, { ...INITIAL_WIDTHS, screen: 5000 }, 'screen').size,
+      700 - TREE_MIN - SPLITTER_WIDTH,
+      'a wide screen gives way to the tree',
+    );
   });
 
   it('keeps a pane within its bounds whatever was asked', () => {
-    assert.deepEqual(fitWidths(3000, COLUMNS_REST, { sidebar: 5, queue: 99_999 }, ['sidebar', 'queue']), { sidebar: PANES.sidebar.min, queue: PANES.queue.max });
-    assert.deepEqual(fitWidths(600, COLUMNS_REST, INITIAL_WIDTHS, ['sidebar', 'queue']), { sidebar: PANES.sidebar.min, queue: PANES.queue.min }, 'never below minimum');
+    assert.deepEqual(fitWidths(3000, COLUMNS_REST, { sidebar: 5, queue: 99_999 }, ['sidebar', 'queue']), {
+      sidebar: PANES.sidebar.min,
+      queue: PANES.queue.max,
+    });
+    assert.deepEqual(
+      fitWidths(600, COLUMNS_REST, INITIAL_WIDTHS, ['sidebar', 'queue']),
+      { sidebar: PANES.sidebar.min, queue: PANES.queue.min },
+      'never below minimum',
+    );
   });
 
   it('lets a pane grow only as far as leaves the others and the rest their room', () => {
