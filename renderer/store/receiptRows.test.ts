@@ -212,6 +212,7 @@ describe('receipt rows', () => {
     assert.equal(f['Value'], 'Olga → Rita');
     assert.match(f['Decision'] ?? '', /^approved by person at /);
     assert.equal(f['Changed state'], 'it also changed selected');
+    assert.equal(actLine(r), 'set_value edit “Name” to “Rita”; it also changed selected');
     assert.equal(f['Ran'], 'yes');
     const secret = groupReceipts([
       entry(

@@ -63,7 +63,8 @@ export function reasonOf(row: ReceiptRow): string | undefined {
 
 /**
  * The act in one line without its outcome: `invoke button “Counter”`, `set_value edit “Name” to
- * “Rita”`, `type_text “hello”`, `key ctrl+s`. A read says what the supervisor summed up.
+ * “Rita”`, `type_text “hello”`, `key ctrl+s`, `focus list_item “B”; it also changed selected`. A read
+ * says what the supervisor summed up.
  */
 export function actLine(row: ReceiptRow): string {
   const r = row.receipt;
@@ -77,9 +78,12 @@ export function actLine(row: ReceiptRow): string {
     text !== undefined ? `${r.screen === undefined ? 'to ' : ''}“${text}”` : undefined,
     keys,
     r.screen !== undefined && target !== undefined ? `on ${target}` : undefined,
+    // An automatic act that changed more than the view says so where the person reads it (docs/supervision.md#view-only-actions).
+    r.changed_state !== undefined && r.changed_state.length > 0 ? `; it also changed ${r.changed_state.join(', ')}` : undefined,
   ]
     .filter((x) => x !== undefined)
-    .join(' ');
+    .join(' ')
+    .replace(' ; ', '; ');
 }
 
 /** What became of it: `verified`, `completed (not checked)`, `refused: stale_element — …`, `pending`. */
