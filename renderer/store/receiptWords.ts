@@ -99,12 +99,14 @@ export function detailFields(row: ReceiptRow): [label: string, value: string][] 
   const change = valueChange(r);
   const el = r?.target;
   const d = row.decision;
+  // A screen input's point, element, window and path are listed by its own fields (ReceiptScreenFields) below these.
+  const screen = r?.screen !== undefined;
   const fields: [string, string | undefined][] = [
     ['Agent', `${row.agent} · session ${row.session.slice(0, 8)}`],
     ['Tool', row.tool],
     ['Action', r?.action],
-    ['Window', w !== undefined ? windowLine(w) : undefined],
-    ['Element', targetLabel(r)],
+    ['Window', w !== undefined && !screen ? windowLine(w) : undefined],
+    ['Element', screen ? undefined : targetLabel(r)],
     ['Automation id', el?.automation_id],
     ['Text', typedText(r)],
     ['Keys', r?.action === 'key' || r?.action === 'hold_key' ? r.screen?.keys : undefined],
@@ -120,7 +122,7 @@ export function detailFields(row: ReceiptRow): [label: string, value: string][] 
         ? `${r.after_read.status}${r.after_read.unread ? `: ${r.after_read.unread.join(', ')}` : ''}`
         : undefined,
     ],
-    ['Path', r?.path],
+    ['Path', screen ? undefined : r?.path],
     ['Duration', `${Math.round(row.durationMs)} ms`],
     ['Records', row.records.map((e) => `#${e.seq} ${e.tool} ${e.outcome}`).join(' · ')],
   ];
