@@ -101,6 +101,7 @@ describe('pictures a person can judge from (browser lane)', () => {
         const picture = card.getByTestId('card-picture');
         await picture.locator('img').waitFor({ timeout: 15_000 });
         const img = await picture.locator('img').boundingBox();
+        const bytes = ((await picture.locator('img').getAttribute('src')) ?? '').length;
         const natural = { width: Number(await picture.getAttribute('data-width')), height: Number(await picture.getAttribute('data-height')) };
         const outline = card.getByTestId('card-outline');
         const box = await outline.boundingBox();
@@ -113,7 +114,7 @@ describe('pictures a person can judge from (browser lane)', () => {
         console.log(
           `[pictures] ${theme}: checkbox ${real.w}×${real.h} px on screen; on the card ${w.toFixed(1)}×${h.toFixed(1)} CSS px ` +
             `(picture ${natural.width}×${natural.height} shown at ${k.toFixed(3)}×), outline box ${box.width.toFixed(1)}×${box.height.toFixed(1)} px, ` +
-            `stroke ${stroke} px; region ${region.width.toFixed(0)}×${region.height.toFixed(0)} px`,
+            `stroke ${stroke} px; region ${region.width.toFixed(0)}×${region.height.toFixed(0)} px; the picture is ${(bytes / 1024).toFixed(0)} KiB as a data: URL`,
         );
         assert.ok(stroke >= 2, `the outline's stroke is ${stroke} px`);
         assert.ok(h >= real.h - 0.5 && w >= real.w - 0.5, `the checkbox is shown ${w}×${h} CSS px; it is ${real.w}×${real.h} on screen`);

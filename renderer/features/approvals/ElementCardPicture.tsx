@@ -6,8 +6,10 @@ import { UntrustedText } from '../shell/UntrustedText.js';
 import { useCardPicture } from './useCardPicture.js';
 
 /**
- * An element_act card's picture: the target window as it looked when the action was checked, the
- * element outlined; or, when none could be taken, why (the card still names the element and its path).
+ * An element_act card's picture (docs/supervision.md#card-pictures): the region of the target window
+ * around the element, as it looked when the action was checked, at the screen's scale with the
+ * element outlined, opening the whole window full size; or, when none could be taken, why (the card
+ * still names the element and its path).
  */
 export function ElementCardPicture({ card }: { card: PendingApproval }) {
   if (card.screen !== undefined) return null;
@@ -32,9 +34,9 @@ function WindowPicture({ card, p }: { card: PendingApproval; p: ScreenCard }) {
   const alt = `The window ${card.window !== undefined ? `“${card.window.title}” ` : ''}as it looked when checked, ${what} outlined`;
   const size = { width: p.width, height: p.height };
   const outline = p.outline;
-  // The picture's pixels per screen pixel, from the element's own rectangle: the region shows the screen 1:1.
+  // Screen pixels per picture pixel, from the element's own rectangle: shown at this many CSS px per picture pixel, the region is the screen 1:1.
   const rect = card.target?.rect;
-  const scale = outline !== undefined && rect !== undefined && rect.w > 0 && outline.w > 0 ? outline.w / rect.w : 1;
+  const oneToOne = outline !== undefined && rect !== undefined && rect.w > 0 && outline.w > 0 ? rect.w / outline.w : 1;
   return (
     <figure className="card-picture" data-testid="card-picture-figure">
       <ZoomablePicture
@@ -47,7 +49,7 @@ function WindowPicture({ card, p }: { card: PendingApproval; p: ScreenCard }) {
         testId="card-picture"
         marks={<MaskedRects rects={p.masked} size={size} />}
         overlay={outline !== undefined ? <ElementBox rect={outline} size={size} /> : undefined}
-        {...(outline !== undefined ? { crop: { focus: outline, scale: 1 / scale, ...REGION } } : {})}
+        {...(outline !== undefined ? { crop: { focus: outline, scale: oneToOne, ...REGION } } : {})}
       />
       <figcaption className="muted small">
         {outline !== undefined
