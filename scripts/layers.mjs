@@ -185,7 +185,7 @@ export const LAYERS = [
     folder: 'renderer/features',
     why: 'React views, one folder per feature: they read the store and call its actions.',
     may: ['protocol', 'renderer/api', 'renderer/store', 'renderer/features'],
-    packages: ['react', '@tanstack/react-virtual'],
+    packages: ['react', 'react-dom', '@tanstack/react-virtual'],
   },
   {
     folder: 'desktop',

@@ -54,8 +54,8 @@ function approvalSpecs(lane: UiLane): void {
       await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '20'], { waitForWindow: 'Overseer Fixture' });
       ui = await lane.start(desktop.env);
       page = ui.page;
-      // Tall enough that five cards fit without scrolling: these specs are about the queue changing, not about scrolling it.
-      await page.setViewportSize({ width: 1280, height: 1500 });
+      // Tall enough that five cards fit without scrolling (each element card shows its element at 1:1, docs/supervision.md#card-pictures): these specs are about the queue changing, not about scrolling it.
+      await page.setViewportSize({ width: 1280, height: 2100 });
       agent = await httpClient(ui.mcp, AGENT);
       driver = await FixtureDriver.connect(desktop.a11yBusAddress);
       const fixture = (await toolJson<{ windows: { window: string; title: string; app: string }[] }>(agent, 'window_list')).windows.find(

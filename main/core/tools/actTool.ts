@@ -63,8 +63,12 @@ async function windowPicture(deps: ActDeps, session: AgentSession, item: Pending
   }
 }
 
-/** Size of an element card's picture. */
-const CARD_PICTURE = { max_width: 960, max_height: 600, format: 'jpeg', quality: 70 } as const;
+/**
+ * Size of an element card's picture: most windows 1:1 with the screen, so the card can show the
+ * element at its own size and the viewer the whole window at full size (docs/supervision.md#card-pictures).
+ * Bounded: a card is held in memory while it waits, and larger windows are downscaled to fit.
+ */
+const CARD_PICTURE = { max_width: 1920, max_height: 1200, format: 'jpeg', quality: 80 } as const;
 
 /**
  * element_act, in the order of docs/supervision.md#order-of-checks: resolve and check the target
