@@ -37,9 +37,24 @@ console.log(row('progressive exposure off (every tool)', bytes({ tools: listing(
 /** One tier's tools, split by what they carry. */
 function tier(label: string, tools: Tool[]): void {
   console.log(row(`tier "${label}" (${tools.length} tools)`, bytes(tools)));
-  console.log(row('  descriptions', tools.reduce((n, t) => n + bytes(t.description ?? ''), 0)));
-  console.log(row('  inputSchemas', tools.reduce((n, t) => n + bytes(t.inputSchema), 0)));
-  console.log(row('  outputSchemas', tools.reduce((n, t) => n + bytes(t.outputSchema ?? {}), 0)));
+  console.log(
+    row(
+      '  descriptions',
+      tools.reduce((n, t) => n + bytes(t.description ?? ''), 0),
+    ),
+  );
+  console.log(
+    row(
+      '  inputSchemas',
+      tools.reduce((n, t) => n + bytes(t.inputSchema), 0),
+    ),
+  );
+  console.log(
+    row(
+      '  outputSchemas',
+      tools.reduce((n, t) => n + bytes(t.outputSchema ?? {}), 0),
+    ),
+  );
   for (const t of tools) console.log(row(`    ${t.name}`, bytes(t)));
 }
 tier('accessibility', toolList());

@@ -61,9 +61,13 @@ export function tierOf(tool: string): Tier | undefined {
 
 /** The refusal of a tool whose tier this agent has not activated: it says exactly what to call. */
 export function inactiveTier(tool: string, tier: Tier): ErrorInfo {
-  return errorInfo('invalid_argument', `${tool} is in the "${tier}" tier, which you have not activated: call computer_use_activate {"tiers": ["${tier}"]} first`, {
-    reason: 'tier_inactive',
-    tier,
-    activate: { tool: 'computer_use_activate', arguments: { tiers: [tier] } },
-  });
+  return errorInfo(
+    'invalid_argument',
+    `${tool} is in the "${tier}" tier, which you have not activated: call computer_use_activate {"tiers": ["${tier}"]} first`,
+    {
+      reason: 'tier_inactive',
+      tier,
+      activate: { tool: 'computer_use_activate', arguments: { tiers: [tier] } },
+    },
+  );
 }

@@ -7,7 +7,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import WebSocket from 'ws';
 import { REPO_ROOT } from '../core/paths.js';
-import { applyDelta, type Tier, type HeldApproval, type HeldDelta, type PendingApproval, type PendingDelta, type UiFrame, type UiSnapshot } from '../../protocol/index.js';
+import {
+  applyDelta,
+  type Tier,
+  type HeldApproval,
+  type HeldDelta,
+  type PendingApproval,
+  type PendingDelta,
+  type UiFrame,
+  type UiSnapshot,
+} from '../../protocol/index.js';
 
 /** A running `overseer serve` for tests: its URLs, token, data folder and output. */
 export interface Served {

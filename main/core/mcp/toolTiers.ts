@@ -69,6 +69,7 @@ export function activate(session: AgentSession, raw: unknown, screenOffered: boo
 /** An activation as the agent reads it. */
 export function renderActivation(a: ActivateAnswer): string {
   const lines = [`tiers: ${a.tiers.join(', ')}`, `listed: ${a.activated.join(', ')}`];
-  for (const u of a.unavailable ?? []) lines.push(`${u.tier}: not listed: the person does not offer it now (it appears, with tools/list_changed, once they do)`);
+  for (const u of a.unavailable ?? [])
+    lines.push(`${u.tier}: not listed: the person does not offer it now (it appears, with tools/list_changed, once they do)`);
   return lines.join('\n');
 }
