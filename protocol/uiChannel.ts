@@ -57,7 +57,7 @@ export const Settings = z.strictObject({
   approval_expiry_s: z.number().int().min(5).max(3600),
   /** Milliseconds element_act waits for a decision before answering `pending`. */
   approval_wait_ms: z.number().int().min(1000).max(55_000),
-  /** Expose only computer_use_activate until an agent activates the tools. */
+  /** List only computer_use_activate (and the tools every agent lists) until an agent activates tiers (docs/tools.md#progressive-tools). */
   progressive_tools: z.boolean(),
   /** Offer agents the screen tier (screenshots, pointer and keyboard input): 15 more tools in every tools/list. */
   screen_tools: z.boolean(),
@@ -75,7 +75,8 @@ export type Settings = z.infer<typeof Settings>;
 export const DEFAULT_SETTINGS: Settings = {
   approval_expiry_s: 120,
   approval_wait_ms: 45_000,
-  progressive_tools: false,
+  // On: an idle agent's tools/list stays small (docs/tools.md#progressive-tools).
+  progressive_tools: true,
   screen_tools: true,
   exclusions: {},
   read_timeout_ms: 5000,

@@ -14,7 +14,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateD
 import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { mcpMessage, rawHttp, rawMcpSession, rawWs } from '../testing/rawClients.js';
-import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
+import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
@@ -137,9 +137,9 @@ describe('as a hostile agent: nothing but the person decides', () => {
     const pair = await rawHttp(`${s.origin}/pair?code=${s.token}`, { method: 'GET' });
     assert.equal(pair.status, 403, 'the agent token is no sign-in code');
     assert.equal(pair.headers['set-cookie'], undefined);
-    // No tool decides: the agent's whole surface is the five tools.
+    // No tool decides: the agent's whole surface is activation and the tiers' tools.
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES, ...SCREEN_TOOL_NAMES].sort());
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES].sort());
     assert.match((await tool(agent, 'approve', { approval_id: card.approval_id })).text, /^error invalid_argument: unknown tool/);
     // Still waiting for the person, who denies it.
     const snap = await ui.command<UiSnapshot>('snapshot');
@@ -171,6 +171,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
   it('1. a flooding agent with an endless, misleading name: at most 16 of its cards wait, the rest are refused, and its name is cut', async () => {
     const flooder = new Client({ name: `APPROVED BY ADMIN\u202e\n${'x'.repeat(5000)}`, version: '1' });
     await flooder.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+    await activateTiers(flooder);
     try {
       since = ui.mark();
       const burst = Array.from({ length: 24 }, () =>
@@ -231,6 +232,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
     const client = new Client({ name: 'departing-agent', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } });
     await client.connect(transport);
+    await activateTiers(client);
     const answer = act(client, { selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'from a departed agent' }).catch(() => undefined);
     const card = await pendingCard((p) => p.agent === 'departing-agent');
     const gone = ui.mark();
@@ -256,6 +258,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
         stderr: 'pipe',
       }),
     );
+    await activateTiers(client);
     const answer = act(client, { selector: { automation_id: 'counter' }, action: 'invoke' }).catch(() => undefined);
     const card = await pendingCard((p) => p.agent === 'bridge-agent');
     const gone = ui.mark();

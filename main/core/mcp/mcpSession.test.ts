@@ -18,7 +18,8 @@ import { Policy } from '../supervision/policy.js';
 import { QueueAdmission } from '../supervision/admission.js';
 import { AgentSession } from '../tools/agentSession.js';
 import { ToolRunner } from '../tools/toolRunner.js';
-import { ACTIVATE_TOOL, createMcpServer, toolList } from './mcpSession.js';
+import { createMcpServer } from './mcpSession.js';
+import { ACTIVATE_TOOL, toolList } from './toolList.js';
 
 /** One real turn of the event loop (file writes of the journal complete in real time). */
 const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
@@ -240,9 +241,11 @@ describe('MCP answers: progressive tools and the client’s validation itself', 
         listed.tools.map((x) => [x.name, x.outputSchema?.type]),
         [[ACTIVATE_TOOL, 'object']],
       );
-      assert.equal((await t.call('window_list')).isError, true, 'not activated yet');
-      assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [...TOOL_NAMES] });
-      assert.equal((await t.client.listTools()).tools.length, 5);
+      const early = await t.call('window_list');
+      assert.equal(early.isError, true, 'not activated yet');
+      assert.match((early.content[0] as { text: string }).text, /tier_inactive/);
+      assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [ACTIVATE_TOOL, ...TOOL_NAMES], tiers: ['accessibility'] });
+      assert.equal((await t.client.listTools()).tools.length, 1 + TOOL_NAMES.length);
       await t.answer('window_list');
     } finally {
       await t.close();

@@ -6,6 +6,7 @@ import {
   VIEW_ONLY_ACTIONS,
   errorInfo,
   type Decision,
+  type Element,
   type ElementActArgs,
   type ElementRef,
   type ErrorInfo,
@@ -16,6 +17,7 @@ import {
 import { riskHints } from '../supervision/riskHints.js';
 import { changedBeyondView, viewMayChangeState } from '../supervision/viewOnly.js';
 import type { AgentSession } from './agentSession.js';
+import { bindTargets } from './readTools.js';
 import { pictureOf } from './screenTools.js';
 import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
 
@@ -35,8 +37,18 @@ function base(receiptId: string, args: ElementActArgs): Receipt {
 
 /** The helper's receipt as the agent's, with id and decision. */
 function fromHelper(receiptId: string, h: HelperActResult, decision?: Decision): Receipt {
-  const { element_ref: _ref, rebound: _rebound, ...rest } = h;
+  const { element_ref: _ref, rebound: _rebound, candidate_refs: _candidates, ...rest } = h;
   return { ...rest, receipt_id: receiptId, ...(decision !== undefined ? { decision } : {}) };
+}
+
+/**
+ * An ambiguous selector's candidates get target handles, as element_find's matches do when the
+ * window is named (docs/tools.md#ambiguous-selectors): the agent can act on the one it means.
+ */
+function targetCandidates(session: AgentSession, args: ElementActArgs, h: HelperActResult): void {
+  const candidates = h.refusal?.code === 'ambiguous' ? h.refusal.data?.['candidates'] : undefined;
+  if (args.window === undefined || h.window === undefined || h.candidate_refs === undefined || !Array.isArray(candidates)) return;
+  bindTargets(session, args.selector, h.window, candidates as Element[], h.candidate_refs);
 }
 
 /** The card picture of an element_act: the target window (supervisor and excluded apps masked) with the element outlined. */
@@ -117,6 +129,7 @@ export function elementAct(
       checkedByHelper.window === undefined
     ) {
       const { text: _text, ...answer } = fromHelper(receiptId, checkedByHelper);
+      targetCandidates(session, args, checkedByHelper);
       return { ...answer, ...(r.text !== undefined ? { text: r.text } : {}) };
     }
     const { target, window } = checkedByHelper;

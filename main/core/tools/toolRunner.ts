@@ -11,7 +11,9 @@ import {
   WindowListArgs,
   WindowReadArgs,
   errorInfo,
+  inactiveTier,
   invalidArgument,
+  tierOf,
   type ErrorInfo,
   type Receipt,
   type ReceiptEntry,
@@ -209,10 +211,15 @@ export class ToolRunner {
         );
       if (isScreenTool(tool) && this.deps.screenTools?.() !== true)
         throw new OverseerError(
-          errorInfo('invalid_argument', `${tool}: the screen tier is turned off in the supervisor's settings`, { setting: 'screen_tools' }),
+          errorInfo('invalid_argument', `${tool}: the screen tier is turned off in the supervisor's settings`, {
+            reason: 'tier_not_offered',
+            tier: 'screen',
+            setting: 'screen_tools',
+          }),
         );
-      if (isScreenTool(tool) && !session.screenTier)
-        throw new OverseerError(errorInfo('invalid_argument', `${tool}: activate the screen tier first (computer_use_activate with tiers ["screen"])`));
+      // Every tool stays callable by name; one of a tier the agent has not activated says how (docs/tools.md#progressive-tools).
+      const tier = tierOf(tool);
+      if (tier !== undefined && !session.tiers.has(tier)) throw new OverseerError(inactiveTier(tool, tier));
       if (this.deps.emergency?.() === true)
         throw new OverseerError(
           errorInfo('braked', 'the emergency stop is engaged: every call is answered braked until a person re-arms Overseer; your session stays open', {
