@@ -10,7 +10,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { AgentInfo, PendingApproval, Receipt, ReceiptEntry } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { startDoomedAgent, type DoomedAgent } from '../testing/doomedAgent.js';
-import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
+import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
 import { REPO_ROOT } from './paths.js';
 
@@ -111,6 +111,7 @@ describe('departed agents, allow-for-session on queued cards, and an emergency s
     });
     const client = new Client({ name: 'bridged-agent', version: '1' });
     await client.connect(transport);
+    await activateTiers(client);
     const since = ui.mark();
     const answer = setName(client, 'from a dead bridge').catch(() => undefined);
     const item = await card((p) => p.agent === 'bridged-agent', since);

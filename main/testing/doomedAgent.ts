@@ -4,13 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { REPO_ROOT } from '../core/paths.js';
 
-/** A real MCP SDK client in its own process: it connects, lists tools, then sets the fixture's Name field and waits for the person. */
+/** A real MCP SDK client in its own process: it connects, activates the accessibility tier, lists tools, then sets the fixture's Name field and waits for the person. */
 const SCRIPT = `
 import { Client } from '${REPO_ROOT}node_modules/@modelcontextprotocol/sdk/dist/esm/client/index.js';
 import { StreamableHTTPClientTransport } from '${REPO_ROOT}node_modules/@modelcontextprotocol/sdk/dist/esm/client/streamableHttp.js';
 const [url, token, win, name, text] = process.argv.slice(2);
 const client = new Client({ name, version: '1.0.0' });
 await client.connect(new StreamableHTTPClientTransport(new URL(url), { requestInit: { headers: { Authorization: 'Bearer ' + token } } }));
+await client.callTool({ name: 'computer_use_activate', arguments: { tiers: ['accessibility'] } });
 await client.listTools();
 await client.callTool({ name: 'element_act', arguments: { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text } }, undefined, { timeout: 120000 });
 `;
