@@ -157,7 +157,8 @@ describe('arming', () => {
   });
 });
 
-const shape = (slots: readonly Slot[]) => slots.map((x) => `${x.id}:${x.left === undefined ? (x.entering === true ? 'entering' : 'card') : x.line === true ? 'line' : 'full'}`);
+const shape = (slots: readonly Slot[]) =>
+  slots.map((x) => `${x.id}:${x.left === undefined ? (x.entering === true ? 'entering' : 'card') : x.line === true ? 'line' : 'full'}`);
 
 describe('placeholders', () => {
   it('keep a decided card in place until the queue settles, and drop decided cards only at the end of the queue', () => {

@@ -91,8 +91,7 @@ const seconds = (ms: number): string => `${(Math.max(0, ms) / 1000).toFixed(1)} 
  */
 export function notArmedWhy(s: Seen | undefined, now: number, what = 'this card'): string | undefined {
   if (s === undefined) return `Not decided: ${what} is not on screen yet — read it first.`;
-  if (!onScreen(s.visible))
-    return `Not decided: only ${Math.floor(s.visible * 100)}% of ${what} is on screen — bring it fully into view and read it first.`;
+  if (!onScreen(s.visible)) return `Not decided: only ${Math.floor(s.visible * 100)}% of ${what} is on screen — bring it fully into view and read it first.`;
   const age = now - s.since;
   if (age >= ARM_MS) return undefined;
   if (s.cause === 'moved') return `Not decided: ${what} moved ${seconds(age)} ago — check that it is the one you mean.`;

@@ -13,6 +13,7 @@ import {
   selectRecords,
   selectRefusal,
   selectSelectedApproval,
+  selectSettled,
   selectSlots,
 } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
@@ -50,6 +51,7 @@ export function ApprovalQueue() {
   const online = useApp(selectConnection).state === 'open';
   const live = useApp(selectLive);
   const queueNote = useApp(selectRefusal(QUEUE_NOTE));
+  const settled = useApp(selectSettled);
   const now = useNow(1000);
   const decide = useDecide();
   const command = useCommand();
@@ -91,7 +93,7 @@ export function ApprovalQueue() {
 
   const waiting = slots.filter((x) => x.left === undefined && x.entering !== true).length;
   return (
-    <section className="queue" ref={rootRef} aria-labelledby="queue-heading" data-testid="approval-queue" data-sticky-root>
+    <section className="queue" ref={rootRef} aria-labelledby="queue-heading" data-testid="approval-queue" data-settled={settled} data-sticky-root>
       <div className="queue-head" data-sticky-head data-testid="queue-head">
         <div className="panel-head">
           <h2 id="queue-heading">

@@ -26,7 +26,7 @@ export function mayAct(id: string, aim: Aim): boolean {
   const seen = s.seen[armKey.card(id)];
   if (aim.via === 'key' && s.selectedApproval === id && !wholeOnScreen(seen)) {
     const share = seen === undefined ? 0 : Math.floor(seen.visible * 100);
-    s.refuse(QUEUE_NOTE, `Not decided: only ${share}% of the selected card was on screen — it is shown now; read it first.`, now);
+    s.refuse(QUEUE_NOTE, `Not decided: only ${share}% of the selected card was on screen — it is shown now; read it, then decide.`, now);
     document.querySelector(`[data-arm-key="${CSS.escape(armKey.card(id))}"]`)?.scrollIntoView({ block: 'nearest' });
     return false;
   }

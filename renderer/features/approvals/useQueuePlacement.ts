@@ -1,5 +1,4 @@
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
-import { VISIBLE_MIN } from '../../store/arming.js';
 import { selectSettled } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { pointerAt, pointerWithin } from './usePointerInQueue.js';
@@ -12,6 +11,9 @@ import { scrollerOf, shareOnScreen, viewOf } from './visibility.js';
  * decides it.
  */
 export const GUARD_MS = 500;
+
+/** Placement aims higher than arming (90%): the next card is shown whole, its note line included. */
+const WHOLE = 0.999;
 
 /** Space kept between a card scrolled into view and the edge of the queue. */
 const MARGIN_PX = 8;
@@ -40,26 +42,34 @@ function selectedEl(list: HTMLElement): HTMLElement | null {
 }
 
 /**
- * Places what changed: false while the guard holds. The next card's visibility decides how much
- * collapses: when it is on screen, only what follows the last shown card (nothing shown moves).
+ * Places what changed (undefined while the guard holds). The next card's visibility decides how
+ * much collapses: when it is wholly on screen, only what follows the last shown card (nothing
+ * shown moves).
  */
-function place(list: HTMLElement): { placed: boolean; follow: boolean } {
+function place(list: HTMLElement): Follow | undefined {
   const s = appStore.getState();
-  if (s.settled) return { placed: true, follow: false };
-  if (guarded(list, Date.now())) return { placed: false, follow: false };
+  if (s.settled || guarded(list, Date.now())) return undefined;
   const left = s.slots.some((x) => x.left !== undefined && x.line !== true);
+  const entering = new Set(s.slots.filter((x) => x.entering === true).map((x) => x.id));
   const next = selectedEl(list);
-  s.settle(left && next !== null && shareOnScreen(next) < VISIBLE_MIN);
-  return { placed: true, follow: left };
+  s.settle(left && next !== null && shareOnScreen(next) < WHOLE);
+  // After a decision the next card is followed; after an arrival only when it is the card to decide next (the queue had none).
+  const selected = s.selectedApproval;
+  return left || (selected !== undefined && entering.has(selected)) ? { fresh: entering } : undefined;
+}
+
+/** A scroll to do once the settled queue is laid out; cards just shown may end under the pointer (they arm from now on anyway). */
+interface Follow {
+  fresh: ReadonlySet<string>;
 }
 
 /**
- * Scrolls the selected card into view when it is not (90%) on screen, unless that would bring a
- * card under the pointer: the one scroll the queue makes by itself after a decision.
+ * Scrolls the selected card into view when it is not wholly on screen, unless that would bring a
+ * card the person already saw under the pointer: the one scroll the queue makes by itself.
  */
-function follow(list: HTMLElement): void {
+function follow(list: HTMLElement, { fresh }: Follow): void {
   const card = selectedEl(list);
-  if (card === null || shareOnScreen(card) >= VISIBLE_MIN) return;
+  if (card === null || shareOnScreen(card) >= WHOLE) return;
   const scroller = scrollerOf(card);
   if (scroller === undefined) return;
   const r = card.getBoundingClientRect();
@@ -69,6 +79,7 @@ function follow(list: HTMLElement): void {
   const p = pointerAt();
   if (p !== undefined) {
     for (const other of list.querySelectorAll<HTMLElement>('[data-testid="pending-card"]')) {
+      if (fresh.has(other.dataset['approvalId'] ?? '')) continue;
       const o = other.getBoundingClientRect();
       if (p.x >= o.left && p.x <= o.right && p.y >= o.top - dy && p.y <= o.bottom - dy) return;
     }
@@ -86,23 +97,22 @@ function follow(list: HTMLElement): void {
  */
 export function useQueuePlacement(list: RefObject<HTMLElement | null>): void {
   const settled = useApp(selectSettled);
-  const following = useRef(false);
+  const following = useRef<Follow | undefined>(undefined);
   useLayoutEffect(() => {
     if (list.current === null) return;
     if (!appStore.getState().settled) {
-      const r = place(list.current);
-      if (r.follow) following.current = true;
+      following.current = place(list.current) ?? following.current;
       return;
     }
-    if (following.current) {
-      following.current = false;
-      follow(list.current);
+    if (following.current !== undefined) {
+      follow(list.current, following.current);
+      following.current = undefined;
     }
   });
   useEffect(() => {
     if (settled) return;
     const retry = () => {
-      if (list.current !== null && place(list.current).follow) following.current = true;
+      if (list.current !== null) following.current = place(list.current) ?? following.current;
     };
     const timer = setInterval(retry, RETRY_MS);
     document.addEventListener('pointermove', retry, { passive: true });
