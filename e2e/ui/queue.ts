@@ -89,12 +89,13 @@ export interface QueueCounts {
 export async function installQueueProbe(page: Page): Promise<void> {
   // A string, not a function: the test's TypeScript loader would wrap inner functions with a helper the page lacks.
   await page.evaluate(`(() => {
-    const probe = { scrolls: 0, refusals: [], shownAt: {}, armedAt: {} };
+    const probe = { scrolls: 0, refusals: [], presentAt: {}, shownAt: {}, armedAt: {} };
     window.__queueProbe = probe;
     new MutationObserver(() => {
       const now = Date.now();
       for (const card of document.querySelectorAll('[data-testid="pending-card"]')) {
         const id = card.getAttribute('data-approval-id');
+        probe.presentAt[id] ??= now;
         if (card.closest('[data-entering]') !== null) continue;
         probe.shownAt[id] ??= now;
         if (card.querySelector('[data-testid="approve-button"][data-armed="true"]') !== null) probe.armedAt[id] ??= now;
@@ -145,12 +146,18 @@ export async function queueCounts(page: Page): Promise<QueueCounts> {
   });
 }
 
-/** When the probe saw a card first shown and first armed (epoch ms, the page's clock: the same machine's). */
-export async function cardTimes(page: Page, approvalId: string): Promise<{ shownAt?: number; armedAt?: number }> {
+/**
+ * When the probe saw a card first in the page (laid out, maybe still entering), first shown, and
+ * first armed (epoch ms, the page's clock: the same machine's).
+ */
+export async function cardTimes(page: Page, approvalId: string): Promise<{ presentAt?: number; shownAt?: number; armedAt?: number }> {
   return page.evaluate((id) => {
-    const w = window as unknown as { __queueProbe?: { shownAt: Record<string, number>; armedAt: Record<string, number> } };
+    const w = window as unknown as {
+      __queueProbe?: { presentAt: Record<string, number>; shownAt: Record<string, number>; armedAt: Record<string, number> };
+    };
     const p = w.__queueProbe;
-    const out: { shownAt?: number; armedAt?: number } = {};
+    const out: { presentAt?: number; shownAt?: number; armedAt?: number } = {};
+    if (p?.presentAt[id] !== undefined) out.presentAt = p.presentAt[id];
     if (p?.shownAt[id] !== undefined) out.shownAt = p.shownAt[id];
     if (p?.armedAt[id] !== undefined) out.armedAt = p.armedAt[id];
     return out;

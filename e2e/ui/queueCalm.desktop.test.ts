@@ -47,7 +47,7 @@ describe('a queue decided calmly at laptop size', () => {
   let agents: Client[];
   let person: UiClient;
   let win: string;
-  const delays: { appear: number; armed: number }[] = [];
+  const delays: { present: number; appear: number; armed: number }[] = [];
 
   before(async () => {
     desktop = await startPrivateDesktop();
@@ -67,10 +67,9 @@ describe('a queue decided calmly at laptop size', () => {
   });
   after(async () => {
     if (delays.length > 0) {
-      const appear = delays.map((d) => d.appear);
-      const armed = delays.map((d) => d.armed);
+      const figure = (xs: number[]) => `p50 ${percentile(xs, 50)} ms, p95 ${percentile(xs, 95)} ms`;
       console.log(
-        `# call → card on the page: p50 ${percentile(appear, 50)} ms, p95 ${percentile(appear, 95)} ms; call → decidable (armed) card: p50 ${percentile(armed, 50)} ms, p95 ${percentile(armed, 95)} ms (n = ${delays.length}; the issue's bound: p95 ≤ 1200 ms)`,
+        `# call → card in the page: ${figure(delays.map((d) => d.present))}; held while the pointer rested on the decided card: ${figure(delays.map((d) => d.appear - d.present))}; call → card shown: ${figure(delays.map((d) => d.appear))}; call → decidable (armed) card: ${figure(delays.map((d) => d.armed))} (n = ${delays.length}; the issue's bound: p95 ≤ 1200 ms)`,
       );
     }
     person?.close();
@@ -117,8 +116,8 @@ describe('a queue decided calmly at laptop size', () => {
           /** When the page first showed the card and first armed it, from the agent's call (read after the decision). */
           const timing = async () => {
             const t = await cardTimes(page, approval);
-            assert.ok(t.shownAt !== undefined && t.armedAt !== undefined, `the probe saw card ${approval} shown and armed`);
-            return { appear: t.shownAt - t0, armed: t.armedAt - t0 };
+            assert.ok(t.presentAt !== undefined && t.shownAt !== undefined && t.armedAt !== undefined, `the probe saw card ${approval} shown and armed`);
+            return { present: t.presentAt - t0, appear: t.shownAt - t0, armed: t.armedAt - t0 };
           };
           return { answer, card, shownAt, view, timing };
         };

@@ -68,7 +68,7 @@ export function measureNow(el: Element | null): void {
   if (s !== undefined) appStore.getState().noteSeen([s], Date.now());
 }
 
-/** Whether the control with this arm key is armed, and since when it has been arming; re-renders when it arms. */
+/** Whether the control with this arm key is armed, and since when it has been arming (undefined while not on screen); re-renders when it arms. */
 export function useArmed(key: string): { armed: boolean; since: number | undefined } {
   const seen = useApp(selectSeen(key));
   const [, rerender] = useReducer((n: number) => n + 1, 0);
@@ -79,7 +79,8 @@ export function useArmed(key: string): { armed: boolean; since: number | undefin
     const timer = setTimeout(rerender, Math.max(0, at - Date.now()) + 5);
     return () => clearTimeout(timer);
   }, [at, armed]);
-  return { armed, since: seen?.since };
+  // No arming progress to show while it is not (90%) on screen: it is not arming then.
+  return { armed, since: at === undefined ? undefined : seen?.since };
 }
 
 /** Whether keys may decide the selected card yet (it must have been selected for the arming time); re-renders when they may. */
