@@ -1,7 +1,7 @@
 import { useCallback } from 'react';
 import type { PolicyRule } from '../../../protocol/index.js';
-import { armKey } from '../../store/arming.js';
-import type { Aim } from '../../store/approvalsSlice.js';
+import { armKey, wholeOnScreen } from '../../store/arming.js';
+import { QUEUE_NOTE, type Aim } from '../../store/approvalsSlice.js';
 import { appStore } from '../../store/useApp.js';
 import { describeError, useApi } from '../shell/apiContext.js';
 
@@ -17,12 +17,22 @@ const noteTarget = (id: string, aim: Aim): string => (aim.via === 'pointer' && a
 /**
  * Checks an aim at a card (a click on one of its controls, or a key at the selected card): true
  * when it may act now; otherwise the reason appears next to what was aimed at and nothing is sent.
+ * A key aimed at a card that is not (90%) on screen is refused on the queue's own line, which
+ * stays in view, and the card is brought into view to be read
+ * (docs/supervision.md#arming-and-decisions).
  */
 export function mayAct(id: string, aim: Aim): boolean {
   const s = appStore.getState();
   const now = Date.now();
   const why = s.whyNot(id, aim, now);
   if (why === undefined) return true;
+  const seen = s.seen[armKey.card(id)];
+  if (aim.via === 'key' && s.selectedApproval === id && !wholeOnScreen(seen)) {
+    const share = seen === undefined ? 0 : Math.floor(seen.visible * 100);
+    s.refuse(QUEUE_NOTE, `Not decided: only ${share}% of the selected card was on screen — it is shown now; read it, then decide.`, now);
+    document.querySelector(`[data-arm-key="${CSS.escape(armKey.card(id))}"]`)?.scrollIntoView({ block: 'nearest' });
+    return false;
+  }
   s.refuse(noteTarget(id, aim), why, now);
   return false;
 }
