@@ -6,7 +6,9 @@ import type { Locator, Page } from 'playwright-core';
  */
 export async function armed(control: Locator, timeout = 5000): Promise<Locator> {
   // Scrolled into view first: scrolling moves the card, which arms it again, so the click after this needs no scroll.
+  // The whole card, not just the button: a card arms only while 90% of it is on screen, as a person would scroll to read it.
   await control.scrollIntoViewIfNeeded({ timeout });
+  await control.evaluate((el) => el.parentElement?.closest('[data-arm-key]')?.scrollIntoView({ block: 'nearest' }));
   await control.and(control.page().locator('[data-armed="true"]')).waitFor({ timeout });
   return control;
 }
