@@ -9,6 +9,7 @@ export * from './screenRpc.js';
 export * from './screenTools.js';
 export * from './selector.js';
 export * from './tools.js';
+export * from './talk.js';
 export * from './uiChannel.js';
 export * from './readResultCheck.js';
 export * from './hiddenChars.js';

@@ -1,4 +1,16 @@
-import { OverseerError, cardPicture, cardSubject, errorInfo, fail, withoutPictures, type PolicyRule } from '../../protocol/index.js';
+import {
+  AnyAction,
+  OverseerError,
+  TALK_LIMITS,
+  cardPicture,
+  cardSubject,
+  errorInfo,
+  fail,
+  isTalkCard,
+  withoutPictures,
+  type PendingApproval,
+  type PolicyRule,
+} from '../../protocol/index.js';
 import type { Supervisor } from './supervisor.js';
 import type { UiHandlers } from './uiHub.js';
 
@@ -8,6 +20,21 @@ const SCREEN_VIEW_SIZE = { max_width: 1280, max_height: 800, format: 'jpeg', qua
 const gone = (id: string): OverseerError =>
   new OverseerError(errorInfo('expired', `approval ${id} is no longer pending (it was decided, expired, braked or withdrawn)`));
 
+/** Approve and deny decide actions only: a question is answered, a handoff given back (docs/supervision.md#questions-and-handoffs). */
+const notAnAction = (item: PendingApproval): OverseerError =>
+  fail(
+    'invalid_argument',
+    item.action === 'ask' ? 'this card is a question: answer it (answer_question)' : 'this card is a handoff: give control back (resume_handoff)',
+  );
+
+/** The pending card of this id and kind, or the refusal that says why not. */
+function talkCard(s: Supervisor, id: string, action: 'ask' | 'handoff'): PendingApproval {
+  const item = s.approvals.get(id);
+  if (item === undefined) throw gone(id);
+  if (item.action !== action) throw fail('invalid_argument', `card ${id} is not ${action === 'ask' ? 'a question' : 'a handoff'}`);
+  return item;
+}
+
 /**
  * What each UI command does. Only the UI channel reaches these — the WebSocket with the person's
  * cookie, or IPC from the desktop app's own page — never an agent's credential (docs/security.md).
@@ -16,13 +43,15 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
   return {
     approve: ({ approval_id, allow }) => {
       const item = s.approvals.get(approval_id);
-      if (item === undefined || !s.approvals.approve(approval_id, allow?.scope)) return Promise.reject(gone(approval_id));
+      if (item !== undefined && isTalkCard(item)) return Promise.reject(notAnAction(item));
+      const action = item === undefined || isTalkCard(item) ? undefined : AnyAction.parse(item.action);
+      if (item === undefined || action === undefined || !s.approvals.approve(approval_id, allow?.scope)) return Promise.reject(gone(approval_id));
       if (allow === undefined) return Promise.resolve({ ok: true as const });
       const subject = cardSubject(item);
       const rule: PolicyRule = s.policy.allowForSession({
         session: item.session,
         agent: item.agent,
-        action: item.action,
+        action,
         app: subject.app,
         scope: allow.scope,
         element: subject.key,
@@ -31,7 +60,34 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       return Promise.resolve({ ok: true as const, rule });
     },
     deny: ({ approval_id, reason }) => {
+      const item = s.approvals.get(approval_id);
+      if (item !== undefined && isTalkCard(item)) return Promise.reject(notAnAction(item));
       if (!s.approvals.deny(approval_id, reason)) return Promise.reject(gone(approval_id));
+      return Promise.resolve({ ok: true as const });
+    },
+    answer_question: ({ approval_id, choice, answer, decline, note }) => {
+      const item = talkCard(s, approval_id, 'ask');
+      const given = [choice !== undefined, answer !== undefined, decline === true].filter(Boolean).length;
+      if (given !== 1) throw fail('invalid_argument', 'give exactly one of choice, answer or decline');
+      if (decline === true) {
+        if (!s.approvals.settle(approval_id, { verdict: 'denied', ...(note !== undefined ? { note } : {}) })) throw gone(approval_id);
+        return Promise.resolve({ ok: true as const });
+      }
+      const choices = item.question?.choices ?? [];
+      if (choice !== undefined && choices[choice] === undefined) throw fail('invalid_argument', `the question offers ${choices.length} choices; ${choice} is not one`);
+      const text = choice !== undefined ? (choices[choice] as string) : (answer ?? '');
+      if (text.trim() === '') throw fail('invalid_argument', 'an answer must not be blank (decline instead)');
+      if (text.length > TALK_LIMITS.answer) throw fail('invalid_argument', `an answer is at most ${TALK_LIMITS.answer} characters`);
+      if (!s.approvals.settle(approval_id, { verdict: 'approved', answer: { text, ...(choice !== undefined ? { choice } : {}) } })) throw gone(approval_id);
+      return Promise.resolve({ ok: true as const });
+    },
+    resume_handoff: ({ approval_id, note }) => {
+      talkCard(s, approval_id, 'handoff');
+      if (!s.approvals.settle(approval_id, { verdict: 'approved', ...(note !== undefined ? { note } : {}) })) throw gone(approval_id);
+      return Promise.resolve({ ok: true as const });
+    },
+    presence: ({ visible }) => {
+      s.notePresence(visible);
       return Promise.resolve({ ok: true as const });
     },
     cancel_held: ({ approval_id, reason }) => {

@@ -5,19 +5,23 @@ import { ErrorCode, ListToolsRequestSchema, type CallToolResult, type Tool } fro
 import { z } from 'zod';
 import {
   ActivateAnswer,
+  AskAnswer,
+  CtrlAnswer,
   MAX_TOOL_NAME,
   SCREEN_TOOL_ANSWERS,
   SCREEN_TOOL_ARGS,
   SCREEN_TOOL_NAMES,
   TOOL_ANSWERS,
+  TALK_TOOL_NAMES,
   TOOL_NAMES,
   errorInfo,
   type ScreenToolName,
+  type TalkToolName,
   type ToolName,
 } from '../../../protocol/index.js';
 import { phase, profileTool } from '../callProfile.js';
 import { agentName, type AgentSession } from '../tools/agentSession.js';
-import { TOOL_ARGS, type ToolResult, type ToolRunner } from '../tools/toolRunner.js';
+import { TALK_TOOL_ARGS, TOOL_ARGS, isTalkTool, type ToolResult, type ToolRunner } from '../tools/toolRunner.js';
 import { toolJsonSchema } from './jsonSchema.js';
 
 /** The activation tool of progressive mode. */
@@ -119,6 +123,35 @@ export const screenToolList: () => Tool[] = (() => {
       inputSchema: toolJsonSchema(SCREEN_TOOL_ARGS[name], 'input'),
       outputSchema: toolJsonSchema(SCREEN_TOOL_ANSWERS[name], 'output'),
       annotations: SCREEN_ANNOTATIONS[name],
+    })));
+})();
+
+const TALK_DESCRIPTIONS: Record<TalkToolName, string> = {
+  computer_ask:
+    'Ask the supervising person a question (which file, which account, is this right?), with choices or for a written answer. A person answers, picks a choice or declines; rules never answer. ' +
+    'Answers {outcome: "answered", answer, choice?} or "declined"; if nobody answers within the approval wait, "pending" with a receipt_id for action_wait.',
+  computer_ctrl:
+    'Without arguments: what governs you now (brakes, whether a person is watching, your pending and held items, your connection and tiers, the rules that name you). ' +
+    'With handoff {reason}: hand the desktop to the person (a login, a CAPTCHA, a judgement call); every input on this connection waits until they give control back, then this answers {resumed: true, note?} (or "pending" for action_wait).',
+};
+
+const TALK_ANNOTATIONS: Record<TalkToolName, Tool['annotations']> = {
+  computer_ask: { title: 'Ask the person', readOnlyHint: true, openWorldHint: false },
+  computer_ctrl: { title: 'Control state and handoff', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
+const TALK_ANSWERS: Record<TalkToolName, z.ZodType> = { computer_ask: AskAnswer, computer_ctrl: CtrlAnswer };
+
+/** The tools that talk to the person: listed whether or not a tier is active (docs/tools.md#computer_ask). */
+export const talkToolList: () => Tool[] = (() => {
+  let tools: Tool[] | undefined;
+  return () =>
+    (tools ??= TALK_TOOL_NAMES.map((name) => ({
+      name,
+      description: TALK_DESCRIPTIONS[name],
+      inputSchema: toolJsonSchema(TALK_TOOL_ARGS[name], 'input'),
+      outputSchema: toolJsonSchema(TALK_ANSWERS[name], 'output'),
+      annotations: TALK_ANNOTATIONS[name],
     })));
 })();
 
@@ -229,8 +262,8 @@ export function createMcpServer(options: McpSessionOptions): Server {
     options.onChange();
   };
   server.setRequestHandler(ListToolsRequestSchema, () => {
-    if (!session.activated) return { tools: [activateTool()] };
-    return { tools: listedTools(runner.screenTools && session.screenTier) };
+    if (!session.activated) return { tools: [activateTool(), ...talkToolList()] };
+    return { tools: [...listedTools(runner.screenTools && session.screenTier), ...talkToolList()] };
   });
   // Registered at the protocol level: see RawCallTool.
   const callTool = async (request: z.infer<typeof RawCallTool>, extra: Parameters<Parameters<Server['setRequestHandler']>[1]>[1]): Promise<CallToolResult> => {
@@ -262,7 +295,8 @@ export function createMcpServer(options: McpSessionOptions): Server {
       const answer: ActivateAnswer = { activated: names };
       return { content: [{ type: 'text', text: `activated: ${names.join(', ')}` }], structuredContent: answer };
     }
-    if (!session.activated) return { isError: true, content: [{ type: 'text', text: `error invalid_argument: call ${ACTIVATE_TOOL} first` }] };
+    if (!session.activated && !isTalkTool(name))
+      return { isError: true, content: [{ type: 'text', text: `error invalid_argument: call ${ACTIVATE_TOOL} first` }] };
     const token = parsed.data._meta?.progressToken;
     const progress =
       token === undefined
