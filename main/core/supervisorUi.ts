@@ -74,7 +74,8 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
         return Promise.resolve({ ok: true as const });
       }
       const choices = item.question?.choices ?? [];
-      if (choice !== undefined && choices[choice] === undefined) throw fail('invalid_argument', `the question offers ${choices.length} choices; ${choice} is not one`);
+      if (choice !== undefined && choices[choice] === undefined)
+        throw fail('invalid_argument', `the question offers ${choices.length} choices; ${choice} is not one`);
       const text = choice !== undefined ? (choices[choice] as string) : (answer ?? '');
       if (text.trim() === '') throw fail('invalid_argument', 'an answer must not be blank (decline instead)');
       if (text.length > TALK_LIMITS.answer) throw fail('invalid_argument', `an answer is at most ${TALK_LIMITS.answer} characters`);

@@ -59,8 +59,7 @@ export class HandoffGate {
     const handoff = this.handoffs.get(approvalId);
     if (handoff === undefined) return;
     this.handoffs.delete(approvalId);
-    if (!this.handedOff(handoff.connection))
-      for (const w of [...this.waiters]) if (w.input.connection === handoff.connection) this.finish(w, { kind: 'go' });
+    if (!this.handedOff(handoff.connection)) for (const w of [...this.waiters]) if (w.input.connection === handoff.connection) this.finish(w, { kind: 'go' });
     this.emit(handoff.connection);
   }
 

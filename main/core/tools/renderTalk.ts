@@ -30,6 +30,10 @@ export function renderCtrlState(s: CtrlState): string {
   for (const h of s.held) out.push(`  ${h.receipt_id} ${h.action} held by the ${h.by} since ${h.since}`);
   out.push(`rules: ${s.rules.length}`);
   for (const r of s.rules)
-    out.push(r.kind === 'deny_app' ? `  ${r.id} deny apps matching ${q(r.pattern ?? '')}` : `  ${r.id} allow ${r.action ?? ''} in ${q(r.app ?? '')} (${r.scope ?? ''})`);
+    out.push(
+      r.kind === 'deny_app'
+        ? `  ${r.id} deny apps matching ${q(r.pattern ?? '')}`
+        : `  ${r.id} allow ${r.action ?? ''} in ${q(r.app ?? '')} (${r.scope ?? ''})`,
+    );
   return out.join('\n');
 }

@@ -293,9 +293,7 @@ export function firstAnswer<T>(
   return new Promise<T>((resolve, reject) => {
     let settled = false;
     const tick =
-      progress === undefined
-        ? undefined
-        : clock.setInterval(() => progress(clock.now() - started, waitMs, waitingFor), deps.progressIntervalMs ?? 5000);
+      progress === undefined ? undefined : clock.setInterval(() => progress(clock.now() - started, waitMs, waitingFor), deps.progressIntervalMs ?? 5000);
     const end = (): boolean => {
       if (settled) return false;
       settled = true;

@@ -50,9 +50,13 @@ const newReceiptId = (): string => `R${randomBytes(9).toString('base64url')}`;
 /** What a call is answered when it cannot wait for a person at all (a brake, its agent gone, the queue's bounds); undefined when it can. */
 function cannotAsk(deps: TalkDeps, session: AgentSession): ErrorInfo | undefined {
   if (deps.brakes.refusing)
-    return errorInfo('braked', `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} is engaged: nothing new reaches the person until they resume`, {
-      brake: deps.brakes.state,
-    });
+    return errorInfo(
+      'braked',
+      `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} is engaged: nothing new reaches the person until they resume`,
+      {
+        brake: deps.brakes.state,
+      },
+    );
   if (session.ended !== undefined) return errorInfo('withdrawn', `the agent went away (${session.ended})`);
   return undefined;
 }
@@ -100,7 +104,9 @@ async function askPerson(
       verdict: outcome.decision.verdict,
       by: outcome.decision.by,
       ...(outcome.decision.note !== undefined ? { note: outcome.decision.note } : {}),
-      ...(outcome.answer !== undefined ? { answer: outcome.answer.text, ...(outcome.answer.choice !== undefined ? { choice: outcome.answer.choice } : {}) } : {}),
+      ...(outcome.answer !== undefined
+        ? { answer: outcome.answer.text, ...(outcome.answer.choice !== undefined ? { choice: outcome.answer.choice } : {}) }
+        : {}),
     });
     return outcome;
   } finally {
@@ -173,7 +179,13 @@ function waitLikeAnAct<T extends TalkAnswer>(
 }
 
 /** computer_ask: a question card; answered, declined, pending, or refused (braked, withdrawn, expired, the queue's bounds). */
-export function computerAsk(deps: TalkDeps, session: AgentSession, args: ComputerAskArgs, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<AskAnswer> {
+export function computerAsk(
+  deps: TalkDeps,
+  session: AgentSession,
+  args: ComputerAskArgs,
+  progress: Progress | undefined,
+  braked: Promise<ErrorInfo>,
+): Promise<AskAnswer> {
   const base = { receipt_id: newReceiptId(), kind: 'question' as const };
   const expiresInMs = args.timeout_ms ?? deps.settings().approval_expiry_s * 1000;
   const flow = (async (): Promise<AskAnswer> => {

@@ -471,8 +471,8 @@ export class ToolRunner {
         : talk !== undefined
           ? talkSummary(talk)
           : receipt !== undefined
-          ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}${receipt.changed_state !== undefined ? `; it also changed ${receipt.changed_state.join(', ')}` : ''}`
-          : `${tool} ok`;
+            ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}${receipt.changed_state !== undefined ? `; it also changed ${receipt.changed_state.join(', ')}` : ''}`
+            : `${tool} ok`;
     const e: ReceiptEntry = {
       seq,
       at,
