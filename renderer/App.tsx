@@ -3,6 +3,8 @@ import { uiTitle } from '../protocol/index.js';
 import { AgentsPanel, HelperHealthPanel } from './features/agents/AgentsPanel.js';
 import { ApprovalQueue } from './features/approvals/ApprovalQueue.js';
 import { BrakeBar } from './features/brake/BrakeBar.js';
+import { HandoffBanner } from './features/brake/HandoffBanner.js';
+import { usePresence } from './features/shell/usePresence.js';
 import { ReceiptsTimeline } from './features/receipts/ReceiptsTimeline.js';
 import { SettingsPanel } from './features/settings/SettingsPanel.js';
 import { ConnectionBanner, NoticeLine } from './features/shell/ConnectionBanner.js';
@@ -24,6 +26,7 @@ export function App() {
   const view = useApp(selectView);
   const connection = useApp(selectConnection);
   const live = useApp(selectLive);
+  usePresence();
 
   useEffect(() => {
     document.title = uiTitle(pendingCount);
@@ -66,6 +69,8 @@ export function App() {
           <WindowsList />
         </nav>
         <main className="center">
+          {/* In the center column: its coming and going never moves the queue's cards (docs/supervision.md#arming-and-decisions). */}
+          <HandoffBanner />
           <div className="tabs" role="tablist" aria-label="Views">
             {VIEWS.map((v) => (
               <button

@@ -303,10 +303,13 @@ export function talkWait(
   if (flow?.pending === undefined) return undefined;
   const pending = flow.pending;
   let early = false;
-  return firstAnswer(deps, flow.done, braked, progress, args.timeout_ms ?? 45_000, (e) => {
+  return firstAnswer<TalkAnswer>(deps, flow.done, braked, progress, args.timeout_ms ?? 45_000, (e): TalkAnswer => {
     early = true;
-    const base = { receipt_id: pending.receipt_id, kind: pending.kind };
-    return (e.kind === 'timeout' ? { ...base, outcome: 'pending' } : { ...base, outcome: 'refused', refusal: e.info }) as TalkAnswer;
+    // What the flow knows now: still waiting, or answered by a brake.
+    const outcome = e.kind === 'timeout' ? { outcome: 'pending' as const } : { outcome: 'refused' as const, refusal: e.info };
+    return pending.kind === 'question'
+      ? { receipt_id: pending.receipt_id, kind: 'question', ...outcome }
+      : { receipt_id: pending.receipt_id, kind: 'handoff', ...outcome };
   }).then((answer) => {
     if (!early) session.talks.delete(args.receipt_id);
     return answer;

@@ -21,6 +21,9 @@ import { useNow } from '../shell/time.js';
 import { chooseWindow } from '../windows/WindowsList.js';
 import { ApprovalCard } from './ApprovalCard.js';
 import { useDecide, type Decision } from './decide.js';
+import { useTalkDecide } from './decideTalk.js';
+import { HandoffCard } from './HandoffCard.js';
+import { QuestionCard } from './QuestionCard.js';
 import { HeldList } from './HeldList.js';
 import { Placeholder } from './Placeholder.js';
 import { RecentDecisions } from './RecentDecisions.js';
@@ -147,6 +150,7 @@ interface SlotProps {
 /** One place in the queue: the card while it waits, then a placeholder exactly as tall as the card was. */
 function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef, onSelect, decide }: SlotProps) {
   const ref = useRef<HTMLLIElement>(null);
+  const decideTalk = useTalkDecide();
   const height = useRef<number | undefined>(undefined);
   const isLive = slot.left === undefined;
   useLayoutEffect(() => {
@@ -161,7 +165,28 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
   }, [isLive]);
   return (
     <li ref={ref} className={isLive ? undefined : 'slot-left'} style={isLive || height.current === undefined ? undefined : { height: height.current }}>
-      {isLive ? (
+      {isLive && slot.card.action === 'ask' ? (
+        <QuestionCard
+          card={slot.card}
+          now={now}
+          selected={selected}
+          noting={denying}
+          online={online}
+          {...(selected ? { cardRef: selectedRef } : {})}
+          onSelect={onSelect}
+          decide={decideTalk}
+        />
+      ) : isLive && slot.card.action === 'handoff' ? (
+        <HandoffCard
+          card={slot.card}
+          now={now}
+          selected={selected}
+          online={online}
+          {...(selected ? { cardRef: selectedRef } : {})}
+          onSelect={onSelect}
+          decide={decideTalk}
+        />
+      ) : isLive ? (
         <ApprovalCard
           card={slot.card}
           now={now}
