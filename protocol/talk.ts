@@ -1,4 +1,4 @@
-// Talking to the person (SPEC §11, docs/tools.md#computer_ask and docs/tools.md#computer_ctrl): an
+// Talking to the person (docs/tools.md#computer_ask and docs/tools.md#computer_ctrl): an
 // agent asks the supervising person a question, reads what governs it now, or hands the desktop to
 // the person until they give it back. Every string here comes from an agent or goes to one: bounded.
 import { z } from 'zod';
@@ -24,7 +24,7 @@ export const TALK_LIMITS = {
   timeout_ms: 3_600_000,
 } as const;
 
-/** The connection every call goes to until connections exist (SPEC §10, issue 20). */
+/** The connection every call goes to until connections exist (docs/tools.md#computer_ctrl). */
 export const LOCAL_CONNECTION = 'local';
 
 const output = z.enum(['text', 'json']).describe('"text" (default): a compact rendering that is cheap to read; "json": the full structured answer.').optional();

@@ -14,7 +14,7 @@ const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const THEMES = ['light', 'dark'] as const;
 
 /**
- * Talking to the person in the real UI (SPEC §11, docs/supervision.md#questions-and-handoffs), at
+ * Talking to the person in the real UI (docs/supervision.md#questions-and-handoffs), at
  * 1280×720 in both themes, against the real supervisor and fixture with the MCP SDK as the agent:
  * a question card answered by a choice and in words, never by the approval keys; a handoff shown
  * in a banner and on its card, holding the agent's input until the person gives control back with

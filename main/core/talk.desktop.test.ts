@@ -12,7 +12,7 @@ import { exportJournal } from './journal/index.js';
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 /**
- * Talking to the person (SPEC §11) through the real serve, helper and fixture, with the MCP SDK as
+ * Talking to the person (docs/supervision.md#questions-and-handoffs) through the real serve, helper and fixture, with the MCP SDK as
  * the agent and the UI channel as the person: questions answered, declined, pending and braked,
  * withdrawn when their agent leaves; computer_ctrl's state; a handoff that holds every input until
  * the person gives control back.
