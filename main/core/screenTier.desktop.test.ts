@@ -409,12 +409,12 @@ describe('the screen tier through the real server', () => {
     const late = await httpClient(s, 'progressive-agent');
     try {
       await tool(late, 'computer_use_activate');
-      assert.equal((await late.listTools()).tools.length, 5, 'the accessibility tier by default');
+      assert.equal((await late.listTools()).tools.length, 7, 'the accessibility tier by default, and the two that talk to the person');
       const refused = await tool(late, 'screenshot');
       assert.equal(refused.isError, true);
       assert.match(refused.text, /activate the screen tier first/);
       await tool(late, 'computer_use_activate', { tiers: ['screen'] });
-      assert.equal((await late.listTools()).tools.length, 20);
+      assert.equal((await late.listTools()).tools.length, 22);
       assert.equal((await tool(late, 'capabilities')).isError, false);
     } finally {
       await late.close();
@@ -425,7 +425,7 @@ describe('the screen tier through the real server', () => {
     try {
       assert.deepEqual(
         (await plain.listTools()).tools.map((t) => t.name),
-        ['window_list', 'window_read', 'element_find', 'element_act', 'action_wait'],
+        ['window_list', 'window_read', 'element_find', 'element_act', 'action_wait', 'computer_ask', 'computer_ctrl'],
       );
       const off = await tool(plain, 'click', { x: 1, y: 1, raw: true });
       assert.match(off.text, /^error invalid_argument: click: the screen tier is turned off/);

@@ -10,6 +10,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   SCREEN_INPUT_TOOLS,
   SCREEN_TOOL_NAMES,
+  TALK_TOOL_NAMES,
   TOOL_NAMES,
   type Element,
   type PendingApproval,
@@ -65,7 +66,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('lists the five tools and the screen tier with their annotations and strict schemas', async () => {
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES, ...SCREEN_TOOL_NAMES].sort());
+    assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...TALK_TOOL_NAMES].sort());
     for (const t of tools) {
       const readOnly = t.name !== 'element_act' && !SCREEN_INPUT_TOOLS.has(t.name as ScreenToolName);
       assert.equal(t.annotations?.readOnlyHint, readOnly, t.name);
@@ -229,7 +230,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     try {
       assert.deepEqual(
         (await late.listTools()).tools.map((t) => t.name),
-        ['computer_use_activate'],
+        ['computer_use_activate', 'computer_ask', 'computer_ctrl'],
       );
       assert.equal((await tool(late, 'window_list')).isError, true);
       let changed = false;
@@ -239,7 +240,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       await tool(late, 'computer_use_activate');
       for (let i = 0; i < 100 && !changed; i++) await new Promise((r) => setTimeout(r, 20));
       assert.ok(changed, 'tools/list_changed was sent');
-      assert.equal((await late.listTools()).tools.length, 5);
+      assert.equal((await late.listTools()).tools.length, 7);
     } finally {
       await late.close();
       await ui.command('update_settings', { progressive_tools: false });
