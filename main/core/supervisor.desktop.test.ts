@@ -68,13 +68,19 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     const { tools } = await agent.listTools();
     assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...TALK_TOOL_NAMES].sort());
     for (const t of tools) {
-      const readOnly = t.name !== 'element_act' && !SCREEN_INPUT_TOOLS.has(t.name as ScreenToolName);
+      // computer_ctrl can hand the desktop over (not read-only), which changes no application (not destructive).
+      const readOnly = t.name !== 'element_act' && t.name !== 'computer_ctrl' && !SCREEN_INPUT_TOOLS.has(t.name as ScreenToolName);
       assert.equal(t.annotations?.readOnlyHint, readOnly, t.name);
-      if (!readOnly) assert.equal(t.annotations?.destructiveHint, true);
+      if (!readOnly) assert.equal(t.annotations?.destructiveHint, t.name !== 'computer_ctrl');
       assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false, `${t.name} refuses unknown fields`);
       assert.ok((t.description ?? '').length > 40);
       assert.equal(t.outputSchema?.type, 'object', `${t.name} declares its answer`);
-      assert.equal(t.outputSchema['additionalProperties'], false, `${t.name}'s answer has no undeclared fields`);
+      // A union of answers (action_wait, computer_ctrl) closes each of its alternatives.
+      const defs = (t.outputSchema['$defs'] ?? {}) as Record<string, Record<string, unknown>>;
+      const alternatives = ((t.outputSchema['anyOf'] as Record<string, unknown>[] | undefined) ?? [t.outputSchema]).map((a) =>
+        typeof a['$ref'] === 'string' ? (defs[a['$ref'].slice('#/$defs/'.length)] ?? {}) : a,
+      );
+      for (const a of alternatives) assert.equal(a['additionalProperties'], false, `${t.name}'s answer has no undeclared fields`);
     }
   });
 
