@@ -12,7 +12,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { spawnHelper } from '../main/core/helperProcess.js';
 import { REPO_ROOT } from '../main/core/paths.js';
 import { FixtureDriver } from '../main/testing/fixtureDriver.js';
-import { httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../main/testing/serveHarness.js';
+import { activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../main/testing/serveHarness.js';
 
 /**
  * The helper params the supervisor sends for an agent's window_read with `args` and the default
@@ -97,6 +97,7 @@ async function stdioClient(served: Served): Promise<{ client: Client; pid: numbe
     stderr: 'pipe',
   });
   await client.connect(transport);
+  await activateTiers(client);
   await client.listTools();
   return { client, pid: transport.pid ?? 0 };
 }

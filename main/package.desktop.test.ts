@@ -10,7 +10,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../desktop/privateDesktop.js';
 import { REPO_ROOT } from './core/paths.js';
-import { toolJson } from './testing/serveHarness.js';
+import { activateTiers, toolJson } from './testing/serveHarness.js';
 
 const run = promisify(execFile);
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
@@ -77,6 +77,7 @@ describe('the packed product (npm pack, npm install -g)', () => {
       assert.match(await page.text(), /<div id="root">/, 'the installed command serves the built UI');
       const client = new Client({ name: 'installed-client', version: '1.0.0' });
       await client.connect(new StdioClientTransport({ command: bin, args: ['mcp', '--data-dir', dataDir], cwd: elsewhere, env, stderr: 'pipe' }));
+      await activateTiers(client);
       try {
         const list = await toolJson<{ windows: { title: string }[] }>(client, 'window_list');
         assert.ok(

@@ -40,9 +40,10 @@ export type ErrorCode = z.infer<typeof ErrorCode>;
 /** What each code means, and which `data` fields it carries. Shown to agents and people. */
 export const ERROR_DOCS: Record<ErrorCode, string> = {
   invalid_argument:
-    'The request is malformed: wrong type, unknown field, blank or oversized text. data.issues lists each problem with its path (the first 20; data.issue_count says how many there were when there were more).',
+    'The request is malformed: wrong type, unknown field, blank or oversized text. data.issues lists each problem with its path (the first 20; data.issue_count says how many there were when there were more). A tool of a tier not activated: data.reason "tier_inactive" and data.activate, the call to make.',
   not_found: 'No element or window matched after the whole window was searched. data.searched_whole_window is true.',
-  ambiguous: 'A selector matched several elements and no nth was given. data.match_count and data.candidates.',
+  ambiguous:
+    'A selector matched several elements and no nth was given; nothing was picked. data.match_count, data.candidates (the first 10, each with its nth and, when window was given, a target) and data.truncated.',
   unreadable: 'An element or window did not answer a field the request needs. data.fields names them.',
   incomplete_scan: 'The scan was cut (timeout, budget or provider error) before a decision could be made. data.truncated_by.',
   pattern_unsupported: 'The element does not support the action. data.supported lists the patterns it does support.',
@@ -66,9 +67,9 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   denied: 'A person or a policy rule denied the action. detail carries the reason when one was given.',
   expired: 'Nobody answered the approval request in time.',
   braked:
-    'A brake (stop or emergency stop) answered the call: it was refused before dispatch, or (emergency stop) answered while in flight. data.brake names the brake.',
+    'A brake (stop or emergency stop) answered the call: it was refused before dispatch, or (emergency stop) answered while in flight; during an emergency stop every call is answered so until a person re-arms, and your session stays open. data.brake names the brake.',
   withdrawn:
-    'The agent that asked went away (its session ended, expired while idle, or its bridge closed): the pending action left the queue and can never run.',
+    'The agent that asked went away (its session ended, expired while idle, its connection closed before the answer, or its bridge closed), or it cancelled the call: the pending action left the queue and can never run. data.reason: agent_disconnected or call_cancelled.',
   stale_screen: 'The screen where an input lands changed since the screenshot it was planned on (region, window position or monitors); nothing was dispatched.',
   capture_unavailable: 'No screenshot of that window or screen can be taken here, and no other rectangle stands in for it. data.reason.',
   input_unavailable: 'Pointer and keyboard input cannot be synthesized in this session (e.g. Wayland without a portal). data.reason.',

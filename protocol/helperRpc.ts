@@ -184,6 +184,8 @@ export const HelperActResult = Receipt.omit({ receipt_id: true, decision: true, 
   action: Action,
   /** The bound identity of the element acted on, for targets and journal. */
   element_ref: ElementRef.optional(),
+  /** An ambiguous refusal's candidates, in the order of its data.candidates: the supervisor issues targets from them and never passes them on. */
+  candidate_refs: z.array(ElementRef).max(10).optional(),
   rebound: z.boolean().optional(),
 });
 export type HelperActResult = z.infer<typeof HelperActResult>;

@@ -8,6 +8,7 @@ export * from './screen.js';
 export * from './screenRpc.js';
 export * from './screenTools.js';
 export * from './selector.js';
+export * from './tiers.js';
 export * from './tools.js';
 export * from './talk.js';
 export * from './uiChannel.js';

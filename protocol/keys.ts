@@ -150,8 +150,18 @@ export function parseKeys(keys: string): KeyCombo[] {
 }
 
 /** A combo in canonical spelling: parseKeys(formatKeys(x)) equals x. */
-export function formatKeys(combos: readonly KeyCombo[]): string {
-  return combos.map((c) => [...c.modifiers, ...(c.key === null ? [] : [c.key])].join('+')).join(' ');
+export function formatKeys(combos: readonly KeyCombo[], options: { password?: boolean } = {}): string {
+  return combos.map((c) => (options.password === true && typesCharacter(c) ? '•' : [...c.modifiers, ...(c.key === null ? [] : [c.key])].join('+'))).join(' ');
+}
+
+/**
+ * Whether a combo types a character into a text field (a literal key or space, with shift at most):
+ * what a password field receives of it is part of the password, so it is shown as `•` there.
+ * Named keys (Return, Tab, arrows) and shortcuts stay readable: they say what the keys do.
+ */
+export function typesCharacter(c: KeyCombo): boolean {
+  if (c.key === null || c.modifiers.some((m) => m !== 'shift')) return false;
+  return c.key === 'space' || lookupKey(c.key) === undefined;
 }
 
 /** docs/keys.md, generated from KEYS. */

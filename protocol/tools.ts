@@ -201,13 +201,6 @@ export const Receipt = z.object({
 });
 export type Receipt = z.infer<typeof Receipt>;
 
-/** computer_use_activate answer (progressive tools): the tools now listed. */
-export const ActivateAnswer = z.object({
-  /** The tools now listed: the accessibility tools, and the screen tier's when the person offers it. */
-  activated: z.array(z.string().max(100)),
-});
-export type ActivateAnswer = z.infer<typeof ActivateAnswer>;
-
 /** The answer schema of each tool: its MCP outputSchema and the shape of its structuredContent. */
 export const TOOL_ANSWERS = {
   window_list: WindowListAnswer,

@@ -58,7 +58,7 @@ export const Settings = z.strictObject({
   approval_expiry_s: z.number().int().min(5).max(3600),
   /** Milliseconds element_act waits for a decision before answering `pending`. */
   approval_wait_ms: z.number().int().min(1000).max(55_000),
-  /** Expose only computer_use_activate until an agent activates the tools. */
+  /** List only computer_use_activate (and the tools every agent lists) until an agent activates tiers (docs/tools.md#progressive-tools). */
   progressive_tools: z.boolean(),
   /** Offer agents the screen tier (screenshots, pointer and keyboard input): 15 more tools in every tools/list. */
   screen_tools: z.boolean(),
@@ -76,7 +76,8 @@ export type Settings = z.infer<typeof Settings>;
 export const DEFAULT_SETTINGS: Settings = {
   approval_expiry_s: 120,
   approval_wait_ms: 45_000,
-  progressive_tools: false,
+  // On: an idle agent's tools/list stays small (docs/tools.md#progressive-tools).
+  progressive_tools: true,
   screen_tools: true,
   exclusions: {},
   read_timeout_ms: 5000,
@@ -313,16 +314,39 @@ export const ScreenView = z.object({
 });
 export type ScreenView = z.infer<typeof ScreenView>;
 
+/** Most queued cards one confirmed "allow for this session" approves with it (the queue holds at most 128). */
+export const MAX_ALSO_APPROVED = 128;
+
 /**
  * Commands from the UI, one table: the WebSocket server and the Electron preload are generated
  * from it. Each has params and a result.
  */
 export const UI_COMMANDS = {
-  /** Approves one card; `allow` (the confirmed second step) also creates a session rule of exactly that scope. */
+  /**
+   * Approves one card; `allow` (the confirmed second step) also creates a session rule of exactly that
+   * scope, and approves the queued cards `also` names — exactly those, each only while it is still
+   * pending and the new rule covers it (docs/supervision.md#allow-for-the-session); the others are
+   * listed in `also_refused` with why, and keep waiting.
+   */
   approve: {
-    params: z.strictObject({ approval_id: z.string().max(100), allow: z.strictObject({ scope: z.enum(['element', 'app']) }).optional() }),
-    result: z.object({ ok: z.literal(true), rule: PolicyRule.optional() }),
+    params: z.strictObject({
+      approval_id: z.string().max(100),
+      allow: z.strictObject({ scope: z.enum(['element', 'app']), also: z.array(z.string().max(100)).max(MAX_ALSO_APPROVED).optional() }).optional(),
+    }),
+    result: z.object({
+      ok: z.literal(true),
+      rule: PolicyRule.optional(),
+      also_approved: z.array(z.string()).optional(),
+      also_refused: z.array(z.object({ approval_id: z.string(), why: z.string() })).optional(),
+    }),
   },
+  /** The queued cards (other than this one) a session rule of this scope made from this card would cover, oldest first: what the second step offers to approve too. */
+  allow_preview: {
+    params: z.strictObject({ approval_id: z.string().max(100), scope: z.enum(['element', 'app']) }),
+    result: z.object({ covered: z.array(z.string()) }),
+  },
+  /** Ends one agent's session (its pending and held actions are withdrawn): the person's way to drop an agent, brakes or not. */
+  disconnect_agent: { params: z.strictObject({ session: z.string().max(100) }), result: z.object({ ok: z.literal(true) }) },
   deny: { params: z.strictObject({ approval_id: z.string().max(100), reason: z.string().max(2000).optional() }), result: z.object({ ok: z.literal(true) }) },
   /** Cancels an approved action the pause holds (answered denied). */
   cancel_held: {

@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef } from 'react';
 import { uiTitle } from '../protocol/index.js';
 import { AgentsPanel, HelperHealthPanel } from './features/agents/AgentsPanel.js';
 import { ApprovalQueue } from './features/approvals/ApprovalQueue.js';
@@ -8,9 +8,12 @@ import { usePresence } from './features/shell/usePresence.js';
 import { ReceiptsTimeline } from './features/receipts/ReceiptsTimeline.js';
 import { SettingsPanel } from './features/settings/SettingsPanel.js';
 import { ConnectionBanner, NoticeLine } from './features/shell/ConnectionBanner.js';
+import { usePaneWidths, useSize } from './features/shell/paneWidths.js';
+import { Splitter } from './features/shell/Splitter.js';
 import { TreeView } from './features/windows/ElementTree.js';
 import { WindowsList } from './features/windows/WindowsList.js';
 import { selectConnection, selectLive, selectPendingCount, selectView } from './store/selectors.js';
+import { CENTER_MIN, SPLITTER_WIDTH, fitWidths, maxWidth } from './store/paneLayout.js';
 import type { View } from './store/slices.js';
 import { appStore, useApp } from './store/useApp.js';
 
@@ -20,13 +23,22 @@ const VIEWS: { view: View; label: string }[] = [
   { view: 'settings', label: 'Settings' },
 ];
 
-/** The supervisor UI: brakes and pending count on top, windows on the left, the chosen view, the approval queue on the right. */
+/**
+ * The supervisor UI: brakes and pending count on top, windows on the left, the chosen view, the
+ * approval queue on the right; the side columns are resizable and give way, sidebar first, so the
+ * tree keeps its minimum (docs/supervision.md#both-themes-and-small-screens).
+ */
 export function App() {
   const pendingCount = useApp(selectPendingCount);
   const view = useApp(selectView);
   const connection = useApp(selectConnection);
   const live = useApp(selectLive);
   usePresence();
+  const columnsRef = useRef<HTMLDivElement>(null);
+  const total = useSize(columnsRef, { width: document.documentElement.clientWidth, height: 0 }).width;
+  // The centre keeps room for the tree at its minimum; the sidebar gives way first, then the queue.
+  const rest = CENTER_MIN + 2 * SPLITTER_WIDTH;
+  const { sidebar, queue } = fitWidths(total, rest, usePaneWidths(), ['sidebar', 'queue']);
 
   useEffect(() => {
     document.title = uiTitle(pendingCount);
@@ -62,12 +74,26 @@ export function App() {
       </header>
       <ConnectionBanner />
       <NoticeLine />
-      <div className="columns">
-        <nav className="sidebar" aria-label="Agents and windows">
+      <div
+        ref={columnsRef}
+        className="columns"
+        style={{ gridTemplateColumns: `${sidebar}px ${SPLITTER_WIDTH}px minmax(0, 1fr) ${SPLITTER_WIDTH}px ${queue}px` }}
+      >
+        <nav id="pane-sidebar" className="sidebar" aria-label="Agents and windows">
           <AgentsPanel />
           <HelperHealthPanel />
           <WindowsList />
         </nav>
+        <Splitter
+          pane="sidebar"
+          label="Agents and windows"
+          controls="pane-sidebar"
+          width={sidebar}
+          max={maxWidth('sidebar', total, rest, queue)}
+          grows="ArrowRight"
+          others={{ queue }}
+          testId="splitter-sidebar"
+        />
         <main className="center">
           {/* In the center column: its coming and going never moves the queue's cards (docs/supervision.md#arming-and-decisions). */}
           <HandoffBanner />
@@ -91,7 +117,17 @@ export function App() {
             {view === 'tree' ? <TreeView /> : view === 'receipts' ? <ReceiptsTimeline /> : <SettingsPanel />}
           </div>
         </main>
-        <aside className="queue-column" aria-label="Approval queue">
+        <Splitter
+          pane="queue"
+          label="Approval queue"
+          controls="pane-queue"
+          width={queue}
+          max={maxWidth('queue', total, rest, sidebar)}
+          grows="ArrowLeft"
+          others={{ sidebar }}
+          testId="splitter-queue"
+        />
+        <aside id="pane-queue" className="queue-column" aria-label="Approval queue">
           <ApprovalQueue />
         </aside>
       </div>

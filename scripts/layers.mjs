@@ -185,7 +185,7 @@ export const LAYERS = [
     folder: 'renderer/features',
     why: 'React views, one folder per feature: they read the store and call its actions.',
     may: ['protocol', 'renderer/api', 'renderer/store', 'renderer/features'],
-    packages: ['react', '@tanstack/react-virtual'],
+    packages: ['react', 'react-dom', '@tanstack/react-virtual'],
   },
   {
     folder: 'desktop',
@@ -197,7 +197,7 @@ export const LAYERS = [
     folder: 'e2e/ui',
     why: 'UI specs: the real UI in a real browser against a real `overseer serve`.',
     may: ['protocol', 'main/core', 'main/testing', 'desktop', 'e2e/ui', 'scripts/electronBinary.mjs'],
-    packages: [NODE, 'playwright-core', '@modelcontextprotocol/sdk'],
+    packages: [NODE, 'playwright-core', '@modelcontextprotocol/sdk', 'axe-core'],
   },
   {
     folder: 'e2e/integration',

@@ -54,8 +54,9 @@ function approvalSpecs(lane: UiLane): void {
       await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '20'], { waitForWindow: 'Overseer Fixture' });
       ui = await lane.start(desktop.env);
       page = ui.page;
-      // Tall enough that five cards fit without scrolling: these specs are about the queue changing, not about scrolling it.
-      await page.setViewportSize({ width: 1280, height: 1500 });
+      // Tall enough that five cards fit without scrolling (each element card shows its element at 1:1, docs/supervision.md#card-pictures): these specs are about the queue changing, not about scrolling it.
+      // A card arms only while 90% of it is on screen: all five must be, at once.
+      await page.setViewportSize({ width: 1280, height: 2100 });
       agent = await httpClient(ui.mcp, AGENT);
       driver = await FixtureDriver.connect(desktop.a11yBusAddress);
       const fixture = (await toolJson<{ windows: { window: string; title: string; app: string }[] }>(agent, 'window_list')).windows.find(
@@ -143,7 +144,10 @@ function approvalSpecs(lane: UiLane): void {
       const answer = act({ selector: { automation_id: 'dup_a' }, action: 'invoke' });
       const card = cardFor(page, 'dup_a');
       await card.waitFor();
-      await card.getByTestId('approve-button').click();
+      // At once, without a locator click's waits for stability: on a loaded machine those can outlast the arming time.
+      const early = await card.getByTestId('approve-button').boundingBox();
+      assert.ok(early);
+      await page.mouse.click(early.x + early.width / 2, early.y + early.height / 2);
       const note = card.getByTestId('card-note');
       await note.getByText(/^Not decided: this card appeared 0\.\d s ago — read it first\.$/).waitFor({ timeout: 2000 });
       assert.equal(await note.getAttribute('role'), 'status', 'assistive tech hears it');

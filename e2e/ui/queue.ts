@@ -31,3 +31,144 @@ export async function settleQueue(page: Page): Promise<void> {
   await page.mouse.move(5, 5);
   await page.getByTestId('placeholder').first().waitFor({ state: 'detached', timeout: 15_000 });
 }
+
+/** Waits until the queue has placed what changed (after a decision it holds still while the pointer rests on the decided card). */
+export async function queueSettled(page: Page, timeout = 5000): Promise<void> {
+  await page.locator('[data-testid="approval-queue"][data-settled="true"]').waitFor({ timeout });
+}
+
+/** Where an element is against what the person can see of the queue (its column, below its sticky head, inside the window). */
+export interface InView {
+  top: number;
+  bottom: number;
+  viewTop: number;
+  viewBottom: number;
+  /** The share of the element inside that view, 0–1. */
+  share: number;
+  /** Entirely inside the view. */
+  whole: boolean;
+}
+
+/** Measures an element against the queue's visible area, in the page. */
+export async function inView(el: Locator): Promise<InView> {
+  return el.evaluate((node) => {
+    const r = node.getBoundingClientRect();
+    const col = node.closest('.queue-column');
+    const head = document.querySelector('[data-sticky-head]');
+    if (col === null || head === null) throw new Error('not in the queue');
+    const c = col.getBoundingClientRect();
+    const viewTop = Math.max(c.top + col.clientTop, head.getBoundingClientRect().bottom, 0);
+    const viewBottom = Math.min(c.top + col.clientTop + col.clientHeight, window.innerHeight);
+    const seen = Math.max(0, Math.min(r.bottom, viewBottom) - Math.max(r.top, viewTop));
+    return {
+      top: r.top,
+      bottom: r.bottom,
+      viewTop,
+      viewBottom,
+      share: r.height > 0 ? seen / r.height : 0,
+      whole: r.top >= viewTop - 0.5 && r.bottom <= viewBottom + 0.5,
+    };
+  });
+}
+
+/** What a queue probe counted since it was installed. */
+export interface QueueCounts {
+  /** Scroll events of the page or of the queue's column (the tree following a card's target is not counted). */
+  scrolls: number;
+  /** The queue column's scrollTop when read. */
+  scrollTop: number;
+  /** Every "Not decided…" or "Already decided…" note that appeared, in order. */
+  refusals: string[];
+}
+
+/**
+ * Counts, in the page, what a calm person must never meet: scrolling and refusals. Refusals are
+ * read from the notes the UI shows (card notes, the queue's line, outcome lines' notes) as they
+ * change.
+ */
+export async function installQueueProbe(page: Page): Promise<void> {
+  // A string, not a function: the test's TypeScript loader would wrap inner functions with a helper the page lacks.
+  await page.evaluate(`(() => {
+    const probe = { scrolls: 0, refusals: [], presentAt: {}, shownAt: {}, armedAt: {} };
+    window.__queueProbe = probe;
+    new MutationObserver(() => {
+      const now = Date.now();
+      for (const card of document.querySelectorAll('[data-testid="pending-card"]')) {
+        const id = card.getAttribute('data-approval-id');
+        probe.presentAt[id] ??= now;
+        if (card.closest('[data-entering]') !== null) continue;
+        probe.shownAt[id] ??= now;
+        if (card.querySelector('[data-testid="approve-button"][data-armed="true"]') !== null) probe.armedAt[id] ??= now;
+      }
+    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-armed', 'data-entering'] });
+    document.addEventListener('scroll', (e) => {
+      if (e.target === document || (e.target instanceof Element && e.target.closest('.queue-column') !== null)) probe.scrolls++;
+    }, true);
+    const last = new WeakMap();
+    new MutationObserver(() => {
+      for (const el of document.querySelectorAll('[data-testid="card-note"], [data-testid="queue-note"], [data-testid="placeholder-note"]')) {
+        const text = el.textContent ?? '';
+        if (last.get(el) === text) continue;
+        last.set(el, text);
+        if (/^(Not decided|Already decided)/.test(text)) probe.refusals.push(text);
+      }
+    }).observe(document.body, { subtree: true, childList: true, characterData: true });
+  })()`);
+}
+
+/** The approval ids of the live cards shown now. */
+export async function shownIds(page: Page): Promise<string[]> {
+  return page.getByTestId('pending-card').evaluateAll((els) => els.map((el) => el.getAttribute('data-approval-id') ?? ''));
+}
+
+/** Waits for a live card that is not among `known` to be shown, and returns it. */
+export async function newCard(page: Page, known: readonly string[], timeout = 15_000): Promise<Locator> {
+  const handle = await page.waitForFunction(
+    (ids) =>
+      [...document.querySelectorAll('[data-testid="pending-card"]')]
+        .map((el) => el.getAttribute('data-approval-id'))
+        .find((id) => id !== null && !ids.includes(id)),
+    [...known],
+    { timeout },
+  );
+  const id = (await handle.jsonValue()) as string;
+  const card = page.locator(`[data-testid="pending-card"][data-approval-id="${id}"]`);
+  await card.waitFor({ state: 'visible', timeout });
+  return card;
+}
+
+/** What the probe counted so far. */
+export async function queueCounts(page: Page): Promise<QueueCounts> {
+  return page.evaluate(() => {
+    const w = window as unknown as { __queueProbe?: { scrolls: number; refusals: string[] } };
+    const p = w.__queueProbe ?? { scrolls: 0, refusals: [] };
+    return { scrolls: p.scrolls, refusals: [...p.refusals], scrollTop: document.querySelector('.queue-column')?.scrollTop ?? 0 };
+  });
+}
+
+/**
+ * When the probe saw a card first in the page (laid out, maybe still entering), first shown, and
+ * first armed (epoch ms, the page's clock: the same machine's).
+ */
+export async function cardTimes(page: Page, approvalId: string): Promise<{ presentAt?: number; shownAt?: number; armedAt?: number }> {
+  return page.evaluate((id) => {
+    const w = window as unknown as {
+      __queueProbe?: { presentAt: Record<string, number>; shownAt: Record<string, number>; armedAt: Record<string, number> };
+    };
+    const p = w.__queueProbe;
+    const out: { presentAt?: number; shownAt?: number; armedAt?: number } = {};
+    if (p?.presentAt[id] !== undefined) out.presentAt = p.presentAt[id];
+    if (p?.shownAt[id] !== undefined) out.shownAt = p.shownAt[id];
+    if (p?.armedAt[id] !== undefined) out.armedAt = p.armedAt[id];
+    return out;
+  }, approvalId);
+}
+
+/** Moves the real pointer to the middle of a control in a few steps, as a hand would, and clicks it there. */
+export async function pointAndClick(page: Page, control: Locator): Promise<void> {
+  const box = await control.boundingBox();
+  if (box === null) throw new Error('the control is not on the page');
+  await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2, { steps: 6 });
+  await page.mouse.down();
+  await page.mouse.up();
+}

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
-import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
+import { activateTiers, httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
 import { armed } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
@@ -104,12 +104,14 @@ function uiSpecs(lane: UiLane): void {
       const viaHttp = new Client({ name: 'snippet-http', version: '1.0.0' });
       try {
         await viaStdio.connect(new StdioClientTransport({ command: stdio.command, args: stdio.args, cwd: elsewhere, env, stderr: 'pipe' }));
+        await activateTiers(viaStdio);
         assert.ok(
           (await toolJson<{ windows: { title: string }[] }>(viaStdio, 'window_list')).windows.some((w) => w.title === 'Overseer Fixture'),
           'the stdio snippet lists windows',
         );
         assert.doesNotMatch(http.headers['Authorization'] ?? '', /</, 'the HTTP snippet carries the real agent token, no placeholder');
         await viaHttp.connect(new StreamableHTTPClientTransport(new URL(http.url), { requestInit: { headers: http.headers } }));
+        await activateTiers(viaHttp);
         assert.ok(
           (await toolJson<{ windows: { title: string }[] }>(viaHttp, 'window_list')).windows.some((w) => w.title === 'Overseer Fixture'),
           'the HTTP snippet lists windows',

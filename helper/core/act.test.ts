@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HelperActParams, HelperActResult, fail, rect, type ElementRef, type Selector } from '../../protocol/index.js';
-import { act } from './act.js';
+import { MAX_CANDIDATES, act } from './act.js';
 import { DispatchError } from './backend.js';
 import { FakeBackend, type FakeElement } from './fakeBackend.js';
 
@@ -266,10 +266,33 @@ describe('element_act by selector', () => {
     const r = await run(b, { selector: { role: 'button', name: 'OK' }, action: 'invoke' });
     assert.equal(r.refusal?.code, 'ambiguous');
     assert.equal(r.refusal.data?.['match_count'], 2);
+    const candidates = r.refusal.data?.['candidates'] as { key: string; nth: number; role: string; name?: string }[];
     assert.deepEqual(
-      (r.refusal.data?.['candidates'] as { key: string }[]).map((c) => c.key),
+      candidates.map((c) => [c.key, c.nth, c.role, c.name]),
+      [
+        ['ok1', 0, 'button', 'OK'],
+        ['ok2', 1, 'button', 'OK'],
+      ],
+    );
+    assert.equal(r.refusal.data?.['truncated'], false);
+    // Their bound identities, in the same order, for the supervisor to issue targets from; and the window they are in.
+    assert.deepEqual(
+      r.candidate_refs?.map((ref) => ref.key),
       ['ok1', 'ok2'],
     );
+    assert.equal(r.window?.window, 'w1');
+    nothingDispatched(b);
+  });
+
+  it('lists at most MAX_CANDIDATES candidates of many, saying how many matched and that the list is cut', async () => {
+    const b = settings();
+    for (let i = 0; i < 14; i++) b.insert('footer', `more${i}`, { role: 'button', name: 'OK', patterns: ['invoke'], state: { enabled: true } });
+    const r = await run(b, { selector: { name: 'OK' }, action: 'invoke' });
+    assert.equal(r.refusal?.code, 'ambiguous');
+    assert.equal(r.refusal.data?.['match_count'], 16);
+    assert.equal((r.refusal.data?.['candidates'] as unknown[]).length, MAX_CANDIDATES);
+    assert.equal(r.refusal.data?.['truncated'], true);
+    assert.equal(r.candidate_refs?.length, MAX_CANDIDATES);
     nothingDispatched(b);
   });
 

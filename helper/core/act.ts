@@ -7,6 +7,7 @@ import {
   type ElementField,
   type ElementRef,
   type Selector,
+  type WindowInfo,
   type ErrorInfo,
   type HelperActParams,
   type HelperActResult,
@@ -27,6 +28,9 @@ const SETTLE_MS = [0, 40, 100, 200, 400];
 /** Most time spent reading the element back; a frozen application must not hold the receipt. */
 const READ_BACK_MS = 1500;
 const SHAPE = { maxTextChars: 2000, identity: true };
+/** Most candidates an ambiguous refusal lists (docs/tools.md#ambiguous-selectors), and their longest name or value. */
+export const MAX_CANDIDATES = 10;
+const CANDIDATE_SHAPE = { maxTextChars: 200, identity: false };
 
 interface Resolved {
   window: WindowHandle;
@@ -37,7 +41,11 @@ interface Resolved {
 }
 
 class Refusal extends Error {
-  constructor(readonly info: ErrorInfo) {
+  constructor(
+    readonly info: ErrorInfo,
+    /** An ambiguous selector's candidates as bound identities (the supervisor issues targets from them) and their window. */
+    readonly candidates?: { window: WindowInfo; refs: ElementRef[] },
+  ) {
     super(info.detail);
   }
 }
@@ -141,13 +149,38 @@ async function resolveSelector(backend: Backend, p: HelperActParams, deadline: D
   const selector = p.selector;
   if (selector === undefined) throw refuse('invalid_argument', 'no selector');
   const s = await scan(backend, p.window, selector, deadline);
-  return finishOnThrow(s.source, () => Promise.resolve(pick(s, selector)));
+  return finishOnThrow(s.source, () => pick(s, selector, deadline));
+}
+
+/**
+ * An ambiguous selector's refusal: how many matched, and the first MAX_CANDIDATES in document order,
+ * each with its nth (selector + nth picks it) and what tells them apart (role, name, automation_id,
+ * rect, states); never a pick. Their details are read within a short budget of their own.
+ */
+async function ambiguous(s: Scan, deadline: Deadline): Promise<Refusal> {
+  const shown = s.matches.slice(0, MAX_CANDIDATES);
+  try {
+    await s.source.details(
+      shown.map((n) => n.key),
+      deadline.slice(2000),
+    );
+  } catch {
+    // A candidate whose details did not come lists what it has, its unread fields named.
+  }
+  const candidates = shown.map((n, nth) => ({ nth, ...toElement(s.source, n, CANDIDATE_SHAPE) }));
+  return new Refusal(
+    errorInfo('ambiguous', `${s.matches.length} elements match; add nth or a narrower selector`, {
+      match_count: s.matches.length,
+      candidates,
+      truncated: s.matches.length > shown.length,
+    }),
+    { window: s.window.info, refs: shown.map((n) => bindingOf(s.window, s.source, n)) },
+  );
 }
 
 /** The one element a scan's matches name, or a refusal (not found, ambiguous, undecided). */
-function pick(s: Scan, selector: Selector): Resolved {
+async function pick(s: Scan, selector: Selector, deadline: Deadline): Promise<Resolved> {
   const decided = s.complete && s.unreadable.length === 0;
-  const candidates = (nodes: NativeNode[]): unknown[] => nodes.slice(0, 10).map((n) => toElement(s.source, n, SHAPE));
   if (selector.nth !== undefined) {
     if (!decided) throw refuse('incomplete_scan', `${undecidedReason(s)}; nth cannot be trusted`, { truncated_by: [...s.truncated] });
     const node = s.matches[selector.nth];
@@ -158,11 +191,7 @@ function pick(s: Scan, selector: Selector): Resolved {
       });
     return { window: s.window, source: s.source, node, rebound: false };
   }
-  if (s.matches.length > 1)
-    throw refuse('ambiguous', `${s.matches.length} elements match; add nth or a narrower selector`, {
-      match_count: s.matches.length,
-      candidates: candidates(s.matches),
-    });
+  if (s.matches.length > 1) throw await ambiguous(s, deadline);
   if (!decided)
     throw refuse(s.unreadable.length > 0 ? 'unreadable' : 'incomplete_scan', undecidedReason(s), {
       truncated_by: [...s.truncated],
@@ -265,7 +294,12 @@ async function readOnce(
 /** Refused before the element is known: it may be a password field, so its text is not echoed. */
 function quietRefusal(base: HelperActResult, error: unknown): HelperActResult {
   const { text: _text, ...quiet } = base;
-  if (error instanceof Refusal) return { ...quiet, refusal: error.info };
+  if (error instanceof Refusal)
+    return {
+      ...quiet,
+      refusal: error.info,
+      ...(error.candidates !== undefined ? { window: error.candidates.window, candidate_refs: error.candidates.refs } : {}),
+    };
   if (error instanceof OverseerError) return { ...quiet, refusal: error.info };
   throw error;
 }

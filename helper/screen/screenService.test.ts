@@ -139,7 +139,8 @@ describe('the screen service', () => {
     assert.equal(check.dispatched, false);
     assert.deepEqual(check.element, { role: 'button', name: 'OK', password: false });
     assert.ok(check.fresh !== undefined, 'bound to no screenshot: a capture for the card');
-    assert.deepEqual(check.crop?.rect, { x: 0, y: 0, width: 125, height: 85 }, 'the crop is clipped to the screen');
+    // 400×240 around 5,5 reaches past all four edges of a 200×100 screen: clipped, it is the whole screen.
+    assert.deepEqual(check.crop?.rect, { x: 0, y: 0, width: 200, height: 100 }, 'the crop is clipped to the screen');
     screen.focus = 'w';
     const keys = await service.input({ op: 'type', text: 'secret', check_only: true });
     assert.equal(keys.focus_password, true);

@@ -52,8 +52,8 @@ export interface ScreenContext {
 export const BINDING_RADIUS = 32;
 /** Share of that square's pixels that may differ (a caret blinking, a spinner) before it counts as changed. */
 export const STALE_SHARE = 0.02;
-/** The card's full-resolution crop around the point. */
-const CROP = { width: 240, height: 160 };
+/** The card's full-resolution crop around the point: wide enough for a field with its label, shown 1:1 on the card (docs/supervision.md#card-pictures). */
+const CROP = { width: 400, height: 240 };
 /** The card picture of an input bound to no screenshot (raw points, keys): a fresh, smaller capture. */
 const CARD_SIZE = { width: 960, height: 600, quality: 70 };
 

@@ -14,7 +14,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateD
 import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { mcpMessage, rawHttp, rawMcpSession, rawWs } from '../testing/rawClients.js';
-import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
+import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
@@ -137,9 +137,9 @@ describe('as a hostile agent: nothing but the person decides', () => {
     const pair = await rawHttp(`${s.origin}/pair?code=${s.token}`, { method: 'GET' });
     assert.equal(pair.status, 403, 'the agent token is no sign-in code');
     assert.equal(pair.headers['set-cookie'], undefined);
-    // No tool decides: the agent's whole surface is the five tools.
+    // No tool decides: the agent's whole surface is activation and the tiers' tools.
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...TALK_TOOL_NAMES].sort());
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...TALK_TOOL_NAMES].sort());
     assert.match((await tool(agent, 'approve', { approval_id: card.approval_id })).text, /^error invalid_argument: unknown tool/);
     // Still waiting for the person, who denies it.
     const snap = await ui.command<UiSnapshot>('snapshot');
@@ -171,6 +171,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
   it('1. a flooding agent with an endless, misleading name: at most 16 of its cards wait, the rest are refused, and its name is cut', async () => {
     const flooder = new Client({ name: `APPROVED BY ADMIN\u202e\n${'x'.repeat(5000)}`, version: '1' });
     await flooder.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+    await activateTiers(flooder);
     try {
       since = ui.mark();
       const burst = Array.from({ length: 24 }, () =>
@@ -231,6 +232,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
     const client = new Client({ name: 'departing-agent', version: '1' });
     const transport = new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } });
     await client.connect(transport);
+    await activateTiers(client);
     const answer = act(client, { selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'from a departed agent' }).catch(() => undefined);
     const card = await pendingCard((p) => p.agent === 'departing-agent');
     const gone = ui.mark();
@@ -256,6 +258,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
         stderr: 'pipe',
       }),
     );
+    await activateTiers(client);
     const answer = act(client, { selector: { automation_id: 'counter' }, action: 'invoke' }).catch(() => undefined);
     const card = await pendingCard((p) => p.agent === 'bridge-agent');
     const gone = ui.mark();
@@ -430,7 +433,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
     }
   });
 
-  it('5. an emergency stop answers every call in flight braked before it drops the connections, and refuses new agents until re-armed', async () => {
+  it('5. an emergency stop answers every call in flight braked, and every call after it until re-armed; sessions stay open', async () => {
     // Both calls would outlast this client's 10 s timeout (approval waits 45 s, the find 15 s): only a braked answer ends them in time.
     since = ui.mark();
     const waiting = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 10_000 });
@@ -446,12 +449,14 @@ describe('as a hostile agent: nothing but the person decides', () => {
     const [act1, read1] = await Promise.all([waiting, reading]);
     assert.equal(act1.refusal?.code, 'braked');
     assert.equal(read1.error?.code, 'braked');
-    const refused = await rawHttp(s.mcpUrl, { headers: { ...MCP_HEADERS, authorization: `Bearer ${s.token}` }, body: INIT });
-    assert.equal(refused.status, 503);
-    assert.match(refused.body, /emergency stop/);
+    // A new agent is admitted (no HTTP 503), and its calls, like everyone's, answer braked until re-arm.
+    const admitted = await rawHttp(s.mcpUrl, { headers: { ...MCP_HEADERS, authorization: `Bearer ${s.token}` }, body: INIT });
+    assert.equal(admitted.status, 200);
+    assert.equal((await toolJson(agent, 'window_list')).error?.code, 'braked');
     await ui.command('brake', { action: 'rearm' });
     await ui.waitFor<{ state: string }>('helper', (h) => h.state === 'ready', 20_000, ui.mark() - 1).catch(() => undefined);
-    agent = await httpClient(s, 'hostile-agent');
-    assert.match((await tool(agent, 'window_list')).text, /Overseer Fixture/);
+    let listed = '';
+    for (let i = 0; i < 40 && !/Overseer Fixture/.test(listed); i++) listed = (await tool(agent, 'window_list')).text;
+    assert.match(listed, /Overseer Fixture/, 'the same client goes on after the re-arm');
   });
 });

@@ -405,27 +405,27 @@ describe('the screen tier through the real server', () => {
   });
 
   it('is a tier of progressive exposure, and the person can turn it off', async () => {
-    await ui.command('update_settings', { progressive_tools: true });
-    const late = await httpClient(s, 'progressive-agent');
+    const late = await httpClient(s, 'progressive-agent', { tiers: [] });
     try {
       await tool(late, 'computer_use_activate');
-      assert.equal((await late.listTools()).tools.length, 7, 'the accessibility tier by default, and the two that talk to the person');
-      const refused = await tool(late, 'screenshot');
-      assert.equal(refused.isError, true);
-      assert.match(refused.text, /activate the screen tier first/);
+      assert.equal((await late.listTools()).tools.length, 1 + 2 + 5, 'the accessibility tier by default, and the two that talk to the person');
+      const refused = await toolJson(late, 'screenshot');
+      assert.equal(refused.error?.code, 'invalid_argument');
+      assert.equal(refused.error?.data?.['reason'], 'tier_inactive');
+      assert.match(refused.error?.detail ?? '', /computer_use_activate \{"tiers": \["screen"\]\}/);
       await tool(late, 'computer_use_activate', { tiers: ['screen'] });
-      assert.equal((await late.listTools()).tools.length, 22);
+      assert.equal((await late.listTools()).tools.length, 1 + 2 + 20);
       assert.equal((await tool(late, 'capabilities')).isError, false);
     } finally {
       await late.close();
-      await ui.command('update_settings', { progressive_tools: false });
     }
     await ui.command('update_settings', { screen_tools: false });
     const plain = await httpClient(s, 'plain-agent');
     try {
       assert.deepEqual(
         (await plain.listTools()).tools.map((t) => t.name),
-        ['window_list', 'window_read', 'element_find', 'element_act', 'action_wait', 'computer_ask', 'computer_ctrl'],
+        ['computer_use_activate', 'computer_ask', 'computer_ctrl', 'window_list', 'window_read', 'element_find', 'element_act', 'action_wait'],
+        'the screen tier, activated, is not listed while the person does not offer it',
       );
       const off = await tool(plain, 'click', { x: 1, y: 1, raw: true });
       assert.match(off.text, /^error invalid_argument: click: the screen tier is turned off/);

@@ -22,7 +22,7 @@ import {
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
-import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
+import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal, verifyJournal } from './journal/index.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
@@ -66,7 +66,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('lists the five tools and the screen tier with their annotations and strict schemas', async () => {
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), [...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...TALK_TOOL_NAMES].sort());
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...TALK_TOOL_NAMES].sort());
     for (const t of tools) {
       // computer_ctrl can hand the desktop over (not read-only), which changes no application (not destructive).
       const readOnly = t.name !== 'element_act' && t.name !== 'computer_ctrl' && !SCREEN_INPUT_TOOLS.has(t.name as ScreenToolName);
@@ -230,9 +230,8 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     );
   });
 
-  it('shows only the activation tool in progressive mode until the agent activates', async () => {
-    await ui.command('update_settings', { progressive_tools: true });
-    const late = await httpClient(s, 'progressive-agent');
+  it('shows only the activation tool by default until the agent activates (progressive exposure)', async () => {
+    const late = await httpClient(s, 'progressive-agent', { tiers: [] });
     try {
       assert.deepEqual(
         (await late.listTools()).tools.map((t) => t.name),
@@ -246,10 +245,9 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       await tool(late, 'computer_use_activate');
       for (let i = 0; i < 100 && !changed; i++) await new Promise((r) => setTimeout(r, 20));
       assert.ok(changed, 'tools/list_changed was sent');
-      assert.equal((await late.listTools()).tools.length, 7);
+      assert.equal((await late.listTools()).tools.length, 1 + TALK_TOOL_NAMES.length + TOOL_NAMES.length);
     } finally {
       await late.close();
-      await ui.command('update_settings', { progressive_tools: false });
     }
   });
 
@@ -426,6 +424,12 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       }),
     );
     try {
+      // The bridge serves progressive exposure like HTTP: idle, it lists the activation tool.
+      assert.deepEqual(
+        (await client.listTools()).tools.map((t) => t.name),
+        ['computer_use_activate'],
+      );
+      await activateTiers(client);
       assert.equal(
         (await client.listTools()).tools.every((t) => t.outputSchema !== undefined),
         true,

@@ -154,6 +154,7 @@ export class Supervisor {
         onDispatched: (window) => this.tree.changed([window.pid]),
       },
       journal,
+      emergency: () => this.brakes.state === 'emergency',
       onReceipt: (entry) => this.addReceipt(entry),
       log: options.log,
     });
@@ -218,9 +219,11 @@ export class Supervisor {
     };
   }
 
-  /** Whether a new agent may connect now: never during an emergency stop, and never past the bound. */
+  /**
+   * Whether a new agent may connect now: never past the bound. During an emergency stop it may, as
+   * the agents already connected keep their sessions: every call it makes answers `braked` until re-arm.
+   */
   admit(): { ok: true } | { ok: false; why: string } {
-    if (this.brakes.state === 'emergency') return { ok: false, why: 'the emergency stop is engaged: a person must re-arm Overseer before agents can connect' };
     return this.agents.admit();
   }
 
@@ -243,7 +246,7 @@ export class Supervisor {
   }
 
   private onSessionEnded(session: AgentSession, reason: string): void {
-    const note = `the agent went away: ${reason}`;
+    const note = `agent disconnected (${reason})`;
     const withdrawn =
       this.approvals.withdrawSession(session.id, note) + this.holds.withdrawSession(session.id, note) + this.handoffs.withdrawSession(session.id, note);
     this.policy.endSession(session.id);
@@ -308,7 +311,10 @@ export class Supervisor {
     return this.brakeRecord;
   }
 
-  /** docs/supervision.md#emergency-stop: every call in flight is answered braked first; then the helper is killed and agents dropped. */
+  /**
+   * docs/supervision.md#emergency-stop: every call in flight is answered braked first; then the helper
+   * is killed. Agents keep their sessions: until re-arm every call they make answers `braked` (the runner's gate).
+   */
   private async emergency(): Promise<void> {
     const info = errorInfo('braked', 'the emergency stop answered this call; a person must re-arm Overseer', { brake: 'emergency' });
     const runs = this.agents.list().flatMap((session) => session.brakeCalls(info));
@@ -323,7 +329,6 @@ export class Supervisor {
     ]);
     systemClock.clearTimeout(timer);
     this.helper.suspend();
-    this.agents.endAll('emergency stop');
   }
 
   /** Sets how agents connect (known once the listeners are up). */

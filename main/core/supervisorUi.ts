@@ -11,6 +11,9 @@ import {
   type PendingApproval,
   type PolicyRule,
 } from '../../protocol/index.js';
+import type { AllowScope } from './supervision/approvals.js';
+import type { AllowRequest } from './supervision/policy.js';
+import { coveredCards, whyNotCovered } from './supervision/ruleCoverage.js';
 import type { Supervisor } from './supervisor.js';
 import type { UiHandlers } from './uiHub.js';
 
@@ -35,6 +38,18 @@ function talkCard(s: Supervisor, id: string, action: 'ask' | 'handoff'): Pending
   return item;
 }
 
+/** The rule "allow for this session" makes from a card: the scope the person named, nothing implied. */
+function allowRequest(item: PendingApproval, action: AnyAction, scope: AllowScope): AllowRequest {
+  const subject = cardSubject(item);
+  return { session: item.session, agent: item.agent, action, app: subject.app, scope, element: subject.key, elementLabel: subject.label };
+}
+
+/** A queued card the person named that the new rule may not decide: why, or nothing when it may. */
+function whyNot(s: Supervisor, request: AllowRequest, id: string): { approval_id: string; why: string }[] {
+  const why = whyNotCovered(s.approvals, request, id);
+  return why === undefined ? [] : [{ approval_id: id, why }];
+}
+
 /**
  * What each UI command does. Only the UI channel reaches these — the WebSocket with the person's
  * cookie, or IPC from the desktop app's own page — never an agent's credential (docs/security.md).
@@ -43,21 +58,37 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
   return {
     approve: ({ approval_id, allow }) => {
       const item = s.approvals.get(approval_id);
-      if (item !== undefined && isTalkCard(item)) return Promise.reject(notAnAction(item));
-      const action = item === undefined || isTalkCard(item) ? undefined : AnyAction.parse(item.action);
-      if (item === undefined || action === undefined || !s.approvals.approve(approval_id, allow?.scope)) return Promise.reject(gone(approval_id));
-      if (allow === undefined) return Promise.resolve({ ok: true as const });
-      const subject = cardSubject(item);
-      const rule: PolicyRule = s.policy.allowForSession({
-        session: item.session,
-        agent: item.agent,
-        action,
-        app: subject.app,
-        scope: allow.scope,
-        element: subject.key,
-        elementLabel: subject.label,
+      if (item === undefined) return Promise.reject(gone(approval_id));
+      if (isTalkCard(item)) return Promise.reject(notAnAction(item));
+      const request = allow !== undefined ? allowRequest(item, AnyAction.parse(item.action), allow.scope) : undefined;
+      // The queued cards the person confirmed by name, checked against the rule before anything is decided.
+      const also = (allow?.also ?? []).filter((id, i, all) => id !== approval_id && all.indexOf(id) === i);
+      const refused = request === undefined ? [] : also.flatMap((id) => whyNot(s, request, id));
+      if (!s.approvals.approve(approval_id, allow?.scope)) return Promise.reject(gone(approval_id));
+      if (request === undefined) return Promise.resolve({ ok: true as const });
+      const rule: PolicyRule = s.policy.allowForSession(request);
+      const approved: string[] = [];
+      for (const id of also) {
+        if (refused.some((r) => r.approval_id === id)) continue;
+        if (s.approvals.approve(id, undefined, `approved by name with the session rule ${rule.id} (allowed on ${approval_id})`)) approved.push(id);
+        else refused.push({ approval_id: id, why: 'it is no longer pending (decided, expired, braked or withdrawn)' });
+      }
+      return Promise.resolve({
+        ok: true as const,
+        rule,
+        ...(also.length > 0 ? { also_approved: approved, also_refused: refused } : {}),
       });
-      return Promise.resolve({ ok: true as const, rule });
+    },
+    allow_preview: ({ approval_id, scope }) => {
+      const item = s.approvals.get(approval_id);
+      if (item === undefined) return Promise.reject(gone(approval_id));
+      if (isTalkCard(item)) return Promise.reject(notAnAction(item));
+      return Promise.resolve({ covered: coveredCards(s.approvals, allowRequest(item, AnyAction.parse(item.action), scope), approval_id) });
+    },
+    disconnect_agent: ({ session }) => {
+      if (s.agents.get(session) === undefined) return Promise.reject(fail('not_found', `no agent session ${session} is connected`));
+      s.endSession(session, 'disconnected by the person');
+      return Promise.resolve({ ok: true as const });
     },
     deny: ({ approval_id, reason }) => {
       const item = s.approvals.get(approval_id);

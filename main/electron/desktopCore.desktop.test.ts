@@ -9,7 +9,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import type { PendingApproval, Receipt, UiSnapshot, WindowListAnswer } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../core/paths.js';
-import { httpClient, removeDataDir, tool, toolJson } from '../testing/serveHarness.js';
+import { activateTiers, httpClient, removeDataDir, tool, toolJson } from '../testing/serveHarness.js';
 import { startDesktopCore, type DesktopCore } from './desktopCore.js';
 import { desktopLayout } from './desktopLayout.js';
 
@@ -63,6 +63,7 @@ describe('the desktop app core with its bundled helper and CLI', () => {
     // What an MCP client does with the snippet: run the command with its env (and nothing of ours but PATH).
     agent = new Client({ name: 'snippet-agent', version: '1.0.0' });
     await agent.connect(new StdioClientTransport({ command, args, env: { PATH: process.env['PATH'] ?? '', ...stdio_env }, cwd: tmpdir(), stderr: 'pipe' }));
+    await activateTiers(agent);
     const list = await toolJson<WindowListAnswer>(agent, 'window_list');
     const win = list.windows.find((w) => w.title === 'Overseer Fixture')?.window;
     assert.ok(win !== undefined, JSON.stringify(list));

@@ -137,7 +137,7 @@ export function mcpMessage(answer: HttpAnswer): Record<string, unknown> | undefi
 
 /**
  * An MCP session driven by hand over HTTP, for bodies no SDK would send (raw JSON text such as
- * 5,000 levels of nesting). `post` sends one raw body in the session and returns the answer.
+ * 5,000 levels of nesting), with every tier activated. `post` sends one raw body in the session and returns the answer.
  */
 export async function rawMcpSession(mcpUrl: string, token: string): Promise<{ id: string; post(body: string): Promise<HttpAnswer> }> {
   const headers = { 'content-type': 'application/json', accept: 'application/json, text/event-stream', authorization: `Bearer ${token}` };
@@ -154,5 +154,16 @@ export async function rawMcpSession(mcpUrl: string, token: string): Promise<{ id
   if (typeof id !== 'string') throw new Error(`initialize answered ${init.status}: ${init.body.slice(0, 200)}`);
   const inSession = { ...headers, 'mcp-session-id': id, 'mcp-protocol-version': '2025-03-26' };
   await rawHttp(mcpUrl, { headers: inSession, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+  // Every tier, so what the session sends reaches the tools (progressive exposure is on by default).
+  const activated = await rawHttp(mcpUrl, {
+    headers: inSession,
+    body: JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'tools/call',
+      params: { name: 'computer_use_activate', arguments: { tiers: ['accessibility', 'screen'] } },
+    }),
+  });
+  if (activated.status !== 200) throw new Error(`computer_use_activate answered ${activated.status}: ${activated.body.slice(0, 200)}`);
   return { id, post: (body) => rawHttp(mcpUrl, { headers: inSession, body }) };
 }

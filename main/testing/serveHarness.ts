@@ -7,7 +7,16 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import WebSocket from 'ws';
 import { REPO_ROOT } from '../core/paths.js';
-import { applyDelta, type HeldApproval, type HeldDelta, type PendingApproval, type PendingDelta, type UiFrame, type UiSnapshot } from '../../protocol/index.js';
+import {
+  applyDelta,
+  type Tier,
+  type HeldApproval,
+  type HeldDelta,
+  type PendingApproval,
+  type PendingDelta,
+  type UiFrame,
+  type UiSnapshot,
+} from '../../protocol/index.js';
 
 /** A running `overseer serve` for tests: its URLs, token, data folder and output. */
 export interface Served {
@@ -89,14 +98,29 @@ export async function removeDataDir(dir: string): Promise<void> {
   await rm(dir, { recursive: true, force: true });
 }
 
+/** Every tier, as a test agent activates them unless it says otherwise. */
+export const ALL_TIERS: readonly Tier[] = ['accessibility', 'screen'];
+
 /**
- * An MCP SDK client over Streamable HTTP with the bearer token. It lists the tools at once, so the
- * SDK validates every answer's structuredContent against its tool's outputSchema from then on:
- * every desktop test that calls a tool is evidence that real answers match their schemas.
+ * Activates tiers on a connected client (progressive exposure is on by default,
+ * docs/tools.md#progressive-tools): an agent that does not call computer_use_activate lists only it.
  */
-export async function httpClient(s: Pick<Served, 'mcpUrl' | 'token'>, name = 'test-agent'): Promise<Client> {
+export async function activateTiers(client: Client, tiers: readonly Tier[] = ALL_TIERS): Promise<void> {
+  if (tiers.length === 0) return;
+  const r = await client.callTool({ name: 'computer_use_activate', arguments: { tiers: [...tiers] } });
+  if (r.isError === true) throw new Error(`computer_use_activate answered an error: ${JSON.stringify(r.content)}`);
+}
+
+/**
+ * An MCP SDK client over Streamable HTTP with the bearer token, with `tiers` activated (default
+ * every tier; `[]` leaves it idle). It lists the tools then, so the SDK validates every answer's
+ * structuredContent against its tool's outputSchema from then on: every desktop test that calls a
+ * tool is evidence that real answers match their schemas.
+ */
+export async function httpClient(s: Pick<Served, 'mcpUrl' | 'token'>, name = 'test-agent', options: { tiers?: readonly Tier[] } = {}): Promise<Client> {
   const client = new Client({ name, version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(s.mcpUrl), { requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }));
+  await activateTiers(client, options.tiers);
   await client.listTools();
   return client;
 }

@@ -63,6 +63,12 @@ describe('the key vocabulary', () => {
     }
   });
 
+  it('shows the characters a password field would receive as •, and what named keys and shortcuts do', () => {
+    assert.equal(formatKeys(parseKeys('s e shift+S space 4 Return'), { password: true }), '• • • • • Return');
+    assert.equal(formatKeys(parseKeys('ctrl+a BackSpace Tab shift+Tab é'), { password: true }), 'ctrl+a BackSpace Tab shift+Tab •');
+    assert.equal(formatKeys(parseKeys('s e Return')), 's e Return');
+  });
+
   it('parses combos and sequences in the xdotool syntax', () => {
     assert.deepEqual(parseKeys('Ctrl+Shift+s'), [{ modifiers: ['ctrl', 'shift'], key: 's' }]);
     assert.deepEqual(parseKeys('  ctrl+s   ctrl+v '), [

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { Element, HeldApproval, PendingApproval, ReceiptEntry, Receipt } from '../../protocol/index.js';
-import { ARM_MS, armKey, see } from './arming.js';
-import { PLACEHOLDER_MS, QUEUE_NOTE } from './approvalsSlice.js';
+import { ARM_MS, armKey, notArmedWhy, see, VISIBLE_MIN } from './arming.js';
+import { PLACEHOLDER_MS, QUEUE_NOTE, settledSlots, type Slot } from './approvalsSlice.js';
 import { emptyQueueText, outcomeLine } from './outcome.js';
 import { createAppStore } from './store.js';
 
@@ -78,6 +78,39 @@ describe('arming', () => {
     assert.equal(store.getState().whyNot('a1', pointer('a1'), 1000 + ARM_MS), undefined);
   });
 
+  it('arms a card only while at least 90% of it is on screen, and re-arms it when it comes back into view', () => {
+    const store = queue('a1');
+    const key = armKey.card('a1');
+    store.getState().noteSeen([[key, 10, 0, 0.6]], 100);
+    assert.equal(
+      store.getState().whyNot('a1', pointer('a1'), 5000),
+      'Not decided: only 60% of this card is on screen — bring it fully into view and read it first.',
+      'no amount of waiting arms a card that is partly off screen',
+    );
+    store.getState().noteSeen([[key, 10, 0, VISIBLE_MIN]], 6000);
+    assert.equal(store.getState().whyNot('a1', pointer('a1'), 6300), 'Not decided: this card came fully into view 0.3 s ago — read it first.');
+    assert.equal(store.getState().whyNot('a1', pointer('a1'), 6000 + ARM_MS), undefined);
+    store.getState().noteSeen([[key, 10, 0, 0.95]], 7000);
+    assert.equal(store.getState().whyNot('a1', pointer('a1'), 7000), undefined, 'a change that keeps it on screen does not re-arm it');
+  });
+
+  it('refuses a key on a selected card that is less than 90% on screen, whatever its age', () => {
+    const store = queue('a1');
+    store.getState().noteSeen([[armKey.card('a1'), 10, 0, 0.89]], 0);
+    assert.match(store.getState().whyNot('a1', { via: 'key' }, 60_000) ?? '', /^Not decided: only 89% of this card is on screen/);
+    store.getState().noteSeen([[armKey.card('a1'), 10, 0, 1]], 60_000);
+    assert.match(store.getState().whyNot('a1', { via: 'key' }, 60_100) ?? '', /came fully into view 0\.1 s ago/);
+    assert.equal(store.getState().whyNot('a1', { via: 'key' }, 60_000 + ARM_MS), undefined);
+  });
+
+  it('re-arms a card that moved even while it stays on screen, and one that moves while partly hidden stays unarmed', () => {
+    const first = see({}, [['card:a', 0, 0, 1]], 0);
+    const moved = see(first, [['card:a', 0, 40, 1]], 1000);
+    assert.equal(notArmedWhy(moved['card:a'], 1200), 'Not decided: this card moved 0.2 s ago — check that it is the one you mean.');
+    const hidden = see(moved, [['card:a', 0, 300, 0.5]], 2000);
+    assert.match(notArmedWhy(hidden['card:a'], 9000) ?? '', /only 50%/);
+  });
+
   it('keeps the same seen map when nothing moved, and drops what is no longer on screen', () => {
     const first = see({}, [['card:a', 1, 2]], 0);
     assert.equal(see(first, [['card:a', 1, 2]], 50), first, 'no change, no new object (no re-render)');
@@ -124,30 +157,63 @@ describe('arming', () => {
   });
 });
 
+const shape = (slots: readonly Slot[]) =>
+  slots.map((x) => `${x.id}:${x.left === undefined ? (x.entering === true ? 'entering' : 'card') : x.line === true ? 'line' : 'full'}`);
+
 describe('placeholders', () => {
-  it('keep a decided card in place while the pointer is over the queue, and collapse later', () => {
+  it('keep a decided card in place until the queue settles, and drop decided cards only at the end of the queue', () => {
     const store = queue('a1', 'a2', 'a3');
+    store.getState().settle(false);
     store.getState().setPointerInQueue(true);
     store.getState().markDecided('a2', 'approved', 1000);
     store.getState().setPending([card('a1'), card('a3')], 1010);
-    assert.deepEqual(
-      store.getState().slots.map((x) => [x.id, x.left !== undefined]),
-      [
-        ['a1', false],
-        ['a2', true],
-        ['a3', false],
-      ],
-    );
+    assert.equal(store.getState().settled, false);
+    assert.deepEqual(shape(store.getState().slots), ['a1:card', 'a2:full', 'a3:card']);
     store.getState().tick(1000 + PLACEHOLDER_MS * 3);
-    assert.equal(store.getState().slots.length, 3, 'nothing collapses while someone points at the queue');
+    assert.equal(store.getState().slots.length, 3, 'nothing goes while someone points at the queue');
     store.getState().setPointerInQueue(false);
-    store.getState().tick(1000 + PLACEHOLDER_MS - 1);
-    assert.equal(store.getState().slots.length, 3, 'and not before a few seconds');
-    store.getState().tick(1000 + PLACEHOLDER_MS);
+    store.getState().tick(1000 + PLACEHOLDER_MS * 3);
+    assert.deepEqual(shape(store.getState().slots), ['a1:card', 'a2:full', 'a3:card'], 'a3 below it would move: it stays');
+    store.getState().markDecided('a3', 'approved', 2000);
+    store.getState().tick(2000 + PLACEHOLDER_MS - 1);
+    assert.deepEqual(shape(store.getState().slots), ['a1:card', 'a3:full'], 'a2 is now at the end and old enough; a3 is not');
+    store.getState().tick(2000 + PLACEHOLDER_MS);
+    assert.deepEqual(shape(store.getState().slots), ['a1:card'], 'decided cards after the last live one go');
+  });
+
+  it('settle only below the last shown card unless the next card is off screen, and show entering cards', () => {
+    const slots: Slot[] = [
+      { id: 'old', card: card('old'), left: 1, line: true },
+      { id: 'a1', card: card('a1'), left: 2 },
+      { id: 'a2', card: card('a2') },
+      { id: 'a3', card: card('a3'), left: 3 },
+      { id: 'a4', card: card('a4'), entering: true },
+    ];
     assert.deepEqual(
-      store.getState().slots.map((x) => x.id),
-      ['a1', 'a3'],
+      shape(settledSlots(slots, false)),
+      ['old:line', 'a1:full', 'a2:card', 'a3:line', 'a4:card'],
+      'a2 is on screen: nothing above it changes, so it does not move',
     );
+    assert.deepEqual(
+      shape(settledSlots(slots, true)),
+      ['a1:line', 'a2:card', 'a3:line', 'a4:card'],
+      'a2 was off screen: every decided card collapses to its line, and older lines go',
+    );
+  });
+
+  it('in a sequential run, leave one outcome line and put each new card where the last one was', () => {
+    const store = queue('a1');
+    store.getState().settle(false);
+    store.getState().markDecided('a1', 'approved', 1000);
+    store.getState().setPending([card('a2')], 1200);
+    assert.deepEqual(shape(store.getState().slots), ['a1:full', 'a2:entering'], 'the new card is not shown while the queue holds still');
+    store.getState().settle(false);
+    assert.deepEqual(shape(store.getState().slots), ['a1:line', 'a2:card']);
+    store.getState().markDecided('a2', 'approved', 3000);
+    store.getState().setPending([card('a3')], 3200);
+    store.getState().settle(false);
+    assert.deepEqual(shape(store.getState().slots), ['a2:line', 'a3:card']);
+    assert.equal(store.getState().selectedApproval, 'a3');
   });
 
   it('append new cards at the end, after placeholders', () => {

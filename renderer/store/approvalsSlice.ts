@@ -5,7 +5,7 @@ import { cardElementKey } from './cardSubject.js';
 import { isFinal, type DecisionRecord, type Verdict } from './outcome.js';
 import type { AppState } from './store.js';
 
-/** A placeholder stays at least this long after its card left, and as long as the pointer is over the queue. */
+/** A decided card at the end of the queue stays at least this long after it left, and as long as the pointer is over the queue. */
 export const PLACEHOLDER_MS = 4000;
 /** Cards that left the queue kept for their outcome lines (the recent decisions list shows the newest). */
 export const MAX_RECORDS = 50;
@@ -14,12 +14,21 @@ export const REFUSAL_MS = 6000;
 /** Where notes go that were aimed at the queue rather than a card (a key with no card selected). */
 export const QUEUE_NOTE = 'queue';
 
-/** One place in the queue: a live card, or the placeholder of the same height a card leaves behind (`left` set). */
+/**
+ * One place in the queue: a live card, or what a card leaves behind (`left` set) — first a
+ * placeholder of the card's height (nothing below moves under the pointer that decided it), then
+ * its one-line outcome (`line`) once the queue settles
+ * (docs/supervision.md#where-the-next-card-appears).
+ */
 export interface Slot {
   id: string;
   card: PendingApproval;
   /** Epoch ms the card left the queue; absent while it waits for a decision. */
   left?: number;
+  /** A card that left, collapsed to its one-line outcome. */
+  line?: boolean;
+  /** A new card laid out but not shown yet: the queue settles before anyone sees it (it appears in its final place). */
+  entering?: boolean;
 }
 
 /** A "Not decided: why" note, shown next to what was aimed at. */
@@ -43,8 +52,10 @@ export interface ApprovalsSlice {
   records: DecisionRecord[];
   /** Where each control that decides was seen on screen, and since when (arming). */
   seen: SeenMap;
-  /** While the pointer is over the queue, placeholders never collapse. */
+  /** While the pointer is over the queue, decided cards at its end stay. */
   pointerInQueue: boolean;
+  /** False after a card left or arrived, until the queue placed it (`settle`). */
+  settled: boolean;
   selectedApproval: string | undefined;
   /** When the selected card was selected (a key decides it only after the arming time). */
   selectedSince: number;
@@ -66,7 +77,13 @@ export interface ApprovalsSlice {
   /** Everything arms again (the page was hidden). */
   rearm(now: number): void;
   setPointerInQueue(inside: boolean): void;
-  /** Collapses placeholders old enough while nobody points at the queue, and drops old notes. */
+  /**
+   * Places what changed since the last settle: placeholders become one-line outcomes and older
+   * outcome lines go — only after the last card on screen (nothing shown moves), or everywhere
+   * when `all` (the next card was not on screen) — and entering cards are shown.
+   */
+  settle(all: boolean): void;
+  /** Drops decided cards at the end of the queue once old enough while nobody points at the queue, and drops old notes. */
   tick(now: number): void;
   /** Why a decision on this card may not be made now; undefined when it may. */
   whyNot(id: string, aim: Aim, now: number): string | undefined;
@@ -83,6 +100,32 @@ export interface ApprovalsSlice {
 }
 
 const live = (slot: Slot | undefined): boolean => slot !== undefined && slot.left === undefined;
+const shownLive = (slot: Slot): boolean => live(slot) && slot.entering !== true;
+
+/**
+ * The queue after a settle. In scope (everything when `all`, else only what follows the last
+ * card on screen, so that no shown card moves): a placeholder becomes its one-line outcome and an
+ * outcome line of an earlier settle goes. Entering cards are shown.
+ */
+export function settledSlots(slots: readonly Slot[], all: boolean): Slot[] {
+  let lastShown = -1;
+  slots.forEach((x, i) => {
+    if (shownLive(x)) lastShown = i;
+  });
+  const out: Slot[] = [];
+  slots.forEach((x, i) => {
+    if (live(x)) {
+      if (x.entering === true) {
+        const { entering: _, ...shown } = x;
+        out.push(shown);
+      } else out.push(x);
+      return;
+    }
+    if (!all && i < lastShown) out.push(x);
+    else if (x.line !== true) out.push({ ...x, line: true });
+  });
+  return out;
+}
 
 /** The first live card after `index`, else the nearest before it. */
 function nextLive(slots: readonly Slot[], index: number): string | undefined {
@@ -114,6 +157,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
   records: [],
   seen: {},
   pointerInQueue: false,
+  settled: true,
   selectedApproval: undefined,
   selectedSince: 0,
   denying: undefined,
@@ -146,11 +190,16 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
       }
     }
     const shown = new Set(slots.map((x) => x.id));
-    for (const card of pending) if (!shown.has(card.approval_id)) slots.push({ id: card.approval_id, card });
+    let arrived = false;
+    for (const card of pending)
+      if (!shown.has(card.approval_id)) {
+        slots.push({ id: card.approval_id, card, entering: true });
+        arrived = true;
+      }
     if (left.length > 0) records = [...left.reverse(), ...records].slice(0, MAX_RECORDS);
     const denying = slots.some((x) => live(x) && x.id === s.denying) ? s.denying : undefined;
     const allowing = slots.some((x) => live(x) && x.id === s.allowing) ? s.allowing : undefined;
-    set({ pending, slots, records, seen, denying, allowing });
+    set({ pending, slots, records, seen, denying, allowing, ...(arrived || left.length > 0 ? { settled: false } : {}) });
     const selected = slots.findIndex((x) => x.id === s.selectedApproval);
     if (!live(slots[selected])) get().selectApproval(selected >= 0 ? nextLive(slots, selected) : slots.find(live)?.id, now);
   },
@@ -183,9 +232,15 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
   setPointerInQueue: (pointerInQueue) => {
     if (pointerInQueue !== get().pointerInQueue) set({ pointerInQueue });
   },
+  settle: (all) => {
+    const s = get();
+    set({ slots: settledSlots(s.slots, all), settled: true });
+  },
   tick: (now) => {
     const s = get();
-    const slots = s.pointerInQueue ? s.slots : s.slots.filter((x) => x.left === undefined || now - x.left < PLACEHOLDER_MS);
+    // Only at the end: dropping a decided card above a live one would move that card while someone reads it.
+    const lastLive = s.slots.findLastIndex(live);
+    const slots = s.pointerInQueue ? s.slots : s.slots.filter((x, i) => i < lastLive || x.left === undefined || now - x.left < PLACEHOLDER_MS);
     const stale = Object.entries(s.refusals).filter(([, r]) => now - r.at >= REFUSAL_MS);
     if (slots.length === s.slots.length && stale.length === 0) return;
     set({ slots, refusals: withoutKey(s.refusals, ...stale.map(([k]) => k)) });
@@ -230,6 +285,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     };
     set({
       slots,
+      settled: false,
       records: [record, ...s.records.filter((r) => r.approval_id !== id)].slice(0, MAX_RECORDS),
       seen: withoutKey(s.seen, armKey.card(id), armKey.confirm(id)),
       refusals: withoutKey(s.refusals, id, QUEUE_NOTE),

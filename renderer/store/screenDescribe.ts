@@ -46,6 +46,79 @@ export function pointElementLine(e: NonNullable<ScreenInputDetail['element']>): 
   return `${e.role}${e.name !== undefined && e.name !== '' ? ` “${e.name}”` : ''}`;
 }
 
+/** Roles in words a person uses (the tree's shared vocabulary is for agents): `edit` is a text field. */
+const ROLE_WORDS: Record<string, string> = {
+  edit: 'text field',
+  check_box: 'checkbox',
+  combo_box: 'drop-down',
+  spinner: 'number field',
+  tab: 'tab strip',
+  tab_item: 'tab',
+  label: 'text',
+  pane: 'area',
+  unknown: 'element',
+};
+
+/** An element's role as people say it: `text field`, `checkbox`, `radio button`. */
+export function roleWords(role: string): string {
+  return ROLE_WORDS[role] ?? role.replace(/_/g, ' ');
+}
+
+/** Keys and text go where the keyboard focus is, not where the pointer is. */
+export const KEYBOARD_ACTIONS: ReadonlySet<string> = new Set(['type_text', 'key', 'hold_key']);
+
+/**
+ * Where an input lands, as the parts of a sentence a card renders (each string from the application
+ * shown as untrusted text): the element the application names there, or that has the focus, in
+ * words, and the window and application.
+ */
+export interface Place {
+  /** The element's name as the application gives it (absent when it gives none). */
+  name?: string;
+  /** Its role in words. */
+  kind: string;
+  password: boolean;
+  /** Keys and text: the element has the keyboard focus. */
+  focus: boolean;
+  /** The application named nothing finer than the window itself. */
+  bare: boolean;
+  window?: { title: string; app: string };
+}
+
+/** The place of an input (see Place); undefined when neither an element nor a window is known. */
+export function placeOf(action: string, d: ScreenInputDetail): Place | undefined {
+  const e = d.element;
+  const w = d.window;
+  if (e === undefined && w === undefined) return undefined;
+  const name = e?.name !== undefined && e.name.trim() !== '' ? e.name : undefined;
+  const bare = e === undefined || e.role === 'window' || e.role === 'dialog';
+  return {
+    ...(name !== undefined && !bare ? { name } : {}),
+    kind: bare ? 'window' : roleWords(e.role),
+    password: e?.password === true,
+    focus: KEYBOARD_ACTIONS.has(action),
+    bare,
+    ...(w !== undefined ? { window: { title: w.title, app: w.app } } : {}),
+  };
+}
+
+/** A window as a card names it: `“Overseer Fixture” (app python3)`. */
+export function windowPhrase(w: { title: string; app: string }): string {
+  return `“${w.title}”${w.app !== '' && w.app !== w.title ? ` (app ${w.app})` : ''}`;
+}
+
+/**
+ * The place in one sentence: `the “Name” text field in “Overseer Fixture” (app python3)`; for keys
+ * `the “Name” text field, which has the keyboard focus, in …`; where the application names nothing
+ * finer than its window, `“Overseer Fixture” (app python3), where the application names no element`.
+ */
+export function placeLine(p: Place): string {
+  const window = p.window !== undefined ? windowPhrase(p.window) : undefined;
+  if (p.bare) return window !== undefined ? `${window}, where the application names no element` : 'no element the application names';
+  const element = `the ${p.name !== undefined ? `“${p.name}”` : 'unnamed'} ${p.kind}${p.focus ? ', which has the keyboard focus,' : ''}`;
+  return window !== undefined ? `${element} in ${window}` : element.replace(/,$/, '');
+}
+
 /**
  * Where an input lands, in one sentence: `click at 412,300 of the picture (screen 824,600) on button
  * "OK" in "Canvas" · canvasApp · pid 4242`. Keys land in the focused window.

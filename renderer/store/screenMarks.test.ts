@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { imageToPhysical, physicalToImage, screenTransform, type ScreenTransform } from '../../protocol/index.js';
-import { arrow, crosshair, markRadius, pixelCenter, rectOnPicture } from './screenMarks.js';
+import { arrow, cropView, markRadius, pixelCenter, pointMarkLines, rectOnPicture } from './screenMarks.js';
 
 /** Scales a person meets: 1:1, exactly half, 1.5 (1920 → 1280), and odd ones (1366 → 1280, 1080 → 800). */
 const TRANSFORMS: [string, ScreenTransform][] = [
@@ -71,13 +71,50 @@ describe('screen marks', () => {
     assert.equal(markRadius({ width: 40, height: 40 }), 4);
   });
 
-  it('draws a crosshair around the point with a gap at its center', () => {
-    assert.deepEqual(crosshair({ x: 10, y: 20 }, 2, 5), [
-      [3, 20, 8, 20],
-      [12, 20, 17, 20],
-      [10, 13, 10, 18],
-      [10, 22, 10, 27],
-    ]);
+  it('marks a point with brackets and ticks that leave the point and the text around it uncovered', () => {
+    const lines = pointMarkLines({ gap: 8, arm: 5, tick: 10 });
+    assert.equal(lines.length, 8, 'four corner brackets and four ticks');
+    assert.equal(lines[0], '-3,-8 -8,-8 -8,-3', 'the top-left bracket: its corner at the square, its arms short of the axes');
+    assert.equal(lines[4], '0,-13 0,-23', 'the top tick starts beyond the brackets and aims at the point');
+    // Every drawn point is at least `gap − arm` from the point along either axis' perpendicular, and no line crosses the axes near it.
+    for (const line of lines) {
+      for (const xy of line.split(' ')) {
+        const [x, y] = xy.split(',').map(Number) as [number, number];
+        assert.ok(Math.max(Math.abs(x), Math.abs(y)) >= 8, `${xy} is outside the ±8 px square around the point`);
+      }
+    }
+    // A glyph row through the point (|y| < 3) is crossed only by the horizontal ticks, which start 13 px out.
+    const crossing = lines.filter((l) => l.split(' ').some((xy) => Math.abs(Number(xy.split(',')[1])) < 3));
+    assert.deepEqual(crossing, ['13,0 23,0', '-13,0 -23,0']);
+  });
+
+  it('shows a small element at the screen’s scale, centred, with context, never past the picture', () => {
+    const size = { width: 1000, height: 800 };
+    // A 20 px checkbox at 1:1 in a 334 px wide card.
+    const v = cropView(size, { x: 500, y: 400, w: 20, h: 20 }, 1, 334, 200, 40, 120);
+    assert.equal(v.scale, 1);
+    assert.deepEqual([v.width, v.height], [334, 120]);
+    assert.equal(v.left, 334 / 2 - 510, 'the element is centred across');
+    assert.equal(v.top, 60 - 410, 'and down');
+    // Near the picture's corner the box stops at the edge instead of showing past it.
+    const corner = cropView(size, { x: 2, y: 3, w: 20, h: 20 }, 1, 334, 200, 40, 120);
+    assert.deepEqual([corner.left, corner.top], [0, 0]);
+    const far = cropView(size, { x: 980, y: 780, w: 20, h: 20 }, 1, 334, 200, 40, 120);
+    assert.deepEqual([far.left, far.top], [334 - 1000, 120 - 800]);
+  });
+
+  it('keeps the start of an element wider than the card in view, and shrinks one only to fit the height', () => {
+    const size = { width: 1000, height: 800 };
+    const wide = cropView(size, { x: 8, y: 348, w: 486, h: 22 }, 1, 334, 200, 40, 120);
+    assert.equal(wide.scale, 1, 'a wide checkbox row is not shrunk to the card: its box and label are read at 1:1');
+    assert.equal(wide.left, 0, 'its start is in view (clamped to the picture edge)');
+    const tall = cropView(size, { x: 100, y: 100, w: 200, h: 160 }, 1, 334, 200, 40);
+    assert.equal(tall.scale, 120 / 160, 'an element taller than the box less its margins is shrunk to fit them');
+    const pane = cropView(size, { x: 100, y: 100, w: 200, h: 600 }, 1, 334, 200, 40);
+    assert.equal(pane.scale, 0.25, 'never smaller than the whole picture fitted to the box: then the box shows it all');
+    assert.deepEqual([pane.width, pane.height, pane.left, pane.top], [250, 200, 0, 0]);
+    // A downscaled picture is shown at the scale that undoes it (1.5 picture px per screen px here).
+    assert.equal(cropView(size, { x: 500, y: 400, w: 10, h: 10 }, 1.5, 334, 200, 40).scale, 1.5);
   });
 
   it('ends an arrow with its head tip exactly on the target and the shaft where the head begins', () => {

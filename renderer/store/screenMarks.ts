@@ -48,16 +48,6 @@ export function markRadius(size: PictureSize, share = 1 / 40): number {
   return Math.max(4, Math.max(size.width, size.height) * share);
 }
 
-/** The four lines of a crosshair around `c` with a gap of `gap` and arms of `arm` (picture pixels), as [x1, y1, x2, y2]. */
-export function crosshair(c: { x: number; y: number }, gap: number, arm: number): [number, number, number, number][] {
-  return [
-    [c.x - gap - arm, c.y, c.x - gap, c.y],
-    [c.x + gap, c.y, c.x + gap + arm, c.y],
-    [c.x, c.y - gap - arm, c.x, c.y - gap],
-    [c.x, c.y + gap, c.x, c.y + gap + arm],
-  ];
-}
-
 /** The unit vector of a scroll direction in picture space (y grows downwards). */
 export function directionVector(direction: 'up' | 'down' | 'left' | 'right'): { x: number; y: number } {
   return direction === 'up' ? { x: 0, y: -1 } : direction === 'down' ? { x: 0, y: 1 } : direction === 'left' ? { x: -1, y: 0 } : { x: 1, y: 0 };
@@ -88,3 +78,58 @@ export function arrow(
 }
 
 const round = (n: number): number => Math.round(n * 100) / 100;
+
+/** How a crop of a picture is shown: its scale (CSS px per picture pixel) and where the picture sits in a box of `width` × `height` CSS px. */
+export interface CropView {
+  scale: number;
+  /** The picture's offset in the box (≤ 0: the picture is at least as large as the box). */
+  left: number;
+  top: number;
+  /** The box's size in CSS px. */
+  width: number;
+  height: number;
+}
+
+/**
+ * A box that shows `focus` (picture pixels) large enough to read, with context around it: the
+ * picture at `scale` CSS px per picture pixel (the caller's 1:1 with the screen), smaller only when
+ * the focus with its margin would not fit `maxHeight`. A focus wider than the box keeps its start
+ * in view (a checkbox's box and label come first; the rest of a wide row is its empty end); one that
+ * fits is centred. The box never shows past the picture's edges.
+ */
+export function cropView(size: PictureSize, focus: PictureRect, scale: number, maxWidth: number, maxHeight: number, margin: number, minHeight = 0): CropView {
+  const fit = Math.min(scale, (maxHeight - 2 * margin) / Math.max(1, focus.h));
+  const s = Math.max(fit, Math.min(maxWidth / size.width, maxHeight / size.height), 1e-3);
+  const width = Math.min(maxWidth, size.width * s);
+  const height = Math.min(size.height * s, Math.max(minHeight, Math.min(maxHeight, focus.h * s + 2 * margin)));
+  const place = (box: number, whole: number, at: number): number => Math.min(0, Math.max(box - whole, at));
+  const wide = focus.w * s + 2 * margin > width;
+  return {
+    scale: s,
+    left: place(width, size.width * s, wide ? margin - focus.x * s : width / 2 - (focus.x + focus.w / 2) * s),
+    top: place(height, size.height * s, height / 2 - (focus.y + focus.h / 2) * s),
+    width,
+    height,
+  };
+}
+/** The size of a point mark in CSS px: drawn at display scale, so it reads the same on a thumbnail, a crop and the full-size viewer. */
+export const POINT_MARK = { half: 24, gap: 8, arm: 5, tick: 10 } as const;
+
+/**
+ * A point mark that leaves the pixel and the text around it visible: four corner brackets of a
+ * square `gap` out from the point, and four ticks further out that aim at it. Polylines as
+ * "x,y x,y …" around (0, 0), in CSS px; nothing is drawn within `gap` of the point but the corners.
+ */
+export function pointMarkLines(m: { gap: number; arm: number; tick: number } = POINT_MARK): string[] {
+  const { gap: g, arm: a, tick: t } = m;
+  const corners = [
+    [-1, -1],
+    [1, -1],
+    [1, 1],
+    [-1, 1],
+  ] as const;
+  const brackets = corners.map(([sx, sy]) => `${sx * (g - a)},${sy * g} ${sx * g},${sy * g} ${sx * g},${sy * (g - a)}`);
+  const out = g + a;
+  const ticks = [`0,${-out} 0,${-out - t}`, `${out},0 ${out + t},0`, `0,${out} 0,${out + t}`, `${-out},0 ${-out - t},0`];
+  return [...brackets, ...ticks];
+}

@@ -30,6 +30,7 @@ export const selectSlots = (s: AppState) => s.slots;
 export const selectRecords = (s: AppState) => s.records;
 export const selectSelectedApproval = (s: AppState) => s.selectedApproval;
 export const selectSelectedSince = (s: AppState) => s.selectedSince;
+export const selectSettled = (s: AppState) => s.settled;
 export const selectDenying = (s: AppState) => s.denying;
 export const selectAllowing = (s: AppState) => s.allowing;
 /** Where one control that decides was seen, for its arming. */

@@ -15,6 +15,7 @@ import {
 import type { ConnectionStatus } from '../api/api.js';
 import { ancestorsOf, flattenTree, searchTree, type TreeNode } from './tree.js';
 import type { AppState } from './store.js';
+import type { ReceiptFilters } from './receiptFilter.js';
 
 /** The center view. */
 export type View = 'tree' | 'receipts' | 'settings';
@@ -147,13 +148,6 @@ export const windowsSlice: StateCreator<AppState, [], [], WindowsSlice> = (set, 
   },
 });
 
-/** Filters of the receipts timeline; absent = any. */
-export interface ReceiptFilters {
-  agent?: string;
-  tool?: string;
-  outcome?: string;
-}
-
 /** The receipts timeline. */
 export interface ReceiptsSlice {
   receipts: ReceiptEntry[];
@@ -162,6 +156,7 @@ export interface ReceiptsSlice {
   setReceipts(receipts: ReceiptEntry[]): void;
   addReceipt(receipt: ReceiptEntry): void;
   setReceiptFilter(key: keyof ReceiptFilters, value: string | undefined): void;
+  clearReceiptFilters(): void;
   selectReceipt(seq: number | undefined): void;
 }
 
@@ -182,16 +177,9 @@ export const receiptsSlice: StateCreator<AppState, [], [], ReceiptsSlice> = (set
     else receiptFilters[key] = value;
     set({ receiptFilters });
   },
+  clearReceiptFilters: () => set({ receiptFilters: {} }),
   selectReceipt: (selectedReceipt) => set({ selectedReceipt }),
 });
-
-/** The receipts that pass the filters, in arrival order. */
-export function filterReceipts(receipts: readonly ReceiptEntry[], f: ReceiptFilters): ReceiptEntry[] {
-  return receipts.filter(
-    (r) =>
-      (f.agent === undefined || r.agent === f.agent) && (f.tool === undefined || r.tool === f.tool) && (f.outcome === undefined || r.outcome === f.outcome),
-  );
-}
 
 /** Brake, settings, rules and how agents connect. */
 export interface SystemSlice {

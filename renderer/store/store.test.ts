@@ -2,7 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, type Element, type PendingApproval, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
 import { selectSelectedNode } from './selectors.js';
-import { filterReceipts } from './slices.js';
+import { filterRows } from './receiptFilter.js';
+import { groupReceipts } from './receiptRows.js';
 import { createAppStore } from './store.js';
 
 const win = (id: string): WindowInfo => ({ window: id, title: `Window ${id}`, app: 'fixture', pid: 42, process_start: '1', foreground: false });
@@ -163,19 +164,19 @@ describe('app store', () => {
     const s = () => store.getState();
     s().setReceiptFilter('agent', 'claude');
     assert.deepEqual(
-      filterReceipts(s().receipts, s().receiptFilters).map((r) => r.seq),
+      filterRows(groupReceipts(s().receipts), s().receiptFilters, 0).map((r) => r.seq),
       [1, 3],
     );
     s().setReceiptFilter('tool', 'element_act');
     assert.deepEqual(
-      filterReceipts(s().receipts, s().receiptFilters).map((r) => r.seq),
+      filterRows(groupReceipts(s().receipts), s().receiptFilters, 0).map((r) => r.seq),
       [3],
     );
     s().setReceiptFilter('agent', undefined);
     s().setReceiptFilter('tool', undefined);
     s().setReceiptFilter('outcome', 'refused');
     assert.deepEqual(
-      filterReceipts(s().receipts, s().receiptFilters).map((r) => r.seq),
+      filterRows(groupReceipts(s().receipts), s().receiptFilters, 0).map((r) => r.seq),
       [2],
     );
   });

@@ -1,6 +1,9 @@
 // What the accessibility tree names at a screen point, and which element has the keyboard focus, for
 // the screen tier's cards and receipts. Component.GetAccessibleAtPoint answers the direct child
-// only, so the lookup descends from the window until no child contains the point.
+// only, so the lookup descends from the window until no child contains the point. Some containers
+// answer no child at all although one contains the point (GTK's notebook page, a scrolled
+// viewport): there the lookup asks the known children's extents itself, so a click in a text area
+// is named as that text area and not as the tab around it.
 import type { PointElement } from '../../../protocol/index.js';
 import type { Deadline } from '../../core/deadline.js';
 import type { AppCache } from './appCache.js';
@@ -12,6 +15,8 @@ import { NULL_PATH, asRef, keyOf } from './refs.js';
 const MAX_DEPTH = 40;
 /** AT-SPI's ATSPI_COORD_TYPE_SCREEN. */
 const COORD_SCREEN = 0;
+/** Children whose extents a container that answers no child is asked for; a text area's page has a handful. */
+const MAX_CHILDREN_ASKED = 64;
 
 function describe(node: AtspiNode | undefined, key: string): PointElement {
   if (node === undefined) return { key, role: 'unknown', password: false };
@@ -44,14 +49,34 @@ export async function elementAtPoint(
       break;
     }
     const ref = asRef(reply[0]);
-    if (ref === undefined || ref.path === NULL_PATH || ref.path === current.path) break;
-    const key = keyOf(ref.bus, ref.path);
+    const key =
+      ref === undefined || ref.path === NULL_PATH || ref.path === current.path
+        ? await childContaining(a11y, cache, current, x, y, deadline)
+        : keyOf(ref.bus, ref.path);
+    if (key === undefined) break;
     const node = cache.nodes.get(key);
     found = describe(node, key);
     if (node === undefined) break;
     current = node;
   }
   return found ?? describe(frame, frame.key);
+}
+
+/** The last (topmost) known, shown child of `node` whose extents contain the point; undefined when none does. */
+async function childContaining(a11y: A11yBus, cache: AppCache, node: AtspiNode, x: number, y: number, deadline: Deadline): Promise<string | undefined> {
+  let found: string | undefined;
+  for (const key of (node.children ?? []).slice(0, MAX_CHILDREN_ASKED)) {
+    const child = cache.nodes.get(key);
+    if (child === undefined || child.state?.offscreen === true || deadline.remaining() <= 0) continue;
+    try {
+      const [ext] = await a11y.call(child.bus, child.path, I.component, 'GetExtents', Math.min(deadline.remaining(), 1000), 'u', [COORD_SCREEN]);
+      const [cx, cy, w, h] = (ext as number[]).map(Number) as [number, number, number, number];
+      if (w > 0 && h > 0 && x >= cx && y >= cy && x < cx + w && y < cy + h) found = key;
+    } catch {
+      // A child that cannot say where it is is not where the point is.
+    }
+  }
+  return found;
 }
 
 /** The element of the application that has the keyboard focus, as its cache knows it (states follow events). */

@@ -9,7 +9,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/priva
 import { REPO_ROOT } from '../paths.js';
 import { FixtureDriver } from '../../testing/fixtureDriver.js';
 import { warp } from '../../testing/pointer.js';
-import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../../testing/serveHarness.js';
+import { UiClient, activateTiers, httpClient, removeDataDir, serve, toolJson, type Served } from '../../testing/serveHarness.js';
 import { exportJournal } from '../journal/index.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
@@ -175,6 +175,7 @@ describe('as a hostile agent: rules stay in scope, views stay views, hosts stay 
         stderr: 'pipe',
       }),
     );
+    await activateTiers(host);
     try {
       let hostWindow: Windows['windows'][number] | undefined;
       for (let i = 0; i < 50 && hostWindow === undefined; i++) {
@@ -195,6 +196,7 @@ describe('as a hostile agent: rules stay in scope, views stay views, hosts stay 
       const claimed = await rawBridge(join(s.dataDir, 'overseer.sock'), s.token, fixture.pid);
       try {
         assert.match(claimed.hello, /"ok":true/);
+        await claimed.call('tools/call', { name: 'computer_use_activate', arguments: {} });
         const listed = await claimed.call('tools/call', { name: 'window_list', arguments: { output: 'json' } });
         assert.match(listed, /Overseer Fixture/, 'the claim hid nothing from the claimer either');
         assert.ok((await toolJson<Windows>(agent, 'window_list')).windows.some((w) => w.title === 'Overseer Fixture'));

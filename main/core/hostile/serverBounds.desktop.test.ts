@@ -11,7 +11,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/priva
 import { socketPath } from '../../cliArgs.js';
 import { HalfOpenFlood } from '../../testing/halfOpenFlood.js';
 import { rawHttp, type HttpAnswer } from '../../testing/rawClients.js';
-import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../../testing/serveHarness.js';
+import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../../testing/serveHarness.js';
 import { MAX_RECORD_BYTES } from '../journal/recordBound.js';
 import { exportJournal } from '../journal/index.js';
 import { REPO_ROOT } from '../paths.js';
@@ -101,6 +101,11 @@ describe('as a hostile client: the server stays bounded and the person keeps the
       assert.equal(typeof sid, 'string', init.body);
       const inSession = { ...headers, 'mcp-session-id': sid as string, 'mcp-protocol-version': '2025-03-26' };
       await rawHttp(s.mcpUrl, { headers: inSession, agent: keep, body: JSON.stringify({ jsonrpc: '2.0', method: 'notifications/initialized' }) });
+      await rawHttp(s.mcpUrl, {
+        headers: inSession,
+        agent: keep,
+        body: JSON.stringify({ jsonrpc: '2.0', id: 6, method: 'tools/call', params: { name: 'computer_use_activate', arguments: {} } }),
+      });
       const since = ui.mark();
       // Every other round asks for progress, so its answer is an event stream, not one JSON body.
       const meta = n % 2 === 1 ? { _meta: { progressToken: n } } : {};
@@ -256,6 +261,7 @@ describe('as a hostile client: the server stays bounded and the person keeps the
           stderr: 'pipe',
         }),
       );
+      await activateTiers(bridged);
       assert.match((await tool(bridged, 'window_list')).text, /Overseer Fixture/);
     } finally {
       await bridged.close();

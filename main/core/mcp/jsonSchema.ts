@@ -15,6 +15,9 @@ NAMED.add(Rect, { id: 'Rect' });
 NAMED.add(Role, { id: 'Role' });
 NAMED.add(ErrorInfo, { id: 'ErrorInfo' });
 
+/** Longest enum an outputSchema spells out; longer ones are listed as strings. */
+const MAX_OUTPUT_ENUM = 12;
+
 /**
  * A tool's JSON Schema from its protocol zod schema: `input` for arguments (what an agent may
  * send, with the descriptions the agent reads), `output` for answers (objects reject unknown keys:
@@ -39,11 +42,18 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): ToolJ
         return;
       }
       // Bounds on strings and numbers are for validating what agents send; answers need only their shape.
-      if (io === 'output') for (const k of ['maxLength', 'minLength', 'maxItems']) delete s[k];
+      if (io === 'output') for (const k of ['maxLength', 'minLength', 'maxItems', 'minimum', 'maximum']) delete s[k];
       if (s['maximum'] === Number.MAX_SAFE_INTEGER) delete s['maximum'];
       if (s['minimum'] === Number.MIN_SAFE_INTEGER) delete s['minimum'];
       const names = s['propertyNames'] as Record<string, unknown> | undefined;
       if (names !== undefined && Object.keys(names).length === 1 && names['type'] === 'string') delete s['propertyNames'];
+      // A long closed list in an answer (roles, error codes, actions) is a string to a validator: the
+      // lists are in docs/tools.md, and repeating them in every tool's outputSchema cost ~1.3 kB a tool.
+      if (io === 'output' && Array.isArray(s['enum']) && s['enum'].length > MAX_OUTPUT_ENUM && s['enum'].every((v) => typeof v === 'string')) {
+        delete s['enum'];
+        s['type'] = 'string';
+        return;
+      }
       // An enum or const already says its type; only validators read outputSchema, and they need no more.
       if (io === 'output' && (s['enum'] !== undefined || s['const'] !== undefined)) delete s['type'];
     },

@@ -18,7 +18,8 @@ import { Policy } from '../supervision/policy.js';
 import { QueueAdmission } from '../supervision/admission.js';
 import { AgentSession } from '../tools/agentSession.js';
 import { ToolRunner } from '../tools/toolRunner.js';
-import { ACTIVATE_TOOL, createMcpServer, toolList } from './mcpSession.js';
+import { createMcpServer } from './mcpSession.js';
+import { ACTIVATE_TOOL, toolList } from './toolList.js';
 
 /** One real turn of the event loop (file writes of the journal complete in real time). */
 const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));
@@ -126,7 +127,7 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
     const { tools } = await t.client.listTools();
     assert.deepEqual(
       tools.map((x) => x.name),
-      [...TOOL_NAMES, ...TALK_TOOL_NAMES],
+      [...TALK_TOOL_NAMES, ...TOOL_NAMES],
     );
     for (const tool of tools) {
       assert.equal(tool.outputSchema?.type, 'object', tool.name);
@@ -245,10 +246,12 @@ describe('MCP answers: progressive tools and the client’s validation itself', 
         listed.tools.map((x) => [x.name, x.outputSchema?.type]),
         [[ACTIVATE_TOOL, 'object'], ...TALK_TOOL_NAMES.map((n) => [n, 'object'])],
       );
-      assert.equal((await t.call('window_list')).isError, true, 'not activated yet');
+      const early = await t.call('window_list');
+      assert.equal(early.isError, true, 'not activated yet');
+      assert.match((early.content[0] as { text: string }).text, /tier_inactive/);
       assert.notEqual((await t.call('computer_ctrl')).isError, true, 'the tools that talk to the person need no activation');
-      assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [...TOOL_NAMES] });
-      assert.equal((await t.client.listTools()).tools.length, 5 + TALK_TOOL_NAMES.length);
+      assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [ACTIVATE_TOOL, ...TALK_TOOL_NAMES, ...TOOL_NAMES], tiers: ['accessibility'] });
+      assert.equal((await t.client.listTools()).tools.length, 1 + TALK_TOOL_NAMES.length + TOOL_NAMES.length);
       await t.answer('window_list');
     } finally {
       await t.close();

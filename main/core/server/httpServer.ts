@@ -22,8 +22,17 @@ export const MAX_AGENT_REQUESTS = 1024;
 export const HEADERS_TIMEOUT_MS = 10_000;
 /** A request (headers and body) must be received within this; the response is not counted, so an SSE stream or a call waiting ~45 s for the person is not cut. */
 export const REQUEST_TIMEOUT_MS = 30_000;
-/** How long a connection is kept between requests (longer than undici's 4 s, so the server never closes a socket the SDK client is just reusing). */
-export const KEEP_ALIVE_TIMEOUT_MS = 5000;
+/**
+ * How long a connection is kept between requests. Node arms this timer when an answer is written,
+ * and after an event-loop stall timers run before pending reads: a stall longer than the timeout
+ * closes a socket on which the agent's next request is already waiting unread, and the agent's
+ * POST fails with "other side closed" (the SDK does not retry it). With 5 s this happened on a
+ * machine at load 20 while card pictures were made; 30.9 s leaves stalls far behind. Node announces
+ * it in whole seconds (`Keep-Alive: timeout=30`) and undici stops reusing a socket a second before
+ * that. Idle connections are the second to go when the cap is reached, so holding them longer
+ * costs a flood nothing.
+ */
+export const KEEP_ALIVE_TIMEOUT_MS = 30_900;
 /** Requests one connection serves before it is closed (the client reconnects), so no connection lives on without end. */
 export const MAX_REQUESTS_PER_SOCKET = 1000;
 /** How often header and request timeouts are checked (Node's default, 30 s, would let a slowloris hold a slot three times as long). */

@@ -5,7 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { PendingApproval } from '../../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../paths.js';
-import { UiClient, removeDataDir, serve, tool, type Served } from '../../testing/serveHarness.js';
+import { UiClient, activateTiers, removeDataDir, serve, tool, type Served } from '../../testing/serveHarness.js';
 
 /** A real SDK client whose fetch notes the content type of every answer to a tools/call. */
 async function recordingClient(s: Served): Promise<{ client: Client; answers: { id: unknown; type: string }[] }> {
@@ -20,6 +20,8 @@ async function recordingClient(s: Served): Promise<{ client: Client; answers: { 
   await client.connect(
     new StreamableHTTPClientTransport(new URL(s.mcpUrl), { fetch: fetchNoting, requestInit: { headers: { Authorization: `Bearer ${s.token}` } } }),
   );
+  await activateTiers(client);
+  answers.length = 0;
   await client.listTools();
   return { client, answers };
 }

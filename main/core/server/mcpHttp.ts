@@ -7,6 +7,7 @@ import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
 import { AgentSession } from '../tools/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { profileFinisher, profiled } from '../callProfile.js';
+import { CALL_DEPARTED } from '../tools/supervisedFlow.js';
 import { bearer, tokenMatches } from './auth.js';
 import { allowPlainJson, asksNoProgress, withAnswerMode } from './jsonResponses.js';
 import { discardBody } from './lingeringClose.js';
@@ -15,6 +16,13 @@ import { discardBody } from './lingeringClose.js';
 export const MAX_BODY = 8 * 1024 * 1024;
 /** How long a session ended by DELETE waits for its calls in flight to be answered, first by themselves, then `withdrawn`. */
 const DEPART_ANSWER_MS = 2000;
+/**
+ * How long a session whose last open request closed unanswered waits for another request before it
+ * counts as gone (docs/supervision.md#when-an-agent-has-gone): short enough that its pending items
+ * are withdrawn within 2 s, long enough for a client that closed its event stream and opens the next
+ * request at once.
+ */
+export const DEPART_GRACE_MS = 1000;
 
 /** A JSON answer that ends the request. */
 export function reply(res: ServerResponse, status: number, body: unknown): void {
@@ -85,6 +93,40 @@ interface Entry {
   transport: StreamableHTTPServerTransport;
   session: AgentSession;
   open: Set<ServerResponse>;
+  /** Requests it sent so far: a departure's grace ends without effect when one more came. */
+  requests: number;
+}
+
+/** The ids of the JSON-RPC requests in a body (one message or a batch). */
+function requestIds(body: unknown): (string | number)[] {
+  const ids: (string | number)[] = [];
+  for (const m of Array.isArray(body) ? (body as unknown[]) : [body]) {
+    if (typeof m !== 'object' || m === null) continue;
+    const { id, method } = m as { id?: unknown; method?: unknown };
+    if (typeof method === 'string' && (typeof id === 'string' || typeof id === 'number')) ids.push(id);
+  }
+  return ids;
+}
+
+/**
+ * What a request that closes before its answer was written says (docs/supervision.md#when-an-agent-has-gone):
+ * the calls it carried departed — each is cancelled as the agent's own `notifications/cancelled`
+ * would, so its card is withdrawn at once — and when no request of the session is open a moment
+ * later, nor came since, the agent is gone: its process died, or it closed its client.
+ */
+function departOnClose(supervisor: Supervisor, entry: Entry, res: ServerResponse, body: unknown): void {
+  const ids = requestIds(body);
+  res.once('close', () => {
+    if (res.writableFinished || entry.session.ended !== undefined) return;
+    for (const requestId of ids)
+      void entry.transport.onmessage?.({ jsonrpc: '2.0', method: 'notifications/cancelled', params: { requestId, reason: CALL_DEPARTED } });
+    const seen = entry.requests;
+    const timer = setTimeout(() => {
+      if (entry.session.busy || entry.requests !== seen || entry.session.ended !== undefined) return;
+      supervisor.endSession(entry.session.id, 'its connections closed: the agent process ended or closed its client');
+    }, DEPART_GRACE_MS);
+    timer.unref();
+  });
 }
 
 function opened(entry: Entry, res: ServerResponse): void {
@@ -147,7 +189,10 @@ export function mcpHttp(
     // Busy while any of its requests is open: a call in flight, or the event stream.
     const leave = existing?.session.enter();
     if (leave !== undefined) res.once('close', leave);
-    if (existing !== undefined && req.method !== 'DELETE') opened(existing, res);
+    if (existing !== undefined && req.method !== 'DELETE') {
+      existing.requests++;
+      opened(existing, res);
+    }
     let body: unknown;
     if (req.method === 'POST') {
       // The body counts against what agents may make the supervisor hold until its answer is out.
@@ -163,7 +208,10 @@ export function mcpHttp(
     }
     // A call that asked for no progress gets its answer as one JSON body, not an SSE stream.
     const json = req.method === 'POST' && asksNoProgress(body);
-    if (existing !== undefined) return withAnswerMode(json, () => existing.transport.handleRequest(req, res, body));
+    if (existing !== undefined) {
+      if (req.method !== 'DELETE') departOnClose(supervisor, existing, res, body);
+      return withAnswerMode(json, () => existing.transport.handleRequest(req, res, body));
+    }
     if (typeof sid === 'string') return reply(res, 404, rpcError(-32001, 'unknown or closed session: start a new one with initialize'));
     if (req.method !== 'POST' || !isInitializeRequest(body)) return reply(res, 400, rpcError(-32000, 'start a session with an initialize request'));
     const admitted = supervisor.admit();
@@ -195,7 +243,7 @@ export function mcpHttp(
         await sends.drain();
       },
     });
-    const entry: Entry = { transport, session, open: new Set() };
+    const entry: Entry = { transport, session, open: new Set(), requests: 1 };
     allowPlainJson(transport, options.log);
     const sends = trackSends(transport);
     transport.onclose = () => {

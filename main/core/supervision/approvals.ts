@@ -1,9 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import type { Decision, PendingApproval, PendingDelta } from '../../../protocol/index.js';
+import type { AnyAction, Decision, PendingApproval, PendingDelta } from '../../../protocol/index.js';
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 
 /** The scope of a confirmed "allow for this session" (docs/supervision.md#allow-for-the-session: named, never implied). */
 export type AllowScope = 'element' | 'app';
+
+/** Why a card was withdrawn (`data.reason` of the `withdrawn` answer, docs/supervision.md#withdrawal). */
+export type WithdrawReason = 'agent_disconnected' | 'call_cancelled';
 
 /** How an approval ended. */
 export interface ApprovalOutcome {
@@ -12,12 +15,26 @@ export interface ApprovalOutcome {
   allow?: AllowScope;
   /** A question's answer: the text, and the index of the choice picked (docs/supervision.md#questions-and-handoffs). */
   answer?: { text: string; choice?: number };
+  /** Set when the card was withdrawn: why. */
+  withdrawn?: WithdrawReason;
+}
+
+/**
+ * What a session rule would decide a card on (kept beside the card, never sent): the same action,
+ * application and element policy decides the call on, and what the rule cannot cover of it.
+ */
+export interface RuleSubject {
+  action: AnyAction;
+  app: string;
+  element: string;
+  outOfRule?: (scope: AllowScope) => string | undefined;
 }
 
 interface Entry {
   item: PendingApproval;
   settle: (outcome: ApprovalOutcome) => void;
   timer: TimerHandle;
+  subject: RuleSubject | undefined;
 }
 
 /**
@@ -57,8 +74,13 @@ export class ApprovalQueue {
     return new Date(this.clock.now()).toISOString();
   }
 
+  /** What a session rule would decide this pending card on, when the flow that made it said. */
+  subject(approvalId: string): RuleSubject | undefined {
+    return this.entries.get(approvalId)?.subject;
+  }
+
   /** Queues an item; the promise settles with the decision (expiry after `expiresInMs`). */
-  request(item: PendingApproval, expiresInMs: number): Promise<ApprovalOutcome> {
+  request(item: PendingApproval, expiresInMs: number, subject?: RuleSubject): Promise<ApprovalOutcome> {
     let settle: (o: ApprovalOutcome) => void = () => {};
     const done = new Promise<ApprovalOutcome>((resolve) => (settle = resolve));
     const timer = this.clock.setTimeout(
@@ -68,14 +90,17 @@ export class ApprovalQueue {
         }),
       expiresInMs,
     );
-    this.entries.set(item.approval_id, { item, settle, timer });
+    this.entries.set(item.approval_id, { item, settle, timer, subject });
     this.emit({ added: [item], removed: [] });
     return done;
   }
 
   /** A person approves, optionally with a confirmed session rule; false when the item is no longer pending. */
-  approve(approvalId: string, allow?: AllowScope): boolean {
-    return this.finish(approvalId, { decision: { verdict: 'approved', by: 'human', at: this.stamp() }, ...(allow !== undefined ? { allow } : {}) });
+  approve(approvalId: string, allow?: AllowScope, note?: string): boolean {
+    return this.finish(approvalId, {
+      decision: { verdict: 'approved', by: 'human', at: this.stamp(), ...(note !== undefined ? { note } : {}) },
+      ...(allow !== undefined ? { allow } : {}),
+    });
   }
 
   /** A person denies, optionally saying why. */
@@ -113,11 +138,16 @@ export class ApprovalQueue {
   }
 
   /** Answers every pending item of a departed agent `withdrawn`: they leave the queue and never run. */
-  withdrawSession(session: string, note: string): number {
+  withdrawSession(session: string, note: string, reason: WithdrawReason = 'agent_disconnected'): number {
     const ids = [...this.entries.values()].filter((e) => e.item.session === session).map((e) => e.item.approval_id);
-    for (const id of ids) this.finish(id, { decision: { verdict: 'withdrawn', by: 'policy', at: this.stamp(), note } }, false);
+    for (const id of ids) this.finish(id, { decision: { verdict: 'withdrawn', by: 'policy', at: this.stamp(), note }, withdrawn: reason }, false);
     if (ids.length > 0) this.emit({ added: [], removed: ids });
     return ids.length;
+  }
+
+  /** Answers one pending item `withdrawn` (the call that made it left, or was cancelled); false when it is no longer pending. */
+  withdraw(approvalId: string, note: string, reason: WithdrawReason): boolean {
+    return this.finish(approvalId, { decision: { verdict: 'withdrawn', by: 'policy', at: this.stamp(), note }, withdrawn: reason });
   }
 
   /** Pending items of one agent session (for the agents view). */

@@ -7,7 +7,7 @@ export type BrakeAction = 'pause' | 'resume' | 'stop' | 'emergency_stop' | 'rear
  * The brakes (docs/supervision.md#brakes). Pause: nothing new is dispatched, pending items wait, approved ones are
  * held and listed. Stop: every pending item is answered braked and every new act, view-only
  * included, is refused until resumed; reads go on. Emergency stop: stop, plus every call in flight
- * is answered braked, then the helper is killed and agent connections dropped; only an explicit
+ * is answered braked, then the helper is killed and every call answers braked (sessions stay open); only an explicit
  * re-arm ends it. The state machine is here; what each transition does is the supervisor's.
  */
 export class Brakes {

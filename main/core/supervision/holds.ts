@@ -1,5 +1,6 @@
 import { errorInfo, type Decision, type ErrorInfo, type HeldApproval, type HeldDelta } from '../../../protocol/index.js';
 import { systemClock, type Clock } from '../clock.js';
+import type { WithdrawReason } from './approvals.js';
 import type { Brakes } from './brakes.js';
 
 /** How a hold ends: dispatch now, or never (with the refusal and the decision that goes with it). */
@@ -68,12 +69,21 @@ export class HoldList {
   }
 
   /** The held actions of a departed agent are withdrawn. */
-  withdrawSession(session: string, note: string): number {
+  withdrawSession(session: string, note: string, reason: WithdrawReason = 'agent_disconnected'): number {
     const ids = [...this.entries.values()].filter((e) => e.item.session === session).map((e) => e.item.approval_id);
-    const decision: Decision = { verdict: 'withdrawn', by: 'policy', at: new Date(this.clock.now()).toISOString(), note };
-    for (const id of ids) this.finish(id, { kind: 'refused', refusal: errorInfo('withdrawn', note), decision }, false);
+    for (const id of ids) this.finish(id, this.withdrawal(note, reason), false);
     if (ids.length > 0) this.emit({ added: [], removed: ids });
     return ids.length;
+  }
+
+  /** One held action is withdrawn (the call that made it left, or was cancelled); false when it is not held. */
+  withdraw(approvalId: string, note: string, reason: WithdrawReason): boolean {
+    return this.finish(approvalId, this.withdrawal(note, reason));
+  }
+
+  private withdrawal(note: string, reason: WithdrawReason): HoldEnd {
+    const decision: Decision = { verdict: 'withdrawn', by: 'policy', at: new Date(this.clock.now()).toISOString(), note };
+    return { kind: 'refused', refusal: errorInfo('withdrawn', note, { reason }), decision };
   }
 
   /** One held item (its pictures are asked for by id). */

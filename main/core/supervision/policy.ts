@@ -31,6 +31,19 @@ function matches(pattern: string, app: string): boolean {
   return pattern.toLowerCase() === app.toLowerCase();
 }
 
+/** What an allow rule would cover, as far as it names: session, action kind, app, and the element unless it names the whole app. */
+export type AllowShape = Pick<AllowRequest, 'session' | 'action' | 'app' | 'scope' | 'element'>;
+
+/**
+ * Whether a rule (or one about to be made) covers an action of a session on an element of an app:
+ * the one matcher policy decides with, and the one that finds the queued cards a new rule covers.
+ */
+export function allowCovers(rule: PolicyRule | AllowShape, session: string, action: AnyAction, app: string, element: string): boolean {
+  if ('kind' in rule && rule.kind !== 'allow') return false;
+  const r = rule as AllowShape;
+  return r.session === session && r.action === action && r.app === app && (r.scope === 'app' || r.element === element);
+}
+
 /**
  * Policy (docs/supervision.md#policy-and-rules): reads and view-only actions run automatically; mutating actions need a
  * person unless a session rule allows that action kind on that app or element; apps can be denied
@@ -65,9 +78,7 @@ export class Policy {
     if (deny !== undefined && deny.kind === 'deny_app')
       return { kind: 'deny', rule: deny.id, detail: `the application "${app}" is denied by the rule ${deny.pattern}` };
     if (!mutating) return { kind: 'auto' };
-    const allow = this.rules.find(
-      (r) => r.kind === 'allow' && r.session === session && r.action === action && r.app === app && (r.scope === 'app' || r.element === element),
-    );
+    const allow = this.rules.find((r) => allowCovers(r, session, action, app, element));
     return allow === undefined || allow.kind !== 'allow' ? { kind: 'ask' } : { kind: 'auto', rule: allow.id, scope: allow.scope };
   }
 

@@ -6,6 +6,7 @@ import {
   VIEW_ONLY_ACTIONS,
   errorInfo,
   type Decision,
+  type Element,
   type ElementActArgs,
   type ElementRef,
   type ErrorInfo,
@@ -16,6 +17,7 @@ import {
 import { riskHints } from '../supervision/riskHints.js';
 import { changedBeyondView, viewMayChangeState } from '../supervision/viewOnly.js';
 import type { AgentSession } from './agentSession.js';
+import { bindTargets } from './readTools.js';
 import { pictureOf } from './screenTools.js';
 import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
 
@@ -35,8 +37,18 @@ function base(receiptId: string, args: ElementActArgs): Receipt {
 
 /** The helper's receipt as the agent's, with id and decision. */
 function fromHelper(receiptId: string, h: HelperActResult, decision?: Decision): Receipt {
-  const { element_ref: _ref, rebound: _rebound, ...rest } = h;
+  const { element_ref: _ref, rebound: _rebound, candidate_refs: _candidates, ...rest } = h;
   return { ...rest, receipt_id: receiptId, ...(decision !== undefined ? { decision } : {}) };
+}
+
+/**
+ * An ambiguous selector's candidates get target handles, as element_find's matches do when the
+ * window is named (docs/tools.md#ambiguous-selectors): the agent can act on the one it means.
+ */
+function targetCandidates(session: AgentSession, args: ElementActArgs, h: HelperActResult): void {
+  const candidates = h.refusal?.code === 'ambiguous' ? h.refusal.data?.['candidates'] : undefined;
+  if (args.window === undefined || h.window === undefined || h.candidate_refs === undefined || !Array.isArray(candidates)) return;
+  bindTargets(session, args.selector, h.window, candidates as Element[], h.candidate_refs);
 }
 
 /** The card picture of an element_act: the target window (supervisor and excluded apps masked) with the element outlined. */
@@ -63,8 +75,12 @@ async function windowPicture(deps: ActDeps, session: AgentSession, item: Pending
   }
 }
 
-/** Size of an element card's picture. */
-const CARD_PICTURE = { max_width: 960, max_height: 600, format: 'jpeg', quality: 70 } as const;
+/**
+ * Size of an element card's picture: most windows 1:1 with the screen, so the card can show the
+ * element at its own size and the viewer the whole window at full size (docs/supervision.md#card-pictures).
+ * Bounded: a card is held in memory while it waits, and larger windows are downscaled to fit.
+ */
+const CARD_PICTURE = { max_width: 1920, max_height: 1200, format: 'jpeg', quality: 80 } as const;
 
 /**
  * element_act, in the order of docs/supervision.md#order-of-checks: resolve and check the target
@@ -113,6 +129,7 @@ export function elementAct(
       checkedByHelper.window === undefined
     ) {
       const { text: _text, ...answer } = fromHelper(receiptId, checkedByHelper);
+      targetCandidates(session, args, checkedByHelper);
       return { ...answer, ...(r.text !== undefined ? { text: r.text } : {}) };
     }
     const { target, window } = checkedByHelper;
@@ -177,5 +194,5 @@ export function elementAct(
       },
     };
   };
-  return supervise(deps, session, r, check, progress, braked);
+  return supervise(deps, session, r, check, progress, braked, signal);
 }

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { AgentInfo, CallScope, ErrorInfo, Receipt, TalkAnswer } from '../../../protocol/index.js';
+import { TIERS, type AgentInfo, type CallScope, type ErrorInfo, type Receipt, type TalkAnswer, type Tier } from '../../../protocol/index.js';
 import { ObservationStore } from '../session/observations.js';
 import { ScreenshotStore } from '../session/screenshots.js';
 import { TargetRegistry } from '../session/targets.js';
@@ -59,6 +59,7 @@ export function agentName(raw: string | undefined, fallback: string): string {
 /** Options of a session: how it connects and the clock it keeps time with. */
 export interface AgentSessionOptions {
   transport: 'http' | 'stdio';
+  /** Progressive exposure (docs/tools.md#progressive-tools): start with no tier active. */
   progressiveTools: boolean;
   /** Process ids of the agent host (never read or acted on). */
   hostPids?: readonly number[];
@@ -81,10 +82,13 @@ export class AgentSession {
   readonly talks = new Map<string, TalkFlow>();
   private readonly inflight = new Set<InflightCall>();
   calls = 0;
-  /** With progressive tools: whether the agent activated the five tools. */
-  activated: boolean;
-  /** Whether the agent sees the screen tier (when the person offers it): always without progressive tools, once asked for with them. */
-  screenTier: boolean;
+  /** Whether this agent started with progressive exposure: it then lists computer_use_activate. */
+  readonly progressive: boolean;
+  /**
+   * The tiers this agent activated: every tier without progressive exposure, none until it asks
+   * with it. The screen tier is listed and callable only while the person also offers it.
+   */
+  readonly tiers: Set<Tier>;
   client = 'unknown agent';
   /** Epoch ms of the agent's last request or answer. */
   lastActive: number;
@@ -97,8 +101,8 @@ export class AgentSession {
   constructor(options: AgentSessionOptions) {
     this.transport = options.transport;
     this.hostPids = options.hostPids ?? [];
-    this.activated = !options.progressiveTools;
-    this.screenTier = !options.progressiveTools;
+    this.progressive = options.progressiveTools;
+    this.tiers = new Set(options.progressiveTools ? [] : TIERS);
     this.now = options.now ?? Date.now;
     this.targets = new TargetRegistry({ now: this.now });
     this.lastActive = this.now();
@@ -140,6 +144,11 @@ export class AgentSession {
   /** True while a request of the agent is open. */
   get busy(): boolean {
     return this.open > 0;
+  }
+
+  /** Whether the agent has any tier active (the agents view says when it has not). */
+  get activated(): boolean {
+    return this.tiers.size > 0;
   }
 
   /** Milliseconds idle (no open request), or 0 while busy. */

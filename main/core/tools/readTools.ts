@@ -3,6 +3,7 @@ import {
   READ_LIMITS,
   fail,
   type Element,
+  type ElementRef,
   type ElementFindAnswer,
   type ElementFindArgs,
   type WindowInfo,
@@ -121,6 +122,21 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   return { ...meta, window: read.window, observation: id, mode: 'full', format, elements: read.elements };
 }
 
+/**
+ * Gives elements a selector found their target handles, bound to a find observation of their window
+ * (element_find's matches, an ambiguous element_act's candidates): `refs[i]` is `elements[i]`'s identity.
+ */
+export function bindTargets(session: AgentSession, selector: unknown, window: WindowInfo, elements: Element[], refs: readonly ElementRef[]): void {
+  if (refs.length === 0) return;
+  const id = session.observations.allocate();
+  const scopeKey = windowScope(window);
+  session.observations.record({ scope: `${FIND_SCOPE}${JSON.stringify(selector)}`, window, format: 'flat', elements, truncated: true, meta: {} }, id);
+  elements.forEach((e, i) => {
+    const ref = refs[i];
+    if (ref !== undefined) e.target = session.targets.issue(id, scopeKey, ref);
+  });
+}
+
 /** element_find through the helper; matches carry targets (bound to a find observation) when a window is given. */
 export async function elementFind(deps: ReadDeps, session: AgentSession, args: ElementFindArgs, signal: AbortSignal): Promise<ElementFindAnswer> {
   const { output: _output, ...params } = args;
@@ -131,18 +147,7 @@ export async function elementFind(deps: ReadDeps, session: AgentSession, args: E
     { signal, timeoutMs: Math.min(args.timeout_ms ?? 0, FIND_TIMEOUT.ceiling) + READ_LIMITS.timeout_ms.default + 5000, ...session.via },
   );
   const { refs, ...answer } = found;
-  if (wantTargets && refs !== undefined && refs.length > 0) {
-    const id = session.observations.allocate();
-    const scopeKey = windowScope(found.window);
-    session.observations.record(
-      { scope: `${FIND_SCOPE}${JSON.stringify(args.selector)}`, window: found.window, format: 'flat', elements: found.matches, truncated: true, meta: {} },
-      id,
-    );
-    answer.matches.forEach((m, i) => {
-      const ref = refs[i];
-      if (ref !== undefined) m.target = session.targets.issue(id, scopeKey, ref);
-    });
-  }
+  if (wantTargets && refs !== undefined) bindTargets(session, args.selector, found.window, answer.matches, refs);
   for (const m of answer.matches) delete m.digest;
   return answer;
 }

@@ -111,7 +111,7 @@ export function renderFind(a: ElementFindAnswer): string {
 export function renderReceipt(r: Receipt): string {
   const out = [`receipt ${r.receipt_id}: ${r.action}${r.text !== undefined ? ` ${q(r.text)}` : ''} → ${r.outcome}`];
   if (r.decision !== undefined) out.push(`decision: ${r.decision.verdict} by ${r.decision.by}${r.decision.note !== undefined ? ` (${r.decision.note})` : ''}`);
-  if (r.refusal !== undefined) out.push(`refused: ${r.refusal.code}: ${r.refusal.detail}`);
+  if (r.refusal !== undefined) out.push(`refused: ${r.refusal.code}: ${r.refusal.detail}`, ...candidateLines(r.refusal));
   if (r.error !== undefined) out.push(`error: ${r.error.code}: ${r.error.detail}`);
   if (r.target !== undefined) out.push(`target: ${elementLine(r.target)}`);
   if (r.screen !== undefined) out.push(`screen: ${screenLine(r.screen)}`);
@@ -125,6 +125,22 @@ export function renderReceipt(r: Receipt): string {
   if (r.changed_state !== undefined) out.push(`changed beyond the view: ${r.changed_state.join(', ')}`);
   if (r.outcome === 'pending') out.push('waiting for a person to approve; call action_wait with this receipt_id to keep waiting');
   return out.join('\n');
+}
+
+/**
+ * An ambiguous refusal's candidates, one line each with the nth that picks it (selector + nth) and
+ * its target when it has one; how many more matched is said, never hidden.
+ */
+export function candidateLines(e: ErrorInfo): string[] {
+  const candidates = e.code === 'ambiguous' ? e.data?.['candidates'] : undefined;
+  if (!Array.isArray(candidates)) return [];
+  const count = typeof e.data?.['match_count'] === 'number' ? e.data['match_count'] : candidates.length;
+  const lines = (candidates as (Element & { nth?: number })[]).map((c) => {
+    const at = c.rect === undefined ? '' : ` @${c.rect.x},${c.rect.y} ${c.rect.w}x${c.rect.h}`;
+    return `  nth ${c.nth ?? '?'}: ${elementLine(c)}${at}`;
+  });
+  const more = count - candidates.length;
+  return [`candidates (${candidates.length} of ${count}${more > 0 ? `; ${more} more not listed: narrow the selector` : ''}):`, ...lines];
 }
 
 /** A tool error as text. */

@@ -286,6 +286,8 @@ export function screenInput(
     // Keys and text are masked everywhere while a password field has the focus.
     const password = checked.focus_password === true;
     if (planned.text !== undefined) r.text = checked.focus_password === true ? MASKED_TEXT : planned.text;
+    // Characters pressed as keys into a password field are part of the password too: `•` on the card, receipt and journal.
+    if (password && planned.params.keys !== undefined) detail.keys = formatKeys(planned.params.keys, { password: true });
     // The dispatch is bound to what this check saw: the planned screenshot, else the capture made for the card; keys to the focus.
     const dispatchParams: ScreenInputParams = { ...planned.params, ...(deps.keepPicture !== undefined ? { after_picture: true } : {}) };
     if (dispatchParams.bound === undefined && checked.fresh !== undefined && dispatchParams.point !== undefined) dispatchParams.bound = checked.fresh.capture;
@@ -367,5 +369,5 @@ export function screenInput(
       },
     };
   };
-  return supervise(deps, session, r, check, progress, braked);
+  return supervise(deps, session, r, check, progress, braked, signal);
 }

@@ -13,7 +13,7 @@ import {
 } from '../../../protocol/index.js';
 import type { Clock } from '../clock.js';
 import type { HelperCaller } from '../helperSupervisor.js';
-import type { AllowScope, ApprovalOutcome, ApprovalQueue } from '../supervision/approvals.js';
+import type { AllowScope, ApprovalOutcome, ApprovalQueue, RuleSubject, WithdrawReason } from '../supervision/approvals.js';
 import { ApprovalQueue as Queue } from '../supervision/approvals.js';
 import { QUEUE_BOUNDS, type Admitted, type QueueAdmission } from '../supervision/admission.js';
 import type { Brakes } from '../supervision/brakes.js';
@@ -45,6 +45,18 @@ export interface ActDeps {
   onDispatched?: (window: WindowInfo) => void;
   /** Keeps the picture of the screen after a screen input for the timeline (base64 JPEG); answers its SHA-256. */
   keepPicture?: (receiptId: string, jpegBase64: string) => Promise<string>;
+}
+
+/**
+ * The reason a transport gives when it cancels a call because the connection that carried it closed
+ * before its answer (docs/supervision.md#when-an-agent-has-gone): any other cancellation is the agent's own.
+ */
+export const CALL_DEPARTED = 'overseer: the connection that carried this call closed before it was answered';
+
+/** Why a call whose signal was aborted is gone: its connection closed (or its session's transport), or the agent cancelled it. */
+export function callGone(reason: unknown): { note: string; reason: WithdrawReason } {
+  if (typeof reason === 'string' && reason !== CALL_DEPARTED) return { note: 'the agent cancelled this call', reason: 'call_cancelled' };
+  return { note: 'agent disconnected: the connection of this call closed before it was answered', reason: 'agent_disconnected' };
 }
 
 /** Progress callback while an act waits (MCP progress notifications). */
@@ -114,10 +126,20 @@ export async function supervise(
   check: () => Promise<Receipt | Checked>,
   progress: Progress | undefined,
   braked: Promise<ErrorInfo>,
+  signal?: AbortSignal,
 ): Promise<Receipt> {
   const receiptId = r.receipt_id;
   const stamp = (): string => deps.approvals.stamp();
   const entry: ActFlow = { done: Promise.resolve(r), current: r, phase: 'checking' };
+  // The call left (its connection closed, or the agent cancelled it): its card or hold is withdrawn at once.
+  let gone: { note: string; reason: WithdrawReason } | undefined;
+  let waitingAs: string | undefined;
+  const onAbort = (): void => {
+    gone = callGone(signal?.reason);
+    if (waitingAs !== undefined && !deps.approvals.withdraw(waitingAs, gone.note, gone.reason)) deps.holds.withdraw(waitingAs, gone.note, gone.reason);
+  };
+  if (signal?.aborted === true) onAbort();
+  else signal?.addEventListener('abort', onAbort, { once: true });
   const flow = (async (): Promise<Receipt> => {
     const handedOff = await waitForHandoff(deps, session, r, entry);
     if (handedOff !== undefined) return handedOff;
@@ -142,10 +164,12 @@ export async function supervise(
         }),
         { verdict: 'braked', by: 'human', at: stamp() },
       );
-    // Read through a function: the session can end while this flow awaits.
-    const ended = (): string | undefined => session.ended;
-    if (ended() !== undefined)
-      return refused(r, errorInfo('withdrawn', `the agent went away (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
+    // Read through a function: the session can end, or the call leave, while this flow awaits.
+    const ended = (): { note: string; reason: WithdrawReason } | undefined =>
+      session.ended !== undefined ? { note: `agent disconnected (${session.ended})`, reason: 'agent_disconnected' } : gone;
+    const left = ended();
+    if (left !== undefined)
+      return refused(r, errorInfo('withdrawn', left.note, { reason: left.reason }), { verdict: 'withdrawn', by: 'policy', at: stamp(), note: left.note });
 
     let decision: Decision = {
       verdict: 'auto',
@@ -154,6 +178,13 @@ export async function supervise(
       ...(verdict.kind === 'auto' && verdict.rule !== undefined ? { note: `rule ${verdict.rule}` } : {}),
     };
     const item = approvalItem(deps, checked);
+    waitingAs = item.approval_id;
+    const subject: RuleSubject = {
+      action: checked.action,
+      app: checked.app,
+      element: checked.element,
+      ...(checked.outOfRule !== undefined ? { outOfRule: (scope: AllowScope) => checked.outOfRule?.(scope) } : {}),
+    };
     // What waits for the person — a card, or an approved action the pause holds — counts against the queue's bounds until it ends.
     let admitted: Admitted | undefined;
     const admit = (what: string): Receipt | undefined => {
@@ -176,7 +207,7 @@ export async function supervise(
         if (refusal !== undefined) return refusal;
         entry.phase = 'asking';
         await checked.enrich?.(item);
-        const outcome = await askPerson(deps, item, checked.journal, () => {
+        const outcome = await askPerson(deps, item, subject, checked.journal, () => {
           if (deps.brakes.refusing)
             return {
               decision: {
@@ -186,7 +217,8 @@ export async function supervise(
                 note: `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} engaged before the card was shown`,
               },
             };
-          if (ended() !== undefined) return { decision: { verdict: 'withdrawn', by: 'policy', at: stamp(), note: `the agent went away (${ended()})` } };
+          const away = ended();
+          if (away !== undefined) return { decision: { verdict: 'withdrawn', by: 'policy', at: stamp(), note: away.note }, withdrawn: away.reason };
           return undefined;
         });
         decision = outcome.decision;
@@ -207,8 +239,14 @@ export async function supervise(
     }
     if (deps.brakes.refusing)
       return refused(r, errorInfo('braked', 'a brake engaged before dispatch', { brake: deps.brakes.state }), { verdict: 'braked', by: 'human', at: stamp() });
-    if (ended() !== undefined)
-      return refused(r, errorInfo('withdrawn', `the agent went away before dispatch (${ended()})`), { verdict: 'withdrawn', by: 'policy', at: stamp() });
+    const away = ended();
+    if (away !== undefined)
+      return refused(r, errorInfo('withdrawn', `${away.note}, before dispatch`, { reason: away.reason }), {
+        verdict: 'withdrawn',
+        by: 'policy',
+        at: stamp(),
+        note: away.note,
+      });
     entry.phase = 'dispatching';
     return checked.dispatch(decision, decision.verdict === 'auto' ? rule : undefined);
   })();
@@ -217,6 +255,7 @@ export async function supervise(
     entry.pending = early.kind === 'timeout' ? { ...r, outcome: 'pending' } : brakedReceipt(r, entry.phase, early.info, stamp());
     return entry.pending;
   });
+  void flow.finally(() => signal?.removeEventListener('abort', onAbort)).catch(() => {});
   entry.done = flow.then(
     async (final) => {
       entry.phase = 'done';
@@ -268,6 +307,7 @@ async function waitForHandoff(deps: ActDeps, session: AgentSession, r: Receipt, 
 function notApproved(outcome: ApprovalOutcome): ErrorInfo {
   const d = outcome.decision;
   const code = d.verdict === 'denied' ? 'denied' : d.verdict === 'expired' ? 'expired' : d.verdict === 'withdrawn' ? 'withdrawn' : 'braked';
+  if (code === 'withdrawn') return errorInfo(code, d.note ?? 'the agent went away', { reason: outcome.withdrawn ?? 'agent_disconnected' });
   return errorInfo(code, d.note ?? `the action was ${d.verdict}`);
 }
 
@@ -326,6 +366,7 @@ function approvalItem(deps: ActDeps, checked: Checked): PendingApproval {
 async function askPerson(
   deps: ActDeps,
   item: PendingApproval,
+  subject: RuleSubject | undefined,
   target: Record<string, unknown>,
   gate: () => ApprovalOutcome | undefined,
 ): Promise<ApprovalOutcome> {
@@ -344,7 +385,7 @@ async function askPerson(
   });
   // Checked again in the same turn as the card is queued: a Stop or a departure while the picture was
   // taken or the request journaled would otherwise leave a card the brake already swept.
-  const outcome = gate() ?? (await deps.approvals.request(item, expiryMs));
+  const outcome = gate() ?? (await deps.approvals.request(item, expiryMs, subject));
   await deps.journalEvent({
     kind: 'approval_resolved',
     approval_id: item.approval_id,

@@ -264,7 +264,7 @@ export function ctrlState(deps: TalkDeps, session: AgentSession): CtrlState {
     brake: deps.brakes.state,
     person: deps.person(),
     connection: { id: LOCAL_CONNECTION, handed_off: deps.handoffs.handedOff(LOCAL_CONNECTION) },
-    tiers: { accessibility: session.activated, screen: screenOffered && session.screenTier, screen_offered: screenOffered },
+    tiers: { accessibility: session.tiers.has('accessibility'), screen: screenOffered && session.tiers.has('screen'), screen_offered: screenOffered },
     pending: deps.approvals
       .list()
       .filter((i) => i.session === session.id)

@@ -13,9 +13,11 @@ import {
   WindowListArgs,
   WindowReadArgs,
   errorInfo,
+  inactiveTier,
   invalidArgument,
   isTalkAnswer,
   type CtrlState,
+  tierOf,
   type ErrorInfo,
   type TalkAnswer,
   type TalkToolName,
@@ -184,6 +186,8 @@ export interface RunnerDeps {
   screenTools?: () => boolean;
   /** Whether a person is watching (computer_ctrl); nobody, when not given. */
   person?: () => PersonState;
+  /** Whether the emergency stop is engaged: every call answers `braked` until re-arm (docs/supervision.md#emergency-stop). */
+  emergency?: () => boolean;
 }
 
 /**
@@ -240,10 +244,21 @@ export class ToolRunner {
         );
       if (isScreenTool(tool) && this.deps.screenTools?.() !== true)
         throw new OverseerError(
-          errorInfo('invalid_argument', `${tool}: the screen tier is turned off in the supervisor's settings`, { setting: 'screen_tools' }),
+          errorInfo('invalid_argument', `${tool}: the screen tier is turned off in the supervisor's settings`, {
+            reason: 'tier_not_offered',
+            tier: 'screen',
+            setting: 'screen_tools',
+          }),
         );
-      if (isScreenTool(tool) && !session.screenTier)
-        throw new OverseerError(errorInfo('invalid_argument', `${tool}: activate the screen tier first (computer_use_activate with tiers ["screen"])`));
+      // Every tool stays callable by name; one of a tier the agent has not activated says how (docs/tools.md#progressive-tools).
+      const tier = tierOf(tool);
+      if (tier !== undefined && !session.tiers.has(tier)) throw new OverseerError(inactiveTier(tool, tier));
+      if (this.deps.emergency?.() === true)
+        throw new OverseerError(
+          errorInfo('braked', 'the emergency stop is engaged: every call is answered braked until a person re-arms Overseer; your session stays open', {
+            brake: 'emergency',
+          }),
+        );
       const validated = phase('args');
       const tooDeep = nestedDeeperThan(rawArgs, MAX_ARGUMENT_DEPTH);
       if (tooDeep)

@@ -1,9 +1,16 @@
+import { useState } from 'react';
+import type { AgentInfo } from '../../../protocol/index.js';
 import { selectAgents, selectHelper, selectLive } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { clock, formatDuration, useNow } from '../shell/time.js';
+import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
-/** Connected agents: client, transport, since, calls and pending approvals; marked as possibly out of date while not connected. */
+/**
+ * Connected agents: client, transport, since, calls and pending approvals; marked as possibly out of
+ * date while not connected. An agent leaves the list when it goes (docs/supervision.md#when-an-agent-has-gone),
+ * and the person can disconnect one here, brakes or not (its pending actions are withdrawn).
+ */
 export function AgentsPanel() {
   const agents = useApp(selectAgents);
   const live = useApp(selectLive);
@@ -34,11 +41,40 @@ export function AgentsPanel() {
               <div className="muted small">
                 since {clock(a.since)} ({formatDuration(now - Date.parse(a.since))}) · {a.calls} calls{a.activated ? '' : ' · tools not activated'}
               </div>
+              {live && <Disconnect agent={a} />}
             </li>
           ))}
         </ul>
       )}
     </section>
+  );
+}
+
+/** Disconnect one agent: a second click names what it does, so a stray click ends nothing. */
+function Disconnect({ agent }: { agent: AgentInfo }) {
+  const command = useCommand();
+  const [asking, setAsking] = useState(false);
+  if (!asking)
+    return (
+      <button type="button" className="small" data-testid="agent-disconnect" onClick={() => setAsking(true)}>
+        Disconnect…
+      </button>
+    );
+  return (
+    <div className="agent-disconnect small" role="group" aria-label="Disconnect this agent">
+      <span>End this agent’s session{agent.pending > 0 ? ` and withdraw its ${agent.pending} pending` : ''}?</span>{' '}
+      <button
+        type="button"
+        className="deny"
+        data-testid="agent-disconnect-confirm"
+        onClick={() => void command('disconnect_agent', { session: agent.session })}
+      >
+        Disconnect
+      </button>{' '}
+      <button type="button" data-testid="agent-disconnect-cancel" onClick={() => setAsking(false)}>
+        Cancel
+      </button>
+    </div>
   );
 }
 

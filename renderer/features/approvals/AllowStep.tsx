@@ -1,12 +1,13 @@
-import { useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import type { PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { subjectApp } from '../../store/cardSubject.js';
-import { selectRefusal } from '../../store/selectors.js';
+import { selectPending, selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
+import { useApi } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ArmedButton } from './ArmedButton.js';
-import { CardSubject } from './CardSubject.js';
+import { CardSubject, CardSummary } from './CardSubject.js';
 import type { Decision } from './decide.js';
 import { measureNow } from './useArming.js';
 
@@ -17,13 +18,46 @@ interface Props {
 }
 
 /**
+ * The queued cards a rule of this scope would cover, as the supervisor's own matcher says (UI command
+ * `allow_preview`): asked when the step opens and when the scope changes, never recomputed here.
+ * Cards that leave the queue meanwhile drop out of the list; cards that arrive later are not added,
+ * so what Confirm approves is what the person read.
+ */
+function useCovered(id: string, scope: 'element' | 'app'): { cards: PendingApproval[]; state: 'asking' | 'known' | 'unknown' } {
+  const api = useApi();
+  const pending = useApp(selectPending);
+  const [answer, setAnswer] = useState<{ for: string; ids: string[] | undefined }>({ for: '', ids: undefined });
+  const asked = `${id}/${scope}`;
+  useEffect(() => {
+    let current = true;
+    api.command('allow_preview', { approval_id: id, scope }).then(
+      (r) => current && setAnswer({ for: asked, ids: r.covered }),
+      () => current && setAnswer({ for: asked, ids: undefined }),
+    );
+    return () => {
+      current = false;
+    };
+  }, [api, id, scope, asked]);
+  const cards = useMemo(() => {
+    if (answer.for !== asked || answer.ids === undefined) return [];
+    const byId = new Map(pending.map((p) => [p.approval_id, p]));
+    return answer.ids.flatMap((x) => byId.get(x) ?? []);
+  }, [answer, asked, pending]);
+  return { cards, state: answer.for !== asked ? 'asking' : answer.ids === undefined ? 'unknown' : 'known' };
+}
+
+/**
  * The second step of "allow for this session" (docs/supervision.md#allow-for-the-session): it names the exact scope — agent and
- * session, action, app, element — and lets the person narrow or widen it. It opens below the card's
- * buttons, so a repeated click on the first button can never land on Confirm; Confirm arms too.
+ * session, action, app, element — and lets the person narrow or widen it, and names the queued cards
+ * the rule covers, which Confirm approves too unless the person unticks them. It opens below the
+ * card's buttons, so a repeated click on the first button can never land on Confirm; Confirm arms too.
  */
 export function AllowStep({ card, online, decide }: Props) {
   const [scope, setScope] = useState<'element' | 'app'>('element');
+  const [alsoWanted, setAlsoWanted] = useState(true);
   const id = card.approval_id;
+  const covered = useCovered(id, scope);
+  const also = alsoWanted ? covered.cards.map((c) => c.approval_id) : [];
   const key = armKey.confirm(id);
   const note = useApp(selectRefusal(key));
   const appName = subjectApp(card);
@@ -65,6 +99,7 @@ export function AllowStep({ card, online, decide }: Props) {
           any element of <code>{app}</code>
         </label>
       </fieldset>
+      <QueuedCovered covered={covered} wanted={alsoWanted} onWanted={setAlsoWanted} id={id} />
       <p className="card-note" role="status" data-testid="allow-note">
         {note?.text ?? ''}
       </p>
@@ -81,12 +116,67 @@ export function AllowStep({ card, online, decide }: Props) {
           onClick={(e) => {
             e.stopPropagation();
             measureNow(e.currentTarget);
-            decide(id, { kind: 'allow', scope }, { via: 'pointer', key, what: 'the confirm button' });
+            decide(id, { kind: 'allow', scope, also }, { via: 'pointer', key, what: 'the confirm button' });
           }}
         >
-          Confirm: approve and allow
+          {also.length > 0 ? `Confirm: approve, allow, and approve the ${also.length} queued` : 'Confirm: approve and allow'}
         </ArmedButton>
       </div>
+    </div>
+  );
+}
+
+/** "Also approve these N queued cards": the list the supervisor named, and whether Confirm approves them too. */
+function QueuedCovered({
+  covered,
+  wanted,
+  onWanted,
+  id,
+}: {
+  covered: ReturnType<typeof useCovered>;
+  wanted: boolean;
+  onWanted: (wanted: boolean) => void;
+  id: string;
+}) {
+  if (covered.state === 'asking') return <p className="muted small">Looking for queued cards this rule covers…</p>;
+  if (covered.state === 'unknown')
+    return (
+      <p className="muted small" data-testid="allow-also-unknown">
+        Which queued cards this rule covers is not known: they keep waiting for you.
+      </p>
+    );
+  const n = covered.cards.length;
+  if (n === 0)
+    return (
+      <p className="muted small" data-testid="allow-also-none">
+        No other queued card is covered by this rule.
+      </p>
+    );
+  return (
+    <div className="allow-also" data-testid="allow-also">
+      <label>
+        <input
+          type="checkbox"
+          data-testid="allow-also-check"
+          checked={wanted}
+          onChange={(e) => onWanted(e.target.checked)}
+          aria-describedby={`allow-also-${id}`}
+        />
+        Also approve {n === 1 ? 'this queued card' : `these ${n} queued cards`}:
+      </label>
+      <ul id={`allow-also-${id}`} className="plain allow-also-list">
+        {covered.cards.map((c) => (
+          <li key={c.approval_id} data-testid="allow-also-item" data-approval-id={c.approval_id}>
+            <CardSummary card={c} />
+            {c.text !== undefined && (
+              <>
+                {' '}
+                → “<UntrustedText text={c.text} />”
+              </>
+            )}
+          </li>
+        ))}
+      </ul>
     </div>
   );
 }

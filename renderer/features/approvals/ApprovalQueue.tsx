@@ -13,6 +13,7 @@ import {
   selectRecords,
   selectRefusal,
   selectSelectedApproval,
+  selectSettled,
   selectSlots,
 } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
@@ -30,14 +31,17 @@ import { RecentDecisions } from './RecentDecisions.js';
 import { useApprovalKeys } from './useApprovalKeys.js';
 import { useArmingMeasure } from './useArming.js';
 import { usePointerInQueue } from './usePointerInQueue.js';
+import { useQueuePlacement } from './useQueuePlacement.js';
 
 /** How often placeholders are considered for collapsing and old notes dropped. */
 const TICK_MS = 250;
 
 /**
- * The approval queue, keyboard driven (↑↓ j k, A, D, S). Cards keep their place: one that leaves
- * becomes a placeholder of the same height until nobody points at the queue; new cards are
- * appended. Below it: what the pause holds, and the recent decisions with their outcomes.
+ * The approval queue, keyboard driven (↑↓ j k, A, D, S). A card that leaves becomes a placeholder
+ * of its height while the pointer rests on it, then its one-line outcome; new cards are appended
+ * and appear in their final place (docs/supervision.md#where-the-next-card-appears). Its head
+ * stays in view, so a note about a key is always seen. Below it: what the pause holds, and the
+ * recent decisions with their outcomes.
  */
 export function ApprovalQueue() {
   const slots = useApp(selectSlots);
@@ -50,6 +54,7 @@ export function ApprovalQueue() {
   const online = useApp(selectConnection).state === 'open';
   const live = useApp(selectLive);
   const queueNote = useApp(selectRefusal(QUEUE_NOTE));
+  const settled = useApp(selectSettled);
   const now = useNow(1000);
   const decide = useDecide();
   const command = useCommand();
@@ -57,6 +62,7 @@ export function ApprovalQueue() {
   const listRef = useRef<HTMLUListElement>(null);
   const selectedRef = useRef<HTMLElement>(null);
   useApprovalKeys(decide, listRef);
+  useQueuePlacement(listRef);
   useArmingMeasure(rootRef);
   usePointerInQueue(rootRef);
 
@@ -73,13 +79,14 @@ export function ApprovalQueue() {
     chooseWindow(command, targetWindow);
   }, [targetWindow, online, command]);
 
-  // Keep keyboard focus with the selection when it was in the queue (or lost with a decided card).
-  // Never scroll for it: the queue must not move under the pointer.
+  // Keep keyboard focus with the selection when it was in the queue (or lost with a decided card),
+  // once it is shown. Never scroll for it: useQueuePlacement decides when the queue may move.
+  const selectedShown = slots.some((x) => x.id === selected && x.left === undefined && x.entering !== true);
   useEffect(() => {
     const active = document.activeElement;
     const inQueue = active === null || active === document.body || (listRef.current?.contains(active) ?? false);
     if (inQueue && selectedRef.current !== null && !selectedRef.current.contains(active)) selectedRef.current.focus({ preventScroll: true });
-  }, [selected]);
+  }, [selected, selectedShown]);
 
   const select = (id: string) => {
     const s = appStore.getState();
@@ -87,20 +94,22 @@ export function ApprovalQueue() {
     if (s.view !== 'tree') s.setView('tree');
   };
 
-  const waiting = slots.filter((x) => x.left === undefined).length;
+  const waiting = slots.filter((x) => x.left === undefined && x.entering !== true).length;
   return (
-    <section className="queue" ref={rootRef} aria-labelledby="queue-heading" data-testid="approval-queue">
-      <div className="panel-head">
-        <h2 id="queue-heading">
-          Approvals <span className={`count${waiting > 0 ? ' count-alert' : ''}`}>{waiting}</span>
-        </h2>
+    <section className="queue" ref={rootRef} aria-labelledby="queue-heading" data-testid="approval-queue" data-settled={settled} data-sticky-root>
+      <div className="queue-head" data-sticky-head data-testid="queue-head">
+        <div className="panel-head">
+          <h2 id="queue-heading">
+            Approvals <span className={`count${waiting > 0 ? ' count-alert' : ''}`}>{waiting}</span>
+          </h2>
+        </div>
+        <p className="queue-line small">
+          <span role="status" data-testid="queue-note" className={queueNote !== undefined ? 'queue-note' : undefined}>
+            {queueNote?.text ?? ''}
+          </span>
+          {queueNote === undefined && <span className="muted">↑↓ select · A approve · D deny · S allow for session</span>}
+        </p>
       </div>
-      <p className="queue-line small">
-        <span role="status" data-testid="queue-note" className={queueNote !== undefined ? 'queue-note' : undefined}>
-          {queueNote?.text ?? ''}
-        </span>
-        {queueNote === undefined && <span className="muted">↑↓ select · A approve · D deny · S allow for session</span>}
-      </p>
       {slots.length > 0 && (
         <ul className="plain cards" ref={listRef} aria-label="Pending approvals">
           {slots.map((slot) => (
@@ -147,12 +156,17 @@ interface SlotProps {
   decide: (id: string, decision: Decision, aim: { via: 'pointer'; key: string; what?: string }) => boolean;
 }
 
-/** One place in the queue: the card while it waits, then a placeholder exactly as tall as the card was. */
+/**
+ * One place in the queue: the card while it waits (laid out but invisible while entering), then a
+ * placeholder exactly as tall as the card was, then its one-line outcome.
+ */
 function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef, onSelect, decide }: SlotProps) {
   const ref = useRef<HTMLLIElement>(null);
   const decideTalk = useTalkDecide();
   const height = useRef<number | undefined>(undefined);
   const isLive = slot.left === undefined;
+  const entering = isLive && slot.entering === true;
+  const line = !isLive && slot.line === true;
   useLayoutEffect(() => {
     const li = ref.current;
     if (!isLive || li === null) return;
@@ -164,7 +178,14 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
     return () => observer.disconnect();
   }, [isLive]);
   return (
-    <li ref={ref} className={isLive ? undefined : 'slot-left'} style={isLive || height.current === undefined ? undefined : { height: height.current }}>
+    <li
+      ref={ref}
+      data-slot={slot.id}
+      data-entering={entering ? '' : undefined}
+      aria-hidden={entering ? true : undefined}
+      className={isLive ? (entering ? 'slot-entering' : undefined) : line ? 'slot-line' : 'slot-left'}
+      style={isLive || line || height.current === undefined ? undefined : { height: height.current }}
+    >
       {isLive && slot.card.action === 'ask' ? (
         <QuestionCard
           card={slot.card}
@@ -199,7 +220,7 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
           decide={decide}
         />
       ) : (
-        <Placeholder card={slot.card} />
+        <Placeholder card={slot.card} line={line} />
       )}
     </li>
   );

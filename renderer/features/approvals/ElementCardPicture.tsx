@@ -1,13 +1,15 @@
 import type { PendingApproval, ScreenCard } from '../../../protocol/index.js';
+import { ElementBox } from '../screen/ElementBox.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
-import { ScreenPicture } from '../screen/ScreenPicture.js';
-import { ElementOutline } from '../windows/ElementOutline.js';
+import { ZoomablePicture } from '../screen/ZoomablePicture.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { useCardPicture } from './useCardPicture.js';
 
 /**
- * An element_act card's picture: the target window as it looked when the action was checked, the
- * element outlined; or, when none could be taken, why (the card still names the element and its path).
+ * An element_act card's picture (docs/supervision.md#card-pictures): the region of the target window
+ * around the element, as it looked when the action was checked, at the screen's scale with the
+ * element outlined, opening the whole window full size; or, when none could be taken, why (the card
+ * still names the element and its path).
  */
 export function ElementCardPicture({ card }: { card: PendingApproval }) {
   if (card.screen !== undefined) return null;
@@ -23,27 +25,43 @@ export function ElementCardPicture({ card }: { card: PendingApproval }) {
   return <WindowPicture card={card} p={p} />;
 }
 
+/** The element card's region (CSS px): tall enough for a control with its label and neighbours, short enough for a queue. */
+const REGION = { maxHeight: 200, minHeight: 120, margin: 40 } as const;
+
 function WindowPicture({ card, p }: { card: PendingApproval; p: ScreenCard }) {
   const { ref, picture, error } = useCardPicture(card.approval_id, 'picture', p.picture);
   const what = card.target !== undefined ? `${card.target.role}${card.target.name !== undefined ? ` “${card.target.name}”` : ''}` : 'the element';
+  const alt = `The window ${card.window !== undefined ? `“${card.window.title}” ` : ''}as it looked when checked, ${what} outlined`;
+  const size = { width: p.width, height: p.height };
+  const outline = p.outline;
+  // Screen pixels per picture pixel, from the element's own rectangle: shown at this many CSS px per picture pixel, the region is the screen 1:1.
+  const rect = card.target?.rect;
+  const oneToOne = outline !== undefined && rect !== undefined && rect.w > 0 && outline.w > 0 ? rect.w / outline.w : 1;
   return (
-    <figure className="card-picture" title="The window as it looked when checked; the element is outlined.">
-      <ScreenPicture
+    <figure className="card-picture" data-testid="card-picture-figure">
+      <ZoomablePicture
         boxRef={ref}
         src={picture}
         width={p.width}
         height={p.height}
-        alt={`The window ${card.window !== undefined ? `“${card.window.title}” ` : ''}as it looked when checked, ${what} outlined`}
+        alt={alt}
+        what="the window as it looked when checked"
         testId="card-picture"
-      >
-        <MaskedRects rects={p.masked} size={{ width: p.width, height: p.height }} />
-        {p.outline !== undefined && <ElementOutline rect={p.outline} />}
-      </ScreenPicture>
-      {error !== undefined && (
-        <figcaption className="muted small">
-          The picture could not be fetched: <UntrustedText text={error} limit={500} />
-        </figcaption>
-      )}
+        marks={<MaskedRects rects={p.masked} size={size} />}
+        overlay={outline !== undefined ? <ElementBox rect={outline} size={size} /> : undefined}
+        {...(outline !== undefined ? { crop: { focus: outline, scale: oneToOne, ...REGION } } : {})}
+      />
+      <figcaption className="muted small">
+        {outline !== undefined
+          ? 'Around the element, as it looked when checked (outlined); click for the whole window.'
+          : 'The window as it looked when checked; click to enlarge.'}
+        {error !== undefined && (
+          <>
+            {' '}
+            The picture could not be fetched: <UntrustedText text={error} limit={500} />
+          </>
+        )}
+      </figcaption>
     </figure>
   );
 }

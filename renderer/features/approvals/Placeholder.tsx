@@ -9,11 +9,12 @@ import { CardSummary } from './CardSubject.js';
 export const OUTCOME_LIMIT = 400;
 
 /**
- * What a card leaves behind when it leaves the queue: the same height in the same place (so nothing
- * below moves under the pointer), saying what was decided and, as it becomes known, what happened.
- * A click here is answered too: nothing more is sent.
+ * What a card leaves behind when it leaves the queue: first the same height in the same place (so
+ * nothing below moves under the pointer), then one line (`line`, at most 48 px), saying what was
+ * decided and, as it becomes known, what happened. A click here is answered too: nothing more is
+ * sent.
  */
-export function Placeholder({ card }: { card: PendingApproval }) {
+export function Placeholder({ card, line: oneLine = false }: { card: PendingApproval; line?: boolean }) {
   const id = card.approval_id;
   const record = useApp(selectRecord(id));
   const held = useApp(selectIsHeld(id));
@@ -27,6 +28,30 @@ export function Placeholder({ card }: { card: PendingApproval }) {
       Date.now(),
     );
   };
+  if (oneLine)
+    return (
+      <div
+        className={`placeholder placeholder-line tone-${line.tone}`}
+        data-testid="placeholder"
+        data-approval-id={id}
+        data-tone={line.tone}
+        data-line="true"
+        onClick={onClick}
+      >
+        <p className={`outcome tone-${line.tone}`} role="status" data-testid="outcome-line">
+          <UntrustedText text={line.text} limit={OUTCOME_LIMIT} />
+        </p>
+        <p className="placeholder-what small">
+          {note !== undefined ? (
+            <span className="card-note-text" role="status" data-testid="placeholder-note">
+              {note.text}
+            </span>
+          ) : (
+            <CardSummary card={card} />
+          )}
+        </p>
+      </div>
+    );
   return (
     <div className={`placeholder tone-${line.tone}`} data-testid="placeholder" data-approval-id={id} data-tone={line.tone} onClick={onClick}>
       <div className="placeholder-what small">

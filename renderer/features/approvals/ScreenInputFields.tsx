@@ -1,34 +1,75 @@
 import type { PendingApproval } from '../../../protocol/index.js';
-import { inputVerb } from '../../store/screenDescribe.js';
+import { inputVerb, placeOf, type Place as PlaceWords } from '../../store/screenDescribe.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { WindowLine } from './WindowLine.js';
 
 const KEY_ACTIONS = new Set(['key', 'hold_key']);
 
+/** A window as a card names it: its title and, when it differs, its application. */
+function WindowWords({ window: w }: { window: NonNullable<PlaceWords['window']> }) {
+  return (
+    <>
+      “<UntrustedText text={w.title} />”
+      {w.app !== '' && w.app !== w.title && (
+        <>
+          {' '}
+          (app <UntrustedText text={w.app} />)
+        </>
+      )}
+    </>
+  );
+}
+
+/**
+ * Where the input lands in words (docs/supervision.md#card-pictures): the element the application
+ * names at the point, or that has the keyboard focus, and its window and app; every name is the
+ * application's own, shown as untrusted text.
+ */
+function Place({ place }: { place: PlaceWords | undefined }) {
+  if (place === undefined) return <span className="muted">no element or window the tree names</span>;
+  if (place.bare)
+    return place.window !== undefined ? (
+      <>
+        <WindowWords window={place.window} />
+        <span className="muted">, where the application names no element</span>
+      </>
+    ) : (
+      <span className="muted">no element the application names</span>
+    );
+  return (
+    <>
+      the{' '}
+      {place.name !== undefined ? (
+        <strong>
+          “<UntrustedText text={place.name} />”
+        </strong>
+      ) : (
+        'unnamed'
+      )}{' '}
+      {place.kind}
+      {place.focus && ', which has the keyboard focus,'}
+      {place.window !== undefined && (
+        <>
+          {' '}
+          in <WindowWords window={place.window} />
+        </>
+      )}
+    </>
+  );
+}
+
 /** The rows of a screen input's card: the element at the point, the window, the points, and the text or keys. */
 export function ScreenInputFields({ card }: { card: PendingApproval }) {
   if (card.screen === undefined) return null;
   const d = card.screen.detail;
+  const place = placeOf(card.action, d);
   return (
     <>
       <div>
-        <dt>At</dt>
+        <dt>{place?.focus === true ? 'Into' : 'At'}</dt>
         <dd data-testid="screen-element">
-          {d.element !== undefined ? (
-            <>
-              <strong>
-                <UntrustedText text={d.element.role} />
-              </strong>{' '}
-              {d.element.name !== undefined && d.element.name !== '' && (
-                <>
-                  “<UntrustedText text={d.element.name} />”
-                </>
-              )}
-              {d.element.password && <span className="tag tag-warn">password</span>}
-            </>
-          ) : (
-            <span className="muted">no element the tree names</span>
-          )}
+          <Place place={place} />
+          {d.element?.password === true && <span className="tag tag-warn">password</span>}
         </dd>
       </div>
       <div>

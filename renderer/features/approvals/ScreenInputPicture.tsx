@@ -2,15 +2,17 @@ import type { PendingApproval } from '../../../protocol/index.js';
 import { pictureAlt } from '../../store/screenDescribe.js';
 import { InputMarks } from '../screen/InputMarks.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
-import { ScreenPicture } from '../screen/ScreenPicture.js';
+import { PointMark } from '../screen/PointMark.js';
+import { ZoomablePicture } from '../screen/ZoomablePicture.js';
 import { useCardPicture } from './useCardPicture.js';
 
-/** A crop is small and shown at full resolution: its mark takes a larger share of it. */
-const CROP_MARK_SHARE = 1 / 16;
+/** The region around the point on the card (CSS px): the crop is the screen 1:1, its point centred. */
+const REGION = { maxHeight: 180, margin: 24 } as const;
 
 /**
- * What a screen input's card shows first: the picture the agent planned on (or one captured for the
- * card, said so) with the input marked, and the full-resolution crop around the point.
+ * What a screen input's card shows first: the screen around the point at full resolution, large
+ * enough to read, the point marked so that its pixel stays visible; then the picture the agent
+ * planned on (or one captured for the card, said so) with the input marked. Either opens full size.
  */
 export function ScreenInputPicture({ card }: { card: PendingApproval }) {
   if (card.screen === undefined) return null;
@@ -24,34 +26,51 @@ function Pictures({ card, screen }: { card: PendingApproval; screen: NonNullable
   const size = { width: pic.width, height: pic.height };
   const crop = pic.crop;
   return (
-    <div className="screen-input" data-testid="screen-input" data-planned={String(pic.planned)}>
-      {!pic.planned && (
-        <p className="screen-unplanned small" data-testid="screen-unplanned">
-          captured for this card: the agent named no screenshot
-        </p>
-      )}
-      <ScreenPicture boxRef={whole.ref} src={whole.picture} width={pic.width} height={pic.height} alt={pictureAlt(card)} testId="screen-picture">
-        <MaskedRects rects={pic.masked} size={size} />
-        <InputMarks size={size} point={pic.point} to={pic.to} direction={pic.direction} amount={detail.amount} />
-      </ScreenPicture>
+    <div className={`screen-input${crop !== undefined ? ' with-crop' : ''}`} data-testid="screen-input" data-planned={String(pic.planned)}>
       {crop !== undefined && (
         <figure className="screen-crop">
-          <div className="screen-crop-box" style={{ width: crop.width }}>
-            <ScreenPicture
-              boxRef={part.ref}
-              src={part.picture}
-              width={crop.width}
-              height={crop.height}
-              alt={`The screen at full resolution around the point, ${crop.width}×${crop.height}, the point marked.`}
-              testId="screen-crop"
-              className="pixelated"
-            >
-              <InputMarks size={{ width: crop.width, height: crop.height }} point={crop.point} share={CROP_MARK_SHARE} />
-            </ScreenPicture>
-          </div>
-          <figcaption className="muted small">full resolution around the point</figcaption>
+          <ZoomablePicture
+            boxRef={part.ref}
+            src={part.picture}
+            width={crop.width}
+            height={crop.height}
+            alt={`The screen at full resolution around the point, ${crop.width}×${crop.height}, the point marked.`}
+            what="the screen around the point"
+            testId="screen-crop"
+            className="pixelated"
+            overlay={<PointMark size={{ width: crop.width, height: crop.height }} point={crop.point} />}
+            crop={{ focus: { x: crop.point.x, y: crop.point.y, w: 1, h: 1 }, scale: 1, ...REGION, minHeight: REGION.maxHeight }}
+          />
+          <figcaption className="muted small">the screen around the point, 1:1</figcaption>
         </figure>
       )}
+      <figure className="screen-whole">
+        <ZoomablePicture
+          boxRef={whole.ref}
+          src={whole.picture}
+          width={pic.width}
+          height={pic.height}
+          alt={pictureAlt(card)}
+          what={pic.planned ? 'the screenshot the agent planned on' : 'the screenshot captured for this card'}
+          testId="screen-picture"
+          marks={
+            <>
+              <MaskedRects rects={pic.masked} size={size} />
+              <InputMarks size={size} point={pic.point} to={pic.to} direction={pic.direction} amount={detail.amount} />
+            </>
+          }
+          overlay={pic.point !== undefined ? <PointMark size={size} point={pic.point} small={crop !== undefined} /> : undefined}
+        />
+        <figcaption className="muted small">
+          {pic.planned ? (
+            'the screenshot the agent planned on'
+          ) : (
+            <span className="screen-unplanned" data-testid="screen-unplanned">
+              captured for this card: the agent named no screenshot
+            </span>
+          )}
+        </figcaption>
+      </figure>
     </div>
   );
 }

@@ -2,22 +2,28 @@ import { useEffect, useLayoutEffect, useReducer, type RefObject } from 'react';
 import { ARM_MS, armsAt, type Sighting } from '../../store/arming.js';
 import { selectSeen, selectSelectedSince } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
+import { shareIn, viewOf } from './visibility.js';
 
 /** How often positions are measured between renders (layout can shift without the queue re-rendering). */
 const MEASURE_MS = 100;
 
-/** The element's top-left corner on screen, or undefined when it is not rendered. */
-function sighting(el: HTMLElement): Sighting | undefined {
+/**
+ * The element's top-left corner on screen and the share of it on screen, or undefined when it is
+ * not rendered or not shown yet (an entering card is laid out, invisible, until the queue settles).
+ */
+function sighting(el: HTMLElement, cache?: Map<Element, boolean>): Sighting | undefined {
   const key = el.dataset['armKey'];
   const r = el.getBoundingClientRect();
-  if (key === undefined || (r.width === 0 && r.height === 0)) return undefined;
-  return [key, Math.round(r.left * 10) / 10, Math.round(r.top * 10) / 10];
+  if (key === undefined || (r.width === 0 && r.height === 0) || el.closest('[data-entering]') !== null) return undefined;
+  const share = Math.round(shareIn(r, viewOf(el, cache)) * 1000) / 1000;
+  return [key, Math.round(r.left * 10) / 10, Math.round(r.top * 10) / 10, share];
 }
 
 function measureAll(root: HTMLElement): void {
   const sightings: Sighting[] = [];
+  const cache = new Map<Element, boolean>();
   for (const el of root.querySelectorAll<HTMLElement>('[data-arm-key]')) {
-    const s = sighting(el);
+    const s = sighting(el, cache);
     if (s !== undefined) sightings.push(s);
   }
   appStore.getState().noteSeen(sightings, Date.now(), true);
@@ -25,8 +31,9 @@ function measureAll(root: HTMLElement): void {
 
 /**
  * Measures where every control that decides sits on screen (elements with `data-arm-key` under
- * `root`): after each render, on resize and scroll, and every 100 ms for shifts nothing announces.
- * A control that moved arms again; after the page was hidden, everything does.
+ * `root`) and how much of it is visible: after each render, on resize and scroll, and every
+ * 100 ms for shifts nothing announces. A control that moved, or came back fully into view, arms
+ * again; after the page was hidden, everything does.
  */
 export function useArmingMeasure(root: RefObject<HTMLElement | null>): void {
   useLayoutEffect(() => {
@@ -61,7 +68,7 @@ export function measureNow(el: Element | null): void {
   if (s !== undefined) appStore.getState().noteSeen([s], Date.now());
 }
 
-/** Whether the control with this arm key is armed, and since when it has been arming; re-renders when it arms. */
+/** Whether the control with this arm key is armed, and since when it has been arming (undefined while not on screen); re-renders when it arms. */
 export function useArmed(key: string): { armed: boolean; since: number | undefined } {
   const seen = useApp(selectSeen(key));
   const [, rerender] = useReducer((n: number) => n + 1, 0);
@@ -72,7 +79,8 @@ export function useArmed(key: string): { armed: boolean; since: number | undefin
     const timer = setTimeout(rerender, Math.max(0, at - Date.now()) + 5);
     return () => clearTimeout(timer);
   }, [at, armed]);
-  return { armed, since: seen?.since };
+  // No arming progress to show while it is not (90%) on screen: it is not arming then.
+  return { armed, since: at === undefined ? undefined : seen?.since };
 }
 
 /** Whether keys may decide the selected card yet (it must have been selected for the arming time); re-renders when they may. */

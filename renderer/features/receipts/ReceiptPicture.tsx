@@ -1,13 +1,17 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, type KeyboardEvent } from 'react';
 import type { ReceiptEntry } from '../../../protocol/index.js';
 import { ApiError } from '../../api/api.js';
 import { useApi } from '../shell/apiContext.js';
+import { PictureViewer } from '../shell/PictureViewer.js';
+
+const ALT = 'The screen right after this input';
 
 /** The screen right after a screen input, as the supervisor kept it (asked for when the receipt is opened). */
 export function ReceiptPicture({ entry }: { entry: ReceiptEntry }) {
   const api = useApi();
   const id = entry.picture === true ? entry.receipt_id : undefined;
   const [state, setState] = useState<{ id: string; picture?: string; error?: string } | undefined>(undefined);
+  const [open, setOpen] = useState(false);
   useEffect(() => {
     if (id === undefined) return;
     let current = true;
@@ -26,10 +30,32 @@ export function ReceiptPicture({ entry }: { entry: ReceiptEntry }) {
         No picture: {state.error}
       </p>
     );
+  const onKeyDown = (e: KeyboardEvent) => {
+    if (e.key !== 'Enter' && e.key !== ' ') return;
+    e.preventDefault();
+    setOpen(true);
+  };
+  // A control that opens it full size (docs/supervision.md#card-pictures), by click, Enter or Space.
   return (
     <figure className="receipt-picture">
-      <img src={state.picture} alt="The screen right after this input" data-testid="receipt-picture" />
-      <figcaption className="muted small">The screen right after this input.</figcaption>
+      <div
+        className="zoomable"
+        role="button"
+        tabIndex={0}
+        aria-label="Open the screen right after this input full size"
+        title="Open full size (Enter)"
+        data-testid="receipt-picture-open"
+        onClick={() => setOpen(true)}
+        onKeyDown={onKeyDown}
+      >
+        <img src={state.picture} alt={ALT} data-testid="receipt-picture" />
+      </div>
+      <figcaption className="muted small">The screen right after this input; click to enlarge.</figcaption>
+      {open && (
+        <PictureViewer title={ALT} onClose={() => setOpen(false)}>
+          <img src={state.picture} alt={ALT} className="viewer-picture" data-testid="receipt-picture-full" />
+        </PictureViewer>
+      )}
     </figure>
   );
 }

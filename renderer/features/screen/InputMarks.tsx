@@ -1,5 +1,5 @@
 import type { Point } from '../../../protocol/index.js';
-import { arrow, crosshair, directionVector, markRadius, pixelCenter, type PictureSize } from '../../store/screenMarks.js';
+import { arrow, directionVector, markRadius, pixelCenter, type PictureSize } from '../../store/screenMarks.js';
 
 interface Props {
   size: PictureSize;
@@ -22,7 +22,10 @@ function Line({ l, testId }: { l: readonly [number, number, number, number]; tes
   );
 }
 
-/** Where an input lands, in picture pixels: a crosshair and circle at the point, an arrow to where a drag ends, the scroll's direction with its detents. */
+/**
+ * Where an input goes, in picture pixels: an arrow to where a drag ends, the scroll's direction with
+ * its detents. The point itself is marked at display scale (PointMark), so the mark never hides it.
+ */
 export function InputMarks({ size, point, to, direction, amount, share }: Props) {
   const r = markRadius(size, share);
   const c = point !== undefined ? pixelCenter(point) : undefined;
@@ -35,15 +38,6 @@ export function InputMarks({ size, point, to, direction, amount, share }: Props)
       : undefined;
   return (
     <g>
-      {c !== undefined && (
-        <g data-testid="screen-mark-point" data-x={c.x} data-y={c.y}>
-          <circle className="mark-halo" cx={c.x} cy={c.y} r={r} />
-          <circle className="mark-line" cx={c.x} cy={c.y} r={r} />
-          {crosshair(c, r * 0.35, r * 1.1).map((l, i) => (
-            <Line key={i} l={l} />
-          ))}
-        </g>
-      )}
       {drag !== undefined && to !== undefined && (
         <g data-testid="screen-mark-drag" data-to-x={to.x + 0.5} data-to-y={to.y + 0.5}>
           <Line l={drag.shaft} />

@@ -11,6 +11,8 @@ interface Props {
   className?: string;
   /** SVG marks, in picture pixels. */
   children?: ReactNode;
+  /** Marks drawn at display scale (HTML placed in percent of the picture): point marks, element outlines. */
+  overlay?: ReactNode;
   boxRef?: Ref<HTMLDivElement>;
 }
 
@@ -19,7 +21,7 @@ interface Props {
  * so a mark drawn at picture pixel (x, y) stays on that pixel at whatever size the picture is shown;
  * the box keeps the picture's aspect before it loads, so nothing below it moves when it does.
  */
-export function ScreenPicture({ src, width, height, alt, testId, className, children, boxRef }: Props) {
+export function ScreenPicture({ src, width, height, alt, testId, className, children, overlay, boxRef }: Props) {
   return (
     <div
       ref={boxRef}
@@ -37,6 +39,7 @@ export function ScreenPicture({ src, width, height, alt, testId, className, chil
       <svg className="screen-marks" viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true">
         {children}
       </svg>
+      {overlay !== undefined && <div className="screen-overlay">{overlay}</div>}
     </div>
   );
 }

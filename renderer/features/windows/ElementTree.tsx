@@ -18,11 +18,14 @@ import { ElementDetail } from './ElementDetail.js';
 import { ScreenView } from './ScreenView.js';
 import { TreeSearch } from './TreeSearch.js';
 import { TreeStatusLine } from './TreeStatusLine.js';
+import { usePaneWidths, useSize } from '../shell/paneWidths.js';
+import { Splitter } from '../shell/Splitter.js';
+import { SPLITTER_WIDTH, treeSplit } from '../../store/paneLayout.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
 const ROW_HEIGHT = 24;
 
-/** The chosen window's element tree (virtualized), its search box and the selected element's details. */
+/** The chosen window's element tree (virtualized), its search box and, beside it on a resizable split, the selected element's details or the screen. */
 export function TreeView() {
   const chosen = useApp(selectChosenWindow);
   const windows = useApp(selectWindows);
@@ -30,6 +33,14 @@ export function TreeView() {
   const nodes = useApp(selectNodes);
   const aside = useApp(selectTreeAside);
   const info = windows.find((w) => w.window === chosen);
+  const splitRef = useRef<HTMLDivElement>(null);
+  const box = useSize(splitRef, { width: 0, height: 0 });
+  // The aside (details or the screen) gives way to keep the tree at its minimum, and goes below the tree where both do not fit side by side.
+  const split = treeSplit(box.width, box.height, usePaneWidths(), aside);
+  const beside = split.placement === 'beside';
+  const layout = beside
+    ? { gridTemplateColumns: `minmax(0, 1fr) ${SPLITTER_WIDTH}px ${split.size}px` }
+    : { gridTemplateColumns: 'minmax(0, 1fr)', gridTemplateRows: `minmax(0, 1fr) ${SPLITTER_WIDTH}px ${split.size}px` };
   return (
     <div className="tree-view">
       <div className="tree-head">
@@ -43,7 +54,7 @@ export function TreeView() {
         <TreeStatusLine />
       </div>
       <TreeSearch />
-      <div className={`tree-split${aside === 'screen' ? ' with-screen' : ''}`}>
+      <div ref={splitRef} className="tree-split" data-placement={split.placement} style={layout}>
         {chosen === undefined ? (
           <p className="muted tree-empty">Choose a window to read its tree.</p>
         ) : nodes.length === 0 ? (
@@ -51,7 +62,17 @@ export function TreeView() {
         ) : (
           <ElementTree />
         )}
-        <div className="tree-aside">
+        <Splitter
+          pane={split.pane}
+          label={aside === 'detail' ? 'Element details' : 'Screen'}
+          controls="pane-tree-aside"
+          width={split.size}
+          max={split.max}
+          grows={beside ? 'ArrowLeft' : 'ArrowUp'}
+          others={{}}
+          testId="splitter-tree"
+        />
+        <div id="pane-tree-aside" className="tree-aside">
           <AsideSwitch />
           {aside === 'screen' ? <ScreenView /> : <ElementDetail />}
         </div>

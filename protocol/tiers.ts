@@ -1,0 +1,73 @@
+// Progressive exposure (docs/tools.md#progressive-tools): an idle agent lists only what it needs to
+// start; computer_use_activate adds tiers of tools. Which tool is in which tier lives here, so the
+// listing (main/core/mcp) and the runner's check agree.
+import { z } from 'zod';
+import { errorInfo, type ErrorInfo } from './errors.js';
+import { SCREEN_TOOL_NAMES } from './screen.js';
+import { TOOL_NAMES } from './tools.js';
+
+/** The tiers an agent can activate now. */
+export const TIERS = ['accessibility', 'screen'] as const;
+export const Tier = z.enum(TIERS);
+export type Tier = z.infer<typeof Tier>;
+
+/**
+ * Tier names that are reserved but not offered yet: "connections" (issue 20). They stay out of the
+ * listed enum, so no agent is invited to ask for them; an agent that asks anyway gets
+ * invalid_argument with data.reason "tier_unavailable" rather than a bare enum error.
+ */
+export const RESERVED_TIERS = ['connections'] as const;
+
+/** computer_use_activate arguments. */
+export const ActivateArgs = z.strictObject({
+  tiers: z
+    .array(Tier)
+    .min(1)
+    .max(TIERS.length)
+    .describe(
+      'Tiers to add: "accessibility" (windows and elements: read, find, act), "screen" (screenshots, pointer and keys, when the person offers it). Default ["accessibility"].',
+    )
+    .optional(),
+});
+export type ActivateArgs = z.infer<typeof ActivateArgs>;
+
+/** Why a tier asked for is not listed (computer_use_activate's `unavailable`). */
+export const TierUnavailable = z.object({
+  tier: z.string().max(50),
+  /** `not_offered`: the person turned the tier off in Settings (it appears once they turn it on). */
+  reason: z.enum(['not_offered']),
+});
+
+/** computer_use_activate answer: the tiers active now and the tools listed now. */
+export const ActivateAnswer = z.object({
+  /** The tools listed now, in listing order. */
+  activated: z.array(z.string().max(100)),
+  /** The tiers this agent has activated. */
+  tiers: z.array(Tier),
+  /** Tiers asked for that are not listed, and why. */
+  unavailable: z.array(TierUnavailable).optional(),
+});
+export type ActivateAnswer = z.infer<typeof ActivateAnswer>;
+
+const SCREEN = new Set<string>(SCREEN_TOOL_NAMES);
+const ACCESSIBILITY = new Set<string>(TOOL_NAMES);
+
+/** The tier a tool belongs to; undefined for the tools every agent lists (activation, talking to the person). */
+export function tierOf(tool: string): Tier | undefined {
+  if (ACCESSIBILITY.has(tool)) return 'accessibility';
+  if (SCREEN.has(tool)) return 'screen';
+  return undefined;
+}
+
+/** The refusal of a tool whose tier this agent has not activated: it says exactly what to call. */
+export function inactiveTier(tool: string, tier: Tier): ErrorInfo {
+  return errorInfo(
+    'invalid_argument',
+    `${tool} is in the "${tier}" tier, which you have not activated: call computer_use_activate {"tiers": ["${tier}"]} first`,
+    {
+      reason: 'tier_inactive',
+      tier,
+      activate: { tool: 'computer_use_activate', arguments: { tiers: [tier] } },
+    },
+  );
+}

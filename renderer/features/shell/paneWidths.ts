@@ -1,0 +1,54 @@
+import { useEffect, useState, useSyncExternalStore, type RefObject } from 'react';
+import { PANES_STORAGE_KEY, parsePaneWidths, type PaneWidths } from '../../store/paneLayout.js';
+
+/**
+ * The person's pane widths, kept in localStorage so a reload or the next session opens as they
+ * left it. Outside the app store on purpose: they are this browser's preference, not supervisor state.
+ */
+let current: PaneWidths = parsePaneWidths(readStored());
+const listeners = new Set<() => void>();
+
+function readStored(): string | null {
+  try {
+    return window.localStorage.getItem(PANES_STORAGE_KEY);
+  } catch {
+    return null; // Storage can be refused (a privacy setting); the initial widths serve.
+  }
+}
+
+/** The preferred widths now; a component re-renders when they change. */
+export function usePaneWidths(): PaneWidths {
+  return useSyncExternalStore(
+    (l) => {
+      listeners.add(l);
+      return () => listeners.delete(l);
+    },
+    () => current,
+  );
+}
+
+/** Sets some preferred widths and remembers them. */
+export function setPaneWidths(update: Partial<PaneWidths>): void {
+  current = { ...current, ...update };
+  try {
+    window.localStorage.setItem(PANES_STORAGE_KEY, JSON.stringify(current));
+  } catch {
+    // Not remembered, still applied.
+  }
+  for (const l of listeners) l();
+}
+
+/** An element's inner size in CSS pixels, following every resize (before the first measurement: `guess`). */
+export function useSize(ref: RefObject<HTMLElement | null>, guess: { width: number; height: number }): { width: number; height: number } {
+  const [size, setSize] = useState(guess);
+  useEffect(() => {
+    const el = ref.current;
+    if (el === null) return;
+    const measure = () => setSize((s) => (s.width === el.clientWidth && s.height === el.clientHeight ? s : { width: el.clientWidth, height: el.clientHeight }));
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(el);
+    return () => observer.disconnect();
+  }, [ref]);
+  return size;
+}
