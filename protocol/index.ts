@@ -10,6 +10,7 @@ export * from './screenTools.js';
 export * from './selector.js';
 export * from './tiers.js';
 export * from './tools.js';
+export * from './talk.js';
 export * from './uiChannel.js';
 export * from './readResultCheck.js';
 export * from './hiddenChars.js';

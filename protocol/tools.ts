@@ -4,6 +4,7 @@ import { ErrorInfo } from './errors.js';
 import { FIND_LIMIT, FIND_TIMEOUT, LIST_LIMIT, LimitEcho, MAX_SET_VALUE_CHARS, READ_LIMITS, Truncation, limitField } from './limits.js';
 import { ScreenInputDetail } from './screenRpc.js';
 import { Selector } from './selector.js';
+import { AskAnswer, HandoffAnswer } from './talk.js';
 
 /** Names of the five agent tools (docs/tools.md#overview). */
 export const TOOL_NAMES = ['window_list', 'window_read', 'element_find', 'element_act', 'action_wait'] as const;
@@ -90,7 +91,7 @@ export type ElementActArgs = z.infer<typeof ElementActArgs>;
 
 /** action_wait arguments. */
 export const ActionWaitArgs = z.strictObject({
-  receipt_id: z.string().min(1).max(100).describe('The receipt_id of a pending element_act.'),
+  receipt_id: z.string().min(1).max(100).describe('The receipt_id of a pending element_act, screen input, computer_ask or computer_ctrl handoff.'),
   timeout_ms: z.number().int().min(0).max(600_000).describe('How long to keep waiting for the decision (default 45000).').optional(),
   output,
 });
@@ -206,6 +207,6 @@ export const TOOL_ANSWERS = {
   window_read: WindowReadAnswer,
   element_find: ElementFindAnswer,
   element_act: Receipt.omit({ screen: true }),
-  // action_wait answers for element_act and the screen tier's input alike.
-  action_wait: Receipt,
+  // action_wait answers for element_act and the screen tier's input alike, and for a question or handoff (docs/tools.md#action_wait).
+  action_wait: z.union([Receipt, AskAnswer, HandoffAnswer]),
 } as const satisfies Record<ToolName, z.ZodType>;

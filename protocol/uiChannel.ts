@@ -4,6 +4,7 @@ import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
 import { ImageRect, ScreenTransform } from './screen.js';
 import { ScreenCard, ScreenInputDetail } from './screenRpc.js';
+import { HandoffCardInfo, QuestionCardInfo, TALK_LIMITS } from './talk.js';
 import { AnyAction, Decision, Receipt } from './tools.js';
 
 /** The UI's page title: `Overseer`, or `(N) Overseer` while N approvals wait. */
@@ -100,13 +101,26 @@ export const AgentInfo = z.object({
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
-/** An action waiting for a person's decision. */
+/** What a card of the queue is: a changing action, an agent's question (`ask`) or its handoff (docs/supervision.md#questions-and-handoffs). */
+export const QueueAction = z.union([AnyAction, z.enum(['ask', 'handoff'])]);
+export type QueueAction = z.infer<typeof QueueAction>;
+
+/** Whether a card is a question or a handoff (no rule ever decides those; approve and deny do not apply). */
+export function isTalkCard(item: { action: QueueAction }): item is { action: 'ask' | 'handoff' } {
+  return item.action === 'ask' || item.action === 'handoff';
+}
+
+/** An action (or an agent's question or handoff) waiting for a person's decision. */
 export const PendingApproval = z.object({
   approval_id: z.string(),
   receipt_id: z.string(),
   session: z.string(),
   agent: z.string(),
-  action: AnyAction,
+  action: QueueAction,
+  /** A question card (`ask`): the question and the choices offered. */
+  question: QuestionCardInfo.optional(),
+  /** A handoff card: why the agent hands over, and how many inputs wait meanwhile. */
+  handoff: HandoffCardInfo.optional(),
   /** set_value text; masked for password fields. */
   text: z.string().optional(),
   /** The element's current value, for the diff (absent for password fields). */
@@ -357,6 +371,24 @@ export const UI_COMMANDS = {
     params: z.strictObject({ approval_id: z.string().max(100), which: CardPictureKind }),
     result: z.object({ picture: z.string() }),
   },
+  /** Answers an agent's question: a choice (its index), a written answer, or a decline (with an optional note). */
+  answer_question: {
+    params: z.strictObject({
+      approval_id: z.string().max(100),
+      choice: z.number().int().min(0).max(TALK_LIMITS.choices).optional(),
+      answer: z.string().max(TALK_LIMITS.answer).optional(),
+      decline: z.literal(true).optional(),
+      note: z.string().max(TALK_LIMITS.answer).optional(),
+    }),
+    result: z.object({ ok: z.literal(true) }),
+  },
+  /** Gives control back after an agent's handoff, with an optional note for the agent. */
+  resume_handoff: {
+    params: z.strictObject({ approval_id: z.string().max(100), note: z.string().max(TALK_LIMITS.answer).optional() }),
+    result: z.object({ ok: z.literal(true) }),
+  },
+  /** The person is here: the page is shown and was used (computer_ctrl tells agents whether a person is watching). */
+  presence: { params: z.strictObject({ visible: z.boolean() }), result: z.object({ ok: z.literal(true) }) },
   /** The kept picture of the screen after a screen input, as a data: URL. */
   receipt_picture: { params: z.strictObject({ receipt_id: z.string().max(100) }), result: z.object({ picture: z.string() }) },
 } as const;

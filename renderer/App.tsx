@@ -3,6 +3,8 @@ import { uiTitle } from '../protocol/index.js';
 import { AgentsPanel, HelperHealthPanel } from './features/agents/AgentsPanel.js';
 import { ApprovalQueue } from './features/approvals/ApprovalQueue.js';
 import { BrakeBar } from './features/brake/BrakeBar.js';
+import { HandoffBanner } from './features/brake/HandoffBanner.js';
+import { usePresence } from './features/shell/usePresence.js';
 import { ReceiptsTimeline } from './features/receipts/ReceiptsTimeline.js';
 import { SettingsPanel } from './features/settings/SettingsPanel.js';
 import { ConnectionBanner, NoticeLine } from './features/shell/ConnectionBanner.js';
@@ -31,6 +33,7 @@ export function App() {
   const view = useApp(selectView);
   const connection = useApp(selectConnection);
   const live = useApp(selectLive);
+  usePresence();
   const columnsRef = useRef<HTMLDivElement>(null);
   const total = useSize(columnsRef, { width: document.documentElement.clientWidth, height: 0 }).width;
   // The centre keeps room for the tree at its minimum; the sidebar gives way first, then the queue.
@@ -92,6 +95,8 @@ export function App() {
           testId="splitter-sidebar"
         />
         <main className="center">
+          {/* In the center column: its coming and going never moves the queue's cards (docs/supervision.md#arming-and-decisions). */}
+          <HandoffBanner />
           <div className="tabs" role="tablist" aria-label="Views">
             {VIEWS.map((v) => (
               <button

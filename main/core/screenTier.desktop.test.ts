@@ -408,13 +408,13 @@ describe('the screen tier through the real server', () => {
     const late = await httpClient(s, 'progressive-agent', { tiers: [] });
     try {
       await tool(late, 'computer_use_activate');
-      assert.equal((await late.listTools()).tools.length, 1 + 5, 'the accessibility tier by default');
+      assert.equal((await late.listTools()).tools.length, 1 + 2 + 5, 'the accessibility tier by default, and the two that talk to the person');
       const refused = await toolJson(late, 'screenshot');
       assert.equal(refused.error?.code, 'invalid_argument');
       assert.equal(refused.error?.data?.['reason'], 'tier_inactive');
       assert.match(refused.error?.detail ?? '', /computer_use_activate \{"tiers": \["screen"\]\}/);
       await tool(late, 'computer_use_activate', { tiers: ['screen'] });
-      assert.equal((await late.listTools()).tools.length, 1 + 20);
+      assert.equal((await late.listTools()).tools.length, 1 + 2 + 20);
       assert.equal((await tool(late, 'capabilities')).isError, false);
     } finally {
       await late.close();
@@ -424,7 +424,7 @@ describe('the screen tier through the real server', () => {
     try {
       assert.deepEqual(
         (await plain.listTools()).tools.map((t) => t.name),
-        ['computer_use_activate', 'window_list', 'window_read', 'element_find', 'element_act', 'action_wait'],
+        ['computer_use_activate', 'computer_ask', 'computer_ctrl', 'window_list', 'window_read', 'element_find', 'element_act', 'action_wait'],
         'the screen tier, activated, is not listed while the person does not offer it',
       );
       const off = await tool(plain, 'click', { x: 1, y: 1, raw: true });

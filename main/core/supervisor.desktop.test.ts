@@ -10,6 +10,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   SCREEN_INPUT_TOOLS,
   SCREEN_TOOL_NAMES,
+  TALK_TOOL_NAMES,
   TOOL_NAMES,
   type Element,
   type PendingApproval,
@@ -65,15 +66,21 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('lists the five tools and the screen tier with their annotations and strict schemas', async () => {
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES].sort());
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...TALK_TOOL_NAMES].sort());
     for (const t of tools) {
-      const readOnly = t.name !== 'element_act' && !SCREEN_INPUT_TOOLS.has(t.name as ScreenToolName);
+      // computer_ctrl can hand the desktop over (not read-only), which changes no application (not destructive).
+      const readOnly = t.name !== 'element_act' && t.name !== 'computer_ctrl' && !SCREEN_INPUT_TOOLS.has(t.name as ScreenToolName);
       assert.equal(t.annotations?.readOnlyHint, readOnly, t.name);
-      if (!readOnly) assert.equal(t.annotations?.destructiveHint, true);
+      if (!readOnly) assert.equal(t.annotations?.destructiveHint, t.name !== 'computer_ctrl');
       assert.equal((t.inputSchema as { additionalProperties?: boolean }).additionalProperties, false, `${t.name} refuses unknown fields`);
       assert.ok((t.description ?? '').length > 40);
       assert.equal(t.outputSchema?.type, 'object', `${t.name} declares its answer`);
-      assert.equal(t.outputSchema['additionalProperties'], false, `${t.name}'s answer has no undeclared fields`);
+      // A union of answers (action_wait, computer_ctrl) closes each of its alternatives.
+      const defs = (t.outputSchema['$defs'] ?? {}) as Record<string, Record<string, unknown>>;
+      const alternatives = ((t.outputSchema['anyOf'] as Record<string, unknown>[] | undefined) ?? [t.outputSchema]).map((a) =>
+        typeof a['$ref'] === 'string' ? (defs[a['$ref'].slice('#/$defs/'.length)] ?? {}) : a,
+      );
+      for (const a of alternatives) assert.equal(a['additionalProperties'], false, `${t.name}'s answer has no undeclared fields`);
     }
   });
 
@@ -228,7 +235,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     try {
       assert.deepEqual(
         (await late.listTools()).tools.map((t) => t.name),
-        ['computer_use_activate'],
+        ['computer_use_activate', 'computer_ask', 'computer_ctrl'],
       );
       assert.equal((await tool(late, 'window_list')).isError, true);
       let changed = false;
@@ -238,7 +245,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       await tool(late, 'computer_use_activate');
       for (let i = 0; i < 100 && !changed; i++) await new Promise((r) => setTimeout(r, 20));
       assert.ok(changed, 'tools/list_changed was sent');
-      assert.equal((await late.listTools()).tools.length, 1 + TOOL_NAMES.length);
+      assert.equal((await late.listTools()).tools.length, 1 + TALK_TOOL_NAMES.length + TOOL_NAMES.length);
     } finally {
       await late.close();
     }

@@ -12,10 +12,12 @@ import { QueueAdmission } from './supervision/admission.js';
 import { ByteBudget } from './server/byteBudget.js';
 import { ApprovalQueue } from './supervision/approvals.js';
 import { Brakes } from './supervision/brakes.js';
+import { HandoffGate } from './supervision/handoff.js';
 import { HoldList } from './supervision/holds.js';
 import { Policy } from './supervision/policy.js';
 import { supervisorUiHandlers } from './supervisorUi.js';
 import { type AgentSession } from './tools/agentSession.js';
+import type { PersonState } from './tools/talkTools.js';
 import { ToolRunner } from './tools/toolRunner.js';
 import { TreeFollower } from './treeFollower.js';
 import { UiHub } from './uiHub.js';
@@ -23,6 +25,8 @@ import { receiptForUi } from './uiFrames.js';
 
 /** Version reported to agents and the UI. */
 export const OVERSEER_VERSION = '0.1.0';
+/** A person used a shown UI this recently: computer_ctrl tells agents a person is watching. */
+export const WATCHING_MS = 120_000;
 /** Longest the emergency stop waits for answers in flight to be journaled and written before it drops connections. */
 const EMERGENCY_ANSWER_MS = 3000;
 
@@ -53,6 +57,10 @@ export class Supervisor {
   readonly holds: HoldList;
   readonly policy = new Policy();
   readonly admission = new QueueAdmission();
+  /** Handoffs to the person, and the inputs they hold (docs/supervision.md#questions-and-handoffs). */
+  readonly handoffs: HandoffGate;
+  /** When a person last used a UI, and whether its page was shown then. */
+  private presence: { at: number; visible: boolean } | undefined;
   /** Bytes of agents' requests held at once, over every transport. */
   readonly requestBytes = new ByteBudget();
   readonly agents: AgentRegistry;
@@ -77,6 +85,7 @@ export class Supervisor {
     this.pictures = new ReceiptPictures(join(options.dataDir, 'pictures'));
     this.approvals = new ApprovalQueue(this.clock);
     this.holds = new HoldList(this.brakes, this.clock);
+    this.handoffs = new HandoffGate(this.clock);
     this.helper = new HelperSupervisor({ env: options.helperEnv, log: options.log, ...(options.spawnHelper ? { spawn: options.spawnHelper } : {}) });
     this.policy.load(settings.rules);
     this.agents = new AgentRegistry(
@@ -95,6 +104,7 @@ export class Supervisor {
     });
     this.runner = new ToolRunner({
       screenTools: () => this.settings.settings.screen_tools,
+      person: () => this.person(),
       read: { helper: this.helper, settings: () => this.settings.settings },
       act: {
         helper: this.helper,
@@ -103,6 +113,7 @@ export class Supervisor {
         brakes: this.brakes,
         policy: this.policy,
         admission: this.admission,
+        handoffs: this.handoffs,
         clock: this.clock,
         settings: () => this.settings.settings,
         ...(options.progressIntervalMs !== undefined ? { progressIntervalMs: options.progressIntervalMs } : {}),
@@ -159,6 +170,13 @@ export class Supervisor {
       this.emitAgents();
     });
     this.holds.onChange((change) => this.ui.emit('held_delta', { added: change.added.map(withoutPictures), removed: change.removed }));
+    // A handoff's card says how many inputs wait for the person to give control back.
+    this.handoffs.onChange((connection) => {
+      const held = this.handoffs.held(connection).length;
+      for (const item of this.approvals.list())
+        if (item.handoff !== undefined && item.handoff.connection === connection && item.handoff.held_inputs !== held)
+          this.approvals.replace({ ...item, handoff: { ...item.handoff, held_inputs: held } });
+    });
     this.policy.onChange((rules) => this.ui.emit('rules', rules));
     this.brakes.onChange((state, previous) => void this.onBrake(state, previous));
   }
@@ -229,11 +247,28 @@ export class Supervisor {
 
   private onSessionEnded(session: AgentSession, reason: string): void {
     const note = `agent disconnected (${reason})`;
-    const withdrawn = this.approvals.withdrawSession(session.id, note) + this.holds.withdrawSession(session.id, note);
+    const withdrawn =
+      this.approvals.withdrawSession(session.id, note) + this.holds.withdrawSession(session.id, note) + this.handoffs.withdrawSession(session.id, note);
     this.policy.endSession(session.id);
     void this.journal.append({ kind: 'system', event: 'agent_disconnected', session: session.id, reason, withdrawn }).catch(() => {});
     if (withdrawn > 0) this.options.log(`[supervisor] ${session.client} (${session.id}) went away (${reason}): ${withdrawn} pending action(s) withdrawn`);
     this.emitAgents();
+  }
+
+  /** A person used a UI (`visible`: its page is shown). */
+  notePresence(visible: boolean): void {
+    this.presence = { at: this.clock.now(), visible };
+  }
+
+  /** Whether a person is watching: a UI that shows things is attached, its page is shown, and it was used within WATCHING_MS. */
+  person(): PersonState {
+    const p = this.presence;
+    const attached = this.ui.watching;
+    return {
+      ui_attached: attached,
+      watching: attached > 0 && p !== undefined && p.visible && this.clock.now() - p.at < WATCHING_MS,
+      ...(p !== undefined ? { last_active: new Date(p.at).toISOString() } : {}),
+    };
   }
 
   /** Tells the UI who is connected: once a turn of the event loop however many changes it saw (a flood changes it per card). */

@@ -1,4 +1,16 @@
-import { OverseerError, cardPicture, cardSubject, errorInfo, fail, withoutPictures, type PendingApproval, type PolicyRule } from '../../protocol/index.js';
+import {
+  AnyAction,
+  OverseerError,
+  TALK_LIMITS,
+  cardPicture,
+  cardSubject,
+  errorInfo,
+  fail,
+  isTalkCard,
+  withoutPictures,
+  type PendingApproval,
+  type PolicyRule,
+} from '../../protocol/index.js';
 import type { AllowScope } from './supervision/approvals.js';
 import type { AllowRequest } from './supervision/policy.js';
 import { coveredCards, whyNotCovered } from './supervision/ruleCoverage.js';
@@ -11,10 +23,25 @@ const SCREEN_VIEW_SIZE = { max_width: 1280, max_height: 800, format: 'jpeg', qua
 const gone = (id: string): OverseerError =>
   new OverseerError(errorInfo('expired', `approval ${id} is no longer pending (it was decided, expired, braked or withdrawn)`));
 
+/** Approve and deny decide actions only: a question is answered, a handoff given back (docs/supervision.md#questions-and-handoffs). */
+const notAnAction = (item: PendingApproval): OverseerError =>
+  fail(
+    'invalid_argument',
+    item.action === 'ask' ? 'this card is a question: answer it (answer_question)' : 'this card is a handoff: give control back (resume_handoff)',
+  );
+
+/** The pending card of this id and kind, or the refusal that says why not. */
+function talkCard(s: Supervisor, id: string, action: 'ask' | 'handoff'): PendingApproval {
+  const item = s.approvals.get(id);
+  if (item === undefined) throw gone(id);
+  if (item.action !== action) throw fail('invalid_argument', `card ${id} is not ${action === 'ask' ? 'a question' : 'a handoff'}`);
+  return item;
+}
+
 /** The rule "allow for this session" makes from a card: the scope the person named, nothing implied. */
-function allowRequest(item: PendingApproval, scope: AllowScope): AllowRequest {
+function allowRequest(item: PendingApproval, action: AnyAction, scope: AllowScope): AllowRequest {
   const subject = cardSubject(item);
-  return { session: item.session, agent: item.agent, action: item.action, app: subject.app, scope, element: subject.key, elementLabel: subject.label };
+  return { session: item.session, agent: item.agent, action, app: subject.app, scope, element: subject.key, elementLabel: subject.label };
 }
 
 /** A queued card the person named that the new rule may not decide: why, or nothing when it may. */
@@ -32,7 +59,8 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
     approve: ({ approval_id, allow }) => {
       const item = s.approvals.get(approval_id);
       if (item === undefined) return Promise.reject(gone(approval_id));
-      const request = allow !== undefined ? allowRequest(item, allow.scope) : undefined;
+      if (isTalkCard(item)) return Promise.reject(notAnAction(item));
+      const request = allow !== undefined ? allowRequest(item, AnyAction.parse(item.action), allow.scope) : undefined;
       // The queued cards the person confirmed by name, checked against the rule before anything is decided.
       const also = (allow?.also ?? []).filter((id, i, all) => id !== approval_id && all.indexOf(id) === i);
       const refused = request === undefined ? [] : also.flatMap((id) => whyNot(s, request, id));
@@ -54,7 +82,8 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
     allow_preview: ({ approval_id, scope }) => {
       const item = s.approvals.get(approval_id);
       if (item === undefined) return Promise.reject(gone(approval_id));
-      return Promise.resolve({ covered: coveredCards(s.approvals, allowRequest(item, scope), approval_id) });
+      if (isTalkCard(item)) return Promise.reject(notAnAction(item));
+      return Promise.resolve({ covered: coveredCards(s.approvals, allowRequest(item, AnyAction.parse(item.action), scope), approval_id) });
     },
     disconnect_agent: ({ session }) => {
       if (s.agents.get(session) === undefined) return Promise.reject(fail('not_found', `no agent session ${session} is connected`));
@@ -62,7 +91,35 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       return Promise.resolve({ ok: true as const });
     },
     deny: ({ approval_id, reason }) => {
+      const item = s.approvals.get(approval_id);
+      if (item !== undefined && isTalkCard(item)) return Promise.reject(notAnAction(item));
       if (!s.approvals.deny(approval_id, reason)) return Promise.reject(gone(approval_id));
+      return Promise.resolve({ ok: true as const });
+    },
+    answer_question: ({ approval_id, choice, answer, decline, note }) => {
+      const item = talkCard(s, approval_id, 'ask');
+      const given = [choice !== undefined, answer !== undefined, decline === true].filter(Boolean).length;
+      if (given !== 1) throw fail('invalid_argument', 'give exactly one of choice, answer or decline');
+      if (decline === true) {
+        if (!s.approvals.settle(approval_id, { verdict: 'denied', ...(note !== undefined ? { note } : {}) })) throw gone(approval_id);
+        return Promise.resolve({ ok: true as const });
+      }
+      const choices = item.question?.choices ?? [];
+      if (choice !== undefined && choices[choice] === undefined)
+        throw fail('invalid_argument', `the question offers ${choices.length} choices; ${choice} is not one`);
+      const text = choice !== undefined ? (choices[choice] as string) : (answer ?? '');
+      if (text.trim() === '') throw fail('invalid_argument', 'an answer must not be blank (decline instead)');
+      if (text.length > TALK_LIMITS.answer) throw fail('invalid_argument', `an answer is at most ${TALK_LIMITS.answer} characters`);
+      if (!s.approvals.settle(approval_id, { verdict: 'approved', answer: { text, ...(choice !== undefined ? { choice } : {}) } })) throw gone(approval_id);
+      return Promise.resolve({ ok: true as const });
+    },
+    resume_handoff: ({ approval_id, note }) => {
+      talkCard(s, approval_id, 'handoff');
+      if (!s.approvals.settle(approval_id, { verdict: 'approved', ...(note !== undefined ? { note } : {}) })) throw gone(approval_id);
+      return Promise.resolve({ ok: true as const });
+    },
+    presence: ({ visible }) => {
+      s.notePresence(visible);
       return Promise.resolve({ ok: true as const });
     },
     cancel_held: ({ approval_id, reason }) => {

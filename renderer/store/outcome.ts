@@ -1,7 +1,7 @@
-import type { PendingApproval, ReceiptEntry } from '../../protocol/index.js';
+import { isTalkCard, type PendingApproval, type ReceiptEntry } from '../../protocol/index.js';
 
-/** What the person did with a card in this window. */
-export type Verdict = 'approved' | 'allowed' | 'denied';
+/** What the person did with a card in this window: an action's decision, a question's answer or decline, a handoff given back. */
+export type Verdict = 'approved' | 'allowed' | 'denied' | 'answered' | 'declined' | 'resumed';
 
 /** A card that left the queue: decided here, or removed by the supervisor (expired, braked, withdrawn, decided elsewhere). */
 export interface DecisionRecord {
@@ -71,6 +71,7 @@ const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
  * "Approved — refused: stale_element — …", "Expired — nobody answered within 120 s".
  */
 export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine {
+  if (isTalkCard(record.card)) return talkOutcomeLine(record);
   const lead =
     record.verdict === 'approved'
       ? 'Approved'
@@ -102,6 +103,28 @@ export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine 
   if (record.verdict === 'denied') return { tone: 'neutral', text: 'Denied — telling the agent…' };
   if (held) return { tone: 'wait', text: `${lead} — held by the pause; runs on Resume` };
   return { tone: 'wait', text: `${lead} — running…` };
+}
+
+/**
+ * The outcome line of a question or handoff that left the queue: "Answered — the agent was told",
+ * "Declined — telling the agent…", "Control given back — the agent was told", or, when it left
+ * otherwise, what ended it ("withdrawn — the agent went away…", "expired…", "braked…").
+ */
+function talkOutcomeLine(record: DecisionRecord): OutcomeLine {
+  const lead =
+    record.verdict === 'answered' ? 'Answered' : record.verdict === 'declined' ? 'Declined' : record.verdict === 'resumed' ? 'Control given back' : undefined;
+  const final = record.final;
+  if (typeof record.sent === 'object') return { tone: 'bad', text: `Not sent: ${record.sent.error}` };
+  if (lead !== undefined) {
+    if (final !== undefined) return { tone: record.verdict === 'declined' ? 'neutral' : 'ok', text: `${lead} — the agent was told` };
+    return { tone: 'wait', text: `${lead} — ${record.sent === 'sending' ? 'sending…' : 'telling the agent…'}` };
+  }
+  // Ended by the supervisor (a brake, its agent leaving, expiry) or decided in another window: the timeline's summary says which.
+  if (final !== undefined) {
+    const said = final.summary.replace(/^(question|handoff) → /, '');
+    return { tone: final.outcome === 'refused' ? 'neutral' : 'ok', text: capital(said) };
+  }
+  return { tone: 'wait', text: 'Left the queue — waiting for its outcome…' };
 }
 
 /** How long an approved action may go without its final receipt before the queue stops counting it as running. */

@@ -59,6 +59,19 @@ export function toolJsonSchema(schema: z.ZodType, io: 'input' | 'output'): ToolJ
     },
   }) as Record<string, unknown>;
   delete json['$schema'];
+  // A union of answers (action_wait's receipt, question or handoff) is an object whichever it is: MCP wants that said at the root.
+  const anyOf = json['anyOf'];
+  if (json['type'] === undefined && Array.isArray(anyOf) && anyOf.every((a) => isObjectSchema(a, json))) json['type'] = 'object';
   if (json['type'] !== 'object') throw new Error(`a tool schema must be an object at its root, got ${String(json['type'])}`);
   return json as ToolJsonSchema;
+}
+
+/** Whether one alternative of a union is an object schema (inline, or a `$ref` to one of `$defs`). */
+function isObjectSchema(alternative: unknown, root: Record<string, unknown>): boolean {
+  const a = alternative as Record<string, unknown>;
+  if (a['type'] === 'object') return true;
+  const ref = a['$ref'];
+  if (typeof ref !== 'string' || !ref.startsWith('#/$defs/')) return false;
+  const defs = root['$defs'] as Record<string, Record<string, unknown>> | undefined;
+  return defs?.[ref.slice('#/$defs/'.length)]?.['type'] === 'object';
 }

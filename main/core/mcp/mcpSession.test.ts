@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_SETTINGS, TOOL_NAMES, type Receipt, type WindowReadAnswer } from '../../../protocol/index.js';
+import { DEFAULT_SETTINGS, TALK_TOOL_NAMES, TOOL_NAMES, type Receipt, type WindowReadAnswer } from '../../../protocol/index.js';
 import { FakeClock } from '../../testing/fakeClock.js';
 import { FakeHelper, fakeElement } from '../../testing/fakeHelper.js';
 import { Journal } from '../journal/index.js';
@@ -123,15 +123,20 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
   });
   after(() => t.close());
 
-  it('lists the five tools, each with an object outputSchema whose $refs resolve inside it', async () => {
+  it('lists the five tools and the two that talk to the person, each with an object outputSchema whose $refs resolve inside it', async () => {
     const { tools } = await t.client.listTools();
     assert.deepEqual(
       tools.map((x) => x.name),
-      [...TOOL_NAMES],
+      [...TALK_TOOL_NAMES, ...TOOL_NAMES],
     );
     for (const tool of tools) {
       assert.equal(tool.outputSchema?.type, 'object', tool.name);
-      assert.equal(tool.outputSchema['additionalProperties'], false, `${tool.name}: unknown keys are not part of the answer`);
+      // A union of answers (action_wait, computer_ctrl) closes each alternative instead.
+      const defs = (tool.outputSchema['$defs'] ?? {}) as Record<string, Record<string, unknown>>;
+      const alternatives = ((tool.outputSchema['anyOf'] as Record<string, unknown>[] | undefined) ?? [tool.outputSchema]).map((a) =>
+        typeof a['$ref'] === 'string' ? (defs[a['$ref'].slice('#/$defs/'.length)] ?? {}) : a,
+      );
+      for (const a of alternatives) assert.equal(a['additionalProperties'], false, `${tool.name}: unknown keys are not part of the answer`);
       const json = JSON.stringify(tool.outputSchema);
       for (const [, ref] of json.matchAll(/"\$ref":"#\/\$defs\/(\w+)"/g))
         assert.ok((tool.outputSchema['$defs'] as Record<string, unknown>)[ref ?? ''] !== undefined, `${tool.name}: $ref ${ref}`);
@@ -239,13 +244,14 @@ describe('MCP answers: progressive tools and the client’s validation itself', 
       const listed = await t.client.listTools();
       assert.deepEqual(
         listed.tools.map((x) => [x.name, x.outputSchema?.type]),
-        [[ACTIVATE_TOOL, 'object']],
+        [[ACTIVATE_TOOL, 'object'], ...TALK_TOOL_NAMES.map((n) => [n, 'object'])],
       );
       const early = await t.call('window_list');
       assert.equal(early.isError, true, 'not activated yet');
       assert.match((early.content[0] as { text: string }).text, /tier_inactive/);
-      assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [ACTIVATE_TOOL, ...TOOL_NAMES], tiers: ['accessibility'] });
-      assert.equal((await t.client.listTools()).tools.length, 1 + TOOL_NAMES.length);
+      assert.notEqual((await t.call('computer_ctrl')).isError, true, 'the tools that talk to the person need no activation');
+      assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [ACTIVATE_TOOL, ...TALK_TOOL_NAMES, ...TOOL_NAMES], tiers: ['accessibility'] });
+      assert.equal((await t.client.listTools()).tools.length, 1 + TALK_TOOL_NAMES.length + TOOL_NAMES.length);
       await t.answer('window_list');
     } finally {
       await t.close();

@@ -2,9 +2,14 @@
 // Schemas generated from protocol/ (docs/tools.md#overview). Which of them an agent sees is
 // toolTiers.ts's business.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
+import type { z } from 'zod';
 import {
   ActivateAnswer,
   ActivateArgs,
+  AskAnswer,
+  CtrlAnswer,
+  TALK_TOOL_NAMES,
+  type TalkToolName,
   SCREEN_TOOL_ANSWERS,
   SCREEN_TOOL_ARGS,
   SCREEN_TOOL_NAMES,
@@ -13,7 +18,7 @@ import {
   type ScreenToolName,
   type ToolName,
 } from '../../../protocol/index.js';
-import { TOOL_ARGS } from '../tools/toolRunner.js';
+import { TALK_TOOL_ARGS, TOOL_ARGS } from '../tools/toolRunner.js';
 import { toolJsonSchema } from './jsonSchema.js';
 
 /** The activation tool of progressive exposure (docs/tools.md#progressive-tools). */
@@ -131,4 +136,33 @@ export const activateTool: () => Tool = (() => {
       outputSchema: toolJsonSchema(ActivateAnswer, 'output'),
       annotations: { title: 'Activate desktop tools', readOnlyHint: true, openWorldHint: false },
     });
+})();
+
+const TALK_DESCRIPTIONS: Record<TalkToolName, string> = {
+  computer_ask:
+    'Ask the supervising person a question (which file, which account, is this right?), with choices or for a written answer. A person answers, picks a choice or declines; rules never answer. ' +
+    'Answers {outcome: "answered", answer, choice?} or "declined"; if nobody answers within the approval wait, "pending" with a receipt_id for action_wait.',
+  computer_ctrl:
+    'Without arguments: what governs you now (brakes, whether a person is watching, your pending and held items, your connection and tiers, the rules that name you). ' +
+    'With handoff {reason}: hand the desktop to the person (a login, a CAPTCHA, a judgement call); every input on this connection waits until they give control back, then this answers {resumed: true, note?} (or "pending" for action_wait).',
+};
+
+const TALK_ANNOTATIONS: Record<TalkToolName, Tool['annotations']> = {
+  computer_ask: { title: 'Ask the person', readOnlyHint: true, openWorldHint: false },
+  computer_ctrl: { title: 'Control state and handoff', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+};
+
+const TALK_ANSWERS: Record<TalkToolName, z.ZodType> = { computer_ask: AskAnswer, computer_ctrl: CtrlAnswer };
+
+/** The tools that talk to the person (docs/tools.md#computer_ask): every agent lists them, idle or not. */
+export const talkToolList: () => Tool[] = (() => {
+  let tools: Tool[] | undefined;
+  return () =>
+    (tools ??= TALK_TOOL_NAMES.map((name) => ({
+      name,
+      description: TALK_DESCRIPTIONS[name],
+      inputSchema: toolJsonSchema(TALK_TOOL_ARGS[name], 'input'),
+      outputSchema: toolJsonSchema(TALK_ANSWERS[name], 'output'),
+      annotations: TALK_ANNOTATIONS[name],
+    })));
 })();

@@ -4,14 +4,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ActivateArgs, RESERVED_TIERS, TIERS, errorInfo, invalidArgument, type ActivateAnswer, type ErrorInfo, type Tier } from '../../../protocol/index.js';
 import type { AgentSession } from '../tools/agentSession.js';
-import { ACTIVATE_TOOL, activateTool, screenToolList, toolList } from './toolList.js';
+import { ACTIVATE_TOOL, activateTool, screenToolList, talkToolList, toolList } from './toolList.js';
 
 /**
  * Tools every agent lists, idle or not, whatever tiers it activated: talking to the person
  * (computer_ctrl, computer_ask) belongs here, so an agent can always ask or hand over.
  * computer_use_activate is listed beside them whenever the agent has progressive exposure.
  */
-export const ALWAYS_LISTED: readonly (() => Tool)[] = [];
+export const ALWAYS_LISTED: readonly (() => Tool[])[] = [talkToolList];
 
 /** The tools of one tier as MCP lists them. */
 function tierTools(tier: Tier): Tool[] {
@@ -27,7 +27,7 @@ export function tierListed(session: AgentSession, tier: Tier, screenOffered: boo
 export function listedTools(session: AgentSession, screenOffered: boolean): Tool[] {
   return [
     ...(session.progressive ? [activateTool()] : []),
-    ...ALWAYS_LISTED.map((tool) => tool()),
+    ...ALWAYS_LISTED.flatMap((tools) => tools()),
     ...TIERS.flatMap((tier) => (tierListed(session, tier, screenOffered) ? tierTools(tier) : [])),
   ];
 }

@@ -13,6 +13,8 @@ export interface ApprovalOutcome {
   decision: Decision;
   /** Set when the person confirmed the second step of "allow for this session". */
   allow?: AllowScope;
+  /** A question's answer: the text, and the index of the choice picked (docs/supervision.md#questions-and-handoffs). */
+  answer?: { text: string; choice?: number };
   /** Set when the card was withdrawn: why. */
   withdrawn?: WithdrawReason;
 }
@@ -106,6 +108,25 @@ export class ApprovalQueue {
     const decision: Decision = { verdict: 'denied', by: 'human', at: this.stamp() };
     if (reason !== undefined && reason.trim() !== '') decision.note = reason;
     return this.finish(approvalId, { decision });
+  }
+
+  /**
+   * A person answers a question (verdict approved, with the answer) or declines it (denied), or
+   * gives control back after a handoff (approved, with the note): false when it is no longer pending.
+   */
+  settle(approvalId: string, outcome: Omit<ApprovalOutcome, 'decision'> & { verdict: 'approved' | 'denied'; note?: string }): boolean {
+    const decision: Decision = { verdict: outcome.verdict, by: 'human', at: this.stamp() };
+    if (outcome.note !== undefined && outcome.note.trim() !== '') decision.note = outcome.note;
+    return this.finish(approvalId, { decision, ...(outcome.answer !== undefined ? { answer: outcome.answer } : {}) });
+  }
+
+  /** Shows a pending item again as it is now (a handoff's count of held inputs changed); false when it is no longer pending. */
+  replace(item: PendingApproval): boolean {
+    const entry = this.entries.get(item.approval_id);
+    if (entry === undefined) return false;
+    entry.item = item;
+    this.emit({ added: [item], removed: [] });
+    return true;
   }
 
   /** Answers every pending item `braked` (stop and emergency stop). */

@@ -94,6 +94,23 @@ describe('ApprovalQueue', () => {
     assert.equal(clock.pending, 0, 'no timer is left behind');
   });
 
+  it('settles a question with its answer or a decline, once, and shows a changed card again in place', async () => {
+    const q = new ApprovalQueue(new FakeClock());
+    const changes: string[] = [];
+    q.onChange((c) => changes.push(`+${c.added.map((x) => x.approval_id).join()} -${c.removed.join()}`));
+    const answered = q.request({ ...card('q1'), action: 'ask', question: { text: 'which?', choices: ['a', 'b'] } }, 10_000);
+    const declined = q.request({ ...card('q2'), action: 'ask', question: { text: 'may I?' } }, 10_000);
+    assert.ok(q.replace({ ...card('q2'), action: 'ask', question: { text: 'may I? (again)' } }));
+    assert.equal(q.get('q2')?.question?.text, 'may I? (again)');
+    assert.ok(q.settle('q1', { verdict: 'approved', answer: { text: 'b', choice: 1 } }));
+    assert.equal(q.settle('q1', { verdict: 'denied' }), false, 'an answered question cannot be answered again');
+    assert.ok(q.settle('q2', { verdict: 'denied', note: 'not today' }));
+    assert.equal(q.replace(card('q2')), false, 'a card no longer pending is not shown again');
+    assert.deepEqual((await answered).answer, { text: 'b', choice: 1 });
+    assert.deepEqual([(await declined).decision.verdict, (await declined).decision.by, (await declined).decision.note], ['denied', 'human', 'not today']);
+    assert.deepEqual(changes, ['+q1 -', '+q2 -', '+q2 -', '+ -q1', '+ -q2']);
+  });
+
   it('counts and lists per session, oldest first', () => {
     const q = new ApprovalQueue(new FakeClock());
     void q.request(card('x', 's1'), 1000);

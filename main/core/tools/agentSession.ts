@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TIERS, type AgentInfo, type CallScope, type ErrorInfo, type Receipt, type Tier } from '../../../protocol/index.js';
+import { TIERS, type AgentInfo, type CallScope, type ErrorInfo, type Receipt, type TalkAnswer, type Tier } from '../../../protocol/index.js';
 import { ObservationStore } from '../session/observations.js';
 import { ScreenshotStore } from '../session/screenshots.js';
 import { TargetRegistry } from '../session/targets.js';
@@ -19,6 +19,16 @@ export interface ActFlow {
    */
   current: Receipt;
   phase: ActPhase;
+}
+
+/** A question or handoff that outlived its first answer (`pending`): action_wait keeps waiting for it. */
+export interface TalkFlow {
+  /** Settles with the final answer. */
+  done: Promise<TalkAnswer>;
+  /** Set once the call answered `pending`: the final answer is then journaled on its own. */
+  pending?: TalkAnswer;
+  /** The tool that began it (computer_ask or computer_ctrl), for the journal. */
+  tool: string;
 }
 
 /** One tool call in flight: an emergency stop answers it `braked` at once, then waits for `running`. */
@@ -68,6 +78,8 @@ export class AgentSession {
   /** Targets live 5 minutes (on the session's clock). */
   readonly targets: TargetRegistry;
   readonly acts = new Map<string, ActFlow>();
+  /** Questions and handoffs of this agent in flight, by receipt id. */
+  readonly talks = new Map<string, TalkFlow>();
   private readonly inflight = new Set<InflightCall>();
   calls = 0;
   /** Whether this agent started with progressive exposure: it then lists computer_use_activate. */

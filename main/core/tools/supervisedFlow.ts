@@ -1,4 +1,5 @@
 import {
+  LOCAL_CONNECTION,
   RULE_SCOPE_HINT,
   errorInfo,
   fail,
@@ -16,6 +17,7 @@ import type { AllowScope, ApprovalOutcome, ApprovalQueue, RuleSubject, WithdrawR
 import { ApprovalQueue as Queue } from '../supervision/approvals.js';
 import { QUEUE_BOUNDS, type Admitted, type QueueAdmission } from '../supervision/admission.js';
 import type { Brakes } from '../supervision/brakes.js';
+import type { HandoffGate } from '../supervision/handoff.js';
 import type { HoldList } from '../supervision/holds.js';
 import type { Policy } from '../supervision/policy.js';
 import type { ActFlow, AgentSession } from './agentSession.js';
@@ -29,6 +31,8 @@ export interface ActDeps {
   policy: Policy;
   /** Who may add to the person's queue (per session, per identity, in all). */
   admission: QueueAdmission;
+  /** Handoffs to the person: while one lasts on a connection, every input on it waits (docs/supervision.md#questions-and-handoffs). */
+  handoffs?: HandoffGate;
   clock: Clock;
   settings: () => { approval_expiry_s: number; approval_wait_ms: number };
   /** How often a waiting call sends MCP progress (default 5 s). */
@@ -137,6 +141,8 @@ export async function supervise(
   if (signal?.aborted === true) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   const flow = (async (): Promise<Receipt> => {
+    const handedOff = await waitForHandoff(deps, session, r, entry);
+    if (handedOff !== undefined) return handedOff;
     const checked = await check();
     if (!('dispatch' in checked)) return checked;
     let verdict = deps.policy.decide(session.id, checked.action, checked.app, checked.element, checked.mutating);
@@ -269,6 +275,34 @@ export async function supervise(
   return first;
 }
 
+/**
+ * While the desktop is handed to the person, an input waits before it is even checked (what it
+ * would act on may change under the person's hands), counted against the queue's bounds like an
+ * action the pause holds. Answers a refusal when it may never run; undefined when it goes on.
+ */
+async function waitForHandoff(deps: ActDeps, session: AgentSession, r: Receipt, entry: ActFlow): Promise<Receipt | undefined> {
+  const gate = deps.handoffs;
+  if (gate === undefined || !gate.handedOff(LOCAL_CONNECTION)) return undefined;
+  const admitted = deps.admission.admit(session.id, session.identity);
+  if (!admitted.ok)
+    return refused(r, errorInfo('denied', admitted.detail, { limit: admitted.limit, reason: admitted.reason, waiting: admitted.waiting }), {
+      verdict: 'denied',
+      by: 'policy',
+      at: deps.approvals.stamp(),
+      note: `too many inputs held by the handoff: ${admitted.reason.replaceAll('_', ' ')}`,
+    });
+  entry.phase = 'held';
+  try {
+    const end = await gate.wait({ receiptId: r.receipt_id, session: session.id, connection: LOCAL_CONNECTION, action: r.action });
+    if (end?.kind === 'withdrawn')
+      return refused(r, errorInfo('withdrawn', end.note), { verdict: 'withdrawn', by: 'policy', at: deps.approvals.stamp(), note: end.note });
+    return undefined;
+  } finally {
+    admitted.release();
+    entry.phase = 'checking';
+  }
+}
+
 /** Refusal code and decision of an approval that did not end in approval. */
 function notApproved(outcome: ApprovalOutcome): ErrorInfo {
   const d = outcome.decision;
@@ -278,29 +312,28 @@ function notApproved(outcome: ApprovalOutcome): ErrorInfo {
 }
 
 /** What answers a waiting call first: the final receipt, the wait's end, or a brake. */
-type Early = { kind: 'timeout' } | { kind: 'braked'; info: ErrorInfo };
+export type Early = { kind: 'timeout' } | { kind: 'braked'; info: ErrorInfo };
 
 /**
  * Resolves with the flow's final receipt, or — when the wait ends or a brake answers first — with
  * `onEarly`'s receipt, decided synchronously so that nothing can slip between the two. Sends MCP
  * progress every interval while it waits.
  */
-function firstAnswer(
+export function firstAnswer<T>(
   deps: Pick<ActDeps, 'clock' | 'progressIntervalMs'>,
-  flow: Promise<Receipt>,
+  flow: Promise<T>,
   braked: Promise<ErrorInfo>,
   progress: Progress | undefined,
   waitMs: number,
-  onEarly: (early: Early) => Receipt,
-): Promise<Receipt> {
+  onEarly: (early: Early) => T,
+  waitingFor = 'waiting for a person to approve',
+): Promise<T> {
   const { clock } = deps;
   const started = clock.now();
-  return new Promise<Receipt>((resolve, reject) => {
+  return new Promise<T>((resolve, reject) => {
     let settled = false;
     const tick =
-      progress === undefined
-        ? undefined
-        : clock.setInterval(() => progress(clock.now() - started, waitMs, 'waiting for a person to approve'), deps.progressIntervalMs ?? 5000);
+      progress === undefined ? undefined : clock.setInterval(() => progress(clock.now() - started, waitMs, waitingFor), deps.progressIntervalMs ?? 5000);
     const end = (): boolean => {
       if (settled) return false;
       settled = true;

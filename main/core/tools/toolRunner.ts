@@ -5,6 +5,8 @@ import {
   SCREEN_INPUT_TOOLS,
   SCREEN_TOOL_ARGS,
   ActionWaitArgs,
+  ComputerAskArgs,
+  ComputerCtrlArgs,
   ElementActArgs,
   ElementFindArgs,
   OverseerError,
@@ -13,8 +15,12 @@ import {
   errorInfo,
   inactiveTier,
   invalidArgument,
+  isTalkAnswer,
+  type CtrlState,
   tierOf,
   type ErrorInfo,
+  type TalkAnswer,
+  type TalkToolName,
   type Receipt,
   type ReceiptEntry,
   type ScreenToolName,
@@ -30,6 +36,9 @@ import { elementFind, windowList, windowRead, type ReadDeps } from './readTools.
 import { renderError, renderFind, renderReceipt, renderWindowList, renderWindowRead } from './render.js';
 import { renderCapabilities, renderCursor, renderScreenshot } from './renderScreen.js';
 import { capabilities, cursorPosition, screenInput, screenshot, wait } from './screenTools.js';
+import { HandoffGate } from '../supervision/handoff.js';
+import { renderCtrlState, renderTalk } from './renderTalk.js';
+import { computerAsk, computerCtrl, talkWait, type PersonState, type TalkDeps } from './talkTools.js';
 
 /** The argument schema of each tool. */
 export const TOOL_ARGS = {
@@ -40,6 +49,17 @@ export const TOOL_ARGS = {
   action_wait: ActionWaitArgs,
 } as const satisfies Record<ToolName, z.ZodType>;
 
+/** The argument schema of each tool that talks to the person (listed whether or not a tier is active). */
+export const TALK_TOOL_ARGS = {
+  computer_ask: ComputerAskArgs,
+  computer_ctrl: ComputerCtrlArgs,
+} as const satisfies Record<TalkToolName, z.ZodType>;
+
+/** Whether a tool talks to the person (computer_ask, computer_ctrl). */
+export function isTalkTool(tool: string): tool is TalkToolName {
+  return Object.hasOwn(TALK_TOOL_ARGS, tool);
+}
+
 /**
  * A tool's answer for the MCP layer: the text the agent reads (compact, or JSON with
  * `output: "json"`) and, on success, the structured answer (the tool's TOOL_ANSWERS schema).
@@ -48,13 +68,14 @@ export type ToolResult =
   | { isError: false; text: string; structured: Record<string, unknown>; images?: { data: string; mimeType: string }[] }
   | { isError: true; text: string; error: ErrorInfo };
 
-/** Every tool an agent can call: the accessibility tools and the screen tier. */
-export type AnyToolName = ToolName | ScreenToolName;
+/** Every tool an agent can call: the accessibility tools, the screen tier, and the tools that talk to the person. */
+export type AnyToolName = ToolName | ScreenToolName | TalkToolName;
 
 /** The arguments schema of a tool, if it is one. */
 function argsOf(tool: string): z.ZodType | undefined {
   if (Object.hasOwn(TOOL_ARGS, tool)) return TOOL_ARGS[tool as ToolName];
   if (Object.hasOwn(SCREEN_TOOL_ARGS, tool)) return SCREEN_TOOL_ARGS[tool as ScreenToolName];
+  if (isTalkTool(tool)) return TALK_TOOL_ARGS[tool];
   return undefined;
 }
 
@@ -163,6 +184,8 @@ export interface RunnerDeps {
   log: (line: string) => void;
   /** Whether the person offers agents the screen tier (settings). */
   screenTools?: () => boolean;
+  /** Whether a person is watching (computer_ctrl); nobody, when not given. */
+  person?: () => PersonState;
   /** Whether the emergency stop is engaged: every call answers `braked` until re-arm (docs/supervision.md#emergency-stop). */
   emergency?: () => boolean;
 }
@@ -172,7 +195,17 @@ export interface RunnerDeps {
  * it, journals it (fsynced) before the answer leaves, and renders the answer as compact text or JSON.
  */
 export class ToolRunner {
-  constructor(private readonly deps: RunnerDeps) {}
+  private readonly talk: TalkDeps;
+
+  constructor(private readonly deps: RunnerDeps) {
+    this.talk = {
+      ...deps.act,
+      handoffs: deps.act.handoffs ?? new HandoffGate(deps.act.clock),
+      person: deps.person ?? (() => ({ ui_attached: 0, watching: false })),
+      screenOffered: () => this.screenTools,
+      journalTalkFinal: (session, tool, answer) => this.journalTalkFinal(session, tool, answer),
+    };
+  }
 
   /** Whether agents are offered the screen tier now. */
   get screenTools(): boolean {
@@ -206,7 +239,7 @@ export class ToolRunner {
       if (schema === undefined)
         throw new OverseerError(
           errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, {
-            tools: [...Object.keys(TOOL_ARGS), ...Object.keys(SCREEN_TOOL_ARGS)],
+            tools: [...Object.keys(TOOL_ARGS), ...Object.keys(SCREEN_TOOL_ARGS), ...Object.keys(TALK_TOOL_ARGS)],
           }),
         );
       if (isScreenTool(tool) && this.deps.screenTools?.() !== true)
@@ -242,7 +275,9 @@ export class ToolRunner {
       const ran = phase('tool');
       answer = isScreenTool(tool)
         ? await this.executeScreen(session, tool, parsed.data as Record<string, unknown>, signal, progress, braked)
-        : await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
+        : isTalkTool(tool)
+          ? await this.executeTalk(session, tool, parsed.data, progress, braked)
+          : await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
       ran();
     } catch (e) {
       if (e instanceof OverseerError) error = e.info;
@@ -270,7 +305,8 @@ export class ToolRunner {
     answer: unknown,
     error: ErrorInfo | undefined,
   ): Promise<ToolResult> {
-    const receipt = answersReceipt(tool) ? (answer as Receipt | undefined) : undefined;
+    const talk = isTalkAnswer(answer) ? answer : undefined;
+    const receipt = answersReceipt(tool) && talk === undefined ? (answer as Receipt | undefined) : undefined;
     const shot = tool === 'screenshot' && answer !== undefined ? (answer as WithImage) : undefined;
     // Text is journaled only when the element it went to is known and is not a password field.
     const textSafe =
@@ -286,9 +322,11 @@ export class ToolRunner {
         agent: session.client,
         tool: String(tool).slice(0, 100),
         args: journalArgs(rawArgs, textSafe),
-        outcome: error !== undefined ? 'error' : (receipt?.outcome ?? 'ok'),
+        outcome: error !== undefined ? 'error' : (receipt?.outcome ?? talk?.outcome ?? 'ok'),
         ...(error !== undefined ? { error } : {}),
         ...(receipt !== undefined ? { receipt } : {}),
+        // A question and its answer, a handoff and the person's note: journaled whole (they are bounded).
+        ...(talk !== undefined ? { answer: talk } : {}),
         // A screenshot is journaled by its hash and size, never its pixels.
         ...(shot !== undefined ? { screenshot: screenshotSummary(shot) } : {}),
         duration_ms: durationMs,
@@ -308,7 +346,7 @@ export class ToolRunner {
       const info = errorInfo('internal', 'the call could not be journaled, so its answer is withheld', receipt !== undefined ? { receipt } : undefined);
       return { isError: true, text: renderError(info), error: info };
     }
-    this.deps.onReceipt(this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, receipt, error));
+    this.deps.onReceipt(this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, receipt, error, talk));
     if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), error };
     if (rendered?.ok !== true) throw rendered?.e;
     return rendered.result;
@@ -364,6 +402,27 @@ export class ToolRunner {
     }
   }
 
+  private executeTalk(session: AgentSession, tool: TalkToolName, args: unknown, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<unknown> {
+    if (tool === 'computer_ask') return computerAsk(this.talk, session, args as ComputerAskArgs, progress, braked);
+    return computerCtrl(this.talk, session, args as ComputerCtrlArgs, progress, braked);
+  }
+
+  /** The final answer of a question or handoff that answered `pending` first: journaled on its own and shown in the timeline. */
+  private async journalTalkFinal(session: AgentSession, tool: string, answer: TalkAnswer): Promise<void> {
+    const record = await this.deps.journal.append({
+      kind: 'tool_call',
+      session: session.id,
+      agent: session.client,
+      tool,
+      phase: 'final',
+      args: {},
+      outcome: answer.outcome,
+      answer,
+      duration_ms: 0,
+    });
+    this.deps.onReceipt(this.entry(record.seq, record.at, session, tool, 0, undefined, undefined, answer));
+  }
+
   private execute(
     session: AgentSession,
     tool: ToolName,
@@ -382,11 +441,16 @@ export class ToolRunner {
       case 'element_act':
         return elementAct(this.deps.act, session, args as ElementActArgs, signal, progress, braked);
       case 'action_wait':
-        return actionWait(this.deps.act, session, args as ActionWaitArgs, progress, braked);
+        return (
+          talkWait(this.talk, session, args as ActionWaitArgs, progress, braked) ?? actionWait(this.deps.act, session, args as ActionWaitArgs, progress, braked)
+        );
     }
   }
 
   private render(tool: AnyToolName, answer: unknown): string {
+    if (isTalkAnswer(answer)) return renderTalk(answer);
+    if (tool === 'computer_ctrl') return renderCtrlState(answer as CtrlState);
+    if (tool === 'computer_ask') throw new Error('computer_ask answered something that is not a question');
     if (isScreenTool(tool)) {
       if (tool === 'capabilities') return renderCapabilities(answer as never);
       if (tool === 'cursor_position') return renderCursor(answer as never);
@@ -414,23 +478,27 @@ export class ToolRunner {
     durationMs: number,
     receipt: Receipt | undefined,
     error: ErrorInfo | undefined,
+    talk?: TalkAnswer,
   ): ReceiptEntry {
     const summary =
       error !== undefined
         ? `${error.code}: ${error.detail}`
-        : receipt !== undefined
-          ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}${receipt.changed_state !== undefined ? `; it also changed ${receipt.changed_state.join(', ')}` : ''}`
-          : `${tool} ok`;
+        : talk !== undefined
+          ? talkSummary(talk)
+          : receipt !== undefined
+            ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}${receipt.changed_state !== undefined ? `; it also changed ${receipt.changed_state.join(', ')}` : ''}`
+            : `${tool} ok`;
     const e: ReceiptEntry = {
       seq,
       at,
       session: session.id,
       agent: session.client,
       tool,
-      outcome: error !== undefined ? 'error' : (receipt?.outcome ?? 'ok'),
+      outcome: error !== undefined ? 'error' : (receipt?.outcome ?? talk?.outcome ?? 'ok'),
       duration_ms: durationMs,
       summary,
     };
+    if (talk !== undefined) e.receipt_id = talk.receipt_id;
     if (receipt?.decision !== undefined) e.decision = receipt.decision.verdict;
     if (receipt !== undefined) e.verification = receipt.verification;
     if (receipt?.path !== undefined) e.path = receipt.path;
@@ -442,4 +510,14 @@ export class ToolRunner {
     if (error !== undefined) e.error = error;
     return e;
   }
+}
+
+/** A question's or handoff's answer as the timeline says it. */
+function talkSummary(a: TalkAnswer): string {
+  const what = a.kind === 'question' ? 'question' : 'handoff';
+  if (a.outcome === 'refused') return `${what} → ${a.refusal?.code ?? 'refused'}${a.refusal !== undefined ? ` — ${a.refusal.detail}` : ''}`;
+  if (a.outcome === 'pending') return `${what} → pending`;
+  if (a.kind === 'handoff') return `handoff → control given back${a.note !== undefined ? `: ${a.note}` : ''}`;
+  if (a.outcome === 'declined') return `question → declined${a.note !== undefined ? `: ${a.note}` : ''}`;
+  return `question → answered: ${a.answer ?? ''}`;
 }

@@ -22,6 +22,9 @@ import { useNow } from '../shell/time.js';
 import { chooseWindow } from '../windows/WindowsList.js';
 import { ApprovalCard } from './ApprovalCard.js';
 import { useDecide, type Decision } from './decide.js';
+import { useTalkDecide } from './decideTalk.js';
+import { HandoffCard } from './HandoffCard.js';
+import { QuestionCard } from './QuestionCard.js';
 import { HeldList } from './HeldList.js';
 import { Placeholder } from './Placeholder.js';
 import { RecentDecisions } from './RecentDecisions.js';
@@ -159,6 +162,7 @@ interface SlotProps {
  */
 function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef, onSelect, decide }: SlotProps) {
   const ref = useRef<HTMLLIElement>(null);
+  const decideTalk = useTalkDecide();
   const height = useRef<number | undefined>(undefined);
   const isLive = slot.left === undefined;
   const entering = isLive && slot.entering === true;
@@ -182,7 +186,28 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
       className={isLive ? (entering ? 'slot-entering' : undefined) : line ? 'slot-line' : 'slot-left'}
       style={isLive || line || height.current === undefined ? undefined : { height: height.current }}
     >
-      {isLive ? (
+      {isLive && slot.card.action === 'ask' ? (
+        <QuestionCard
+          card={slot.card}
+          now={now}
+          selected={selected}
+          noting={denying}
+          online={online}
+          {...(selected ? { cardRef: selectedRef } : {})}
+          onSelect={onSelect}
+          decide={decideTalk}
+        />
+      ) : isLive && slot.card.action === 'handoff' ? (
+        <HandoffCard
+          card={slot.card}
+          now={now}
+          selected={selected}
+          online={online}
+          {...(selected ? { cardRef: selectedRef } : {})}
+          onSelect={onSelect}
+          decide={decideTalk}
+        />
+      ) : isLive ? (
         <ApprovalCard
           card={slot.card}
           now={now}

@@ -24,8 +24,18 @@ export function CardSubject({ card }: { card: PendingApproval }) {
   );
 }
 
-/** What a card asked, in one line: `claude · invoke button "Counter"`, `claude · click 412,300 in "Canvas"`. */
+/** Longest part of a question or handoff reason a one-line summary shows. */
+const SUMMARY_LIMIT = 120;
+
+/** What a card asked, in one line: `claude · invoke button "Counter"`, `claude · click 412,300 in "Canvas"`, `claude · asks "Which file?"`. */
 export function CardSummary({ card }: { card: PendingApproval }) {
+  if (card.question !== undefined || card.handoff !== undefined)
+    return (
+      <>
+        <UntrustedText text={card.agent} /> · {card.question !== undefined ? 'asks' : 'handed the desktop over'} "
+        <UntrustedText text={card.question?.text ?? card.handoff?.reason ?? ''} limit={SUMMARY_LIMIT} />"
+      </>
+    );
   return (
     <>
       <UntrustedText text={card.agent} /> · {card.action} <CardSubject card={card} />

@@ -1,4 +1,5 @@
 import { useEffect, type RefObject } from 'react';
+import { isTalkCard } from '../../../protocol/index.js';
 import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
 import { appStore } from '../../store/useApp.js';
 import { mayAct, type Decision } from './decide.js';
@@ -45,6 +46,18 @@ export function useApprovalKeys(decide: (id: string, d: Decision, aim: { via: 'k
         return;
       }
       const aim = { via: 'key' } as const;
+      // A question is answered and a handoff given back with the card's own controls: A, D and S decide actions only.
+      const card = s.slots.find((x) => x.id === selected)?.card;
+      if (card !== undefined && isTalkCard(card)) {
+        s.refuse(
+          selected,
+          card.action === 'ask'
+            ? 'Not answered: pick a choice, write an answer or decline on the card.'
+            : 'Not sent: give control back with the card’s button.',
+          Date.now(),
+        );
+        return;
+      }
       if (key === 'a') decide(selected, { kind: 'approve' }, aim);
       else if (key === 'd') {
         if (mayAct(selected, aim)) s.setDenying(selected);

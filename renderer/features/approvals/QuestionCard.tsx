@@ -1,0 +1,253 @@
+import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
+import { TALK_LIMITS, escapeHiddenPlain, type PendingApproval } from '../../../protocol/index.js';
+import { armKey } from '../../store/arming.js';
+import { selectRefusal } from '../../store/selectors.js';
+import { appStore, useApp } from '../../store/useApp.js';
+import { formatDuration } from '../shell/time.js';
+import { UntrustedText } from '../shell/UntrustedText.js';
+import { ArmedButton } from './ArmedButton.js';
+import { mayAct } from './decide.js';
+import type { TalkDecision } from './decideTalk.js';
+import { measureNow, useArmed } from './useArming.js';
+
+/** What a question or handoff card needs from the queue. */
+export interface TalkCardProps {
+  card: PendingApproval;
+  now: number;
+  selected: boolean;
+  /** The card whose decline note (or handoff note) is being written. */
+  noting: boolean;
+  online: boolean;
+  cardRef?: Ref<HTMLElement>;
+  onSelect: () => void;
+  decide: (id: string, decision: TalkDecision, aim: { via: 'pointer'; key: string; what?: string }) => boolean;
+}
+
+/**
+ * An agent's question (docs/supervision.md#questions-and-handoffs): its words shown as untrusted
+ * text, a button per choice, a written answer, or a decline with an optional note. Every control
+ * arms with the card, like an approval's: nothing is answered by a click meant for something else.
+ */
+export function QuestionCard({ card, now, selected, noting, online, cardRef, onSelect, decide }: TalkCardProps) {
+  const id = card.approval_id;
+  const key = armKey.card(id);
+  const aim = { via: 'pointer', key } as const;
+  const [written, setWritten] = useState('');
+  const left = Date.parse(card.expires_at) - now;
+  const choices = card.question?.choices ?? [];
+  const aimed = (e: MouseEvent<HTMLButtonElement>, then: () => void) => {
+    e.stopPropagation();
+    measureNow(e.currentTarget);
+    then();
+  };
+  const answer = () => {
+    if (written.trim() === '') {
+      appStore.getState().refuse(id, 'Not answered: write an answer first (or pick a choice, or decline).', Date.now());
+      return;
+    }
+    decide(id, { kind: 'answer', answer: written }, aim);
+  };
+  return (
+    <TalkCardFrame
+      card={card}
+      selected={selected}
+      cardRef={cardRef}
+      onSelect={onSelect}
+      label={`${card.agent} asks: ${card.question?.text ?? ''}`}
+      testId="question-card"
+    >
+      <header className="card-head">
+        <span className="card-agent">
+          <UntrustedText text={card.agent} />
+        </span>
+        <span className="card-action">asks</span>
+        <span className={`card-expiry${left < 15_000 ? ' soon' : ''}`} data-testid="card-expiry">
+          {left > 0 ? `expires in ${formatDuration(left)}` : 'expiring…'}
+        </span>
+      </header>
+      <div className="question-text" data-testid="question-text">
+        <UntrustedText text={card.question?.text ?? ''} block />
+      </div>
+      {choices.length > 0 && (
+        <div className="choices" role="group" aria-label="Choices">
+          {choices.map((choice, i) => (
+            <ArmedButton
+              key={i}
+              armKey={key}
+              testId="choice-button"
+              disabled={!online}
+              onClick={(e) => aimed(e, () => decide(id, { kind: 'choice', choice: i }, aim))}
+            >
+              <UntrustedText text={choice} limit={TALK_LIMITS.choice} expandable={false} />
+            </ArmedButton>
+          ))}
+        </div>
+      )}
+      {noting ? (
+        <NoteForm
+          label="Note for the agent (optional)"
+          placeholder="Why not (optional) — Enter declines, Escape cancels"
+          confirm="Decline"
+          testId="decline"
+          disabled={!online}
+          onCancel={() => appStore.getState().setDenying(undefined)}
+          onConfirm={(note) => decide(id, { kind: 'decline', note }, aim)}
+        />
+      ) : (
+        <div className="answer-row">
+          <input
+            data-testid="answer-input"
+            aria-label={choices.length > 0 ? 'Or write your own answer' : 'Your answer'}
+            placeholder={choices.length > 0 ? 'Or write your own answer' : 'Your answer'}
+            maxLength={TALK_LIMITS.answer}
+            value={written}
+            onChange={(e) => setWritten(e.target.value)}
+            onClick={(e) => e.stopPropagation()}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter') {
+                e.preventDefault();
+                measureNow(e.currentTarget);
+                answer();
+              }
+            }}
+          />
+          <ArmedButton armKey={key} testId="answer-button" className="approve" disabled={!online} onClick={(e) => aimed(e, answer)}>
+            Answer
+          </ArmedButton>
+          <ArmedButton
+            armKey={key}
+            testId="decline-button"
+            className="deny"
+            disabled={!online}
+            onClick={(e) =>
+              aimed(e, () => {
+                if (!mayAct(id, aim)) return;
+                onSelect();
+                appStore.getState().setDenying(id);
+              })
+            }
+          >
+            Decline…
+          </ArmedButton>
+        </div>
+      )}
+      <CardNote id={id} online={online} />
+    </TalkCardFrame>
+  );
+}
+
+/** The frame every question and handoff card shares with approval cards: selection, arming key, focus. */
+export function TalkCardFrame({
+  card,
+  selected,
+  cardRef,
+  onSelect,
+  label,
+  testId,
+  children,
+}: {
+  card: PendingApproval;
+  selected: boolean;
+  cardRef?: Ref<HTMLElement> | undefined;
+  onSelect: () => void;
+  label: string;
+  testId: string;
+  children: React.ReactNode;
+}) {
+  return (
+    <article
+      ref={cardRef}
+      className={`card talk-card${selected ? ' selected' : ''}`}
+      tabIndex={0}
+      aria-current={selected ? 'true' : undefined}
+      aria-label={escapeHiddenPlain(label).slice(0, 300)}
+      data-testid={testId}
+      data-approval-id={card.approval_id}
+      data-arm-key={armKey.card(card.approval_id)}
+      onClick={onSelect}
+      onFocus={onSelect}
+    >
+      {children}
+    </article>
+  );
+}
+
+/** The reserved note line under a card's controls: why a click did nothing, or that it is still arming. */
+export function CardNote({ id, online }: { id: string; online: boolean }) {
+  const note = useApp(selectRefusal(id));
+  const { armed } = useArmed(armKey.card(id));
+  return (
+    <p className="card-note" data-testid="card-note-line">
+      <span role="status" data-testid="card-note">
+        {note?.text ?? ''}
+      </span>
+      {note === undefined && (
+        <span className="muted" aria-hidden="true">
+          {!online ? 'Not connected: nothing can be sent now.' : !armed ? 'Arming — read the card first.' : ''}
+        </span>
+      )}
+    </p>
+  );
+}
+
+/** A one-line note with its confirm and cancel buttons (a decline's reason, a handoff's note). */
+export function NoteForm({
+  label,
+  placeholder,
+  confirm,
+  testId,
+  disabled,
+  onCancel,
+  onConfirm,
+}: {
+  label: string;
+  placeholder: string;
+  confirm: string;
+  testId: string;
+  disabled: boolean;
+  onCancel: () => void;
+  onConfirm: (note: string) => void;
+}) {
+  const [note, setNote] = useState('');
+  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
+    if (e.key === 'Enter') {
+      e.preventDefault();
+      measureNow(e.currentTarget);
+      onConfirm(note);
+    } else if (e.key === 'Escape') {
+      e.preventDefault();
+      onCancel();
+    }
+  };
+  return (
+    <div className="deny-form" role="group" aria-label={confirm}>
+      <input
+        data-testid={`${testId}-note`}
+        aria-label={label}
+        placeholder={placeholder}
+        maxLength={TALK_LIMITS.answer}
+        autoFocus
+        value={note}
+        onChange={(e) => setNote(e.target.value)}
+        onKeyDown={onKeyDown}
+        onClick={(e) => e.stopPropagation()}
+      />
+      <button
+        type="button"
+        className="deny"
+        data-testid={`${testId}-confirm`}
+        disabled={disabled}
+        onClick={(e) => {
+          e.stopPropagation();
+          measureNow(e.currentTarget);
+          onConfirm(note);
+        }}
+      >
+        {confirm}
+      </button>
+      <button type="button" data-testid={`${testId}-cancel`} onClick={onCancel}>
+        Cancel
+      </button>
+    </div>
+  );
+}
