@@ -424,10 +424,10 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       }),
     );
     try {
-      // The bridge serves progressive exposure like HTTP: idle, it lists the activation tool.
+      // The bridge serves progressive exposure like HTTP: idle, it lists the activation tool and the two that talk to the person.
       assert.deepEqual(
         (await client.listTools()).tools.map((t) => t.name),
-        ['computer_use_activate'],
+        ['computer_use_activate', ...TALK_TOOL_NAMES],
       );
       await activateTiers(client);
       assert.equal(
