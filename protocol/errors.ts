@@ -30,6 +30,8 @@ export const ERROR_CODES = [
   'stale_screen',
   'capture_unavailable',
   'input_unavailable',
+  'connection_unavailable',
+  'wrong_connection',
   'internal',
 ] as const;
 
@@ -73,6 +75,10 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   stale_screen: 'The screen where an input lands changed since the screenshot it was planned on (region, window position or monitors); nothing was dispatched.',
   capture_unavailable: 'No screenshot of that window or screen can be taken here, and no other rectangle stands in for it. data.reason.',
   input_unavailable: 'Pointer and keyboard input cannot be synthesized in this session (e.g. Wayland without a portal). data.reason.',
+  connection_unavailable:
+    'The connection the call aims at is down, disabled, removed or unauthenticated; nothing fell back to another desktop. data.connection, data.reason (down, disabled, removed, unauthenticated, host_key_unknown, host_key_changed, unsupported_session, no_session, helper_missing), data.hint: what to fix.',
+  wrong_connection:
+    'The id (window, target, observation or screenshot) came from another connection than the one active for you now: nothing was read or done. data.connection (where the id came from) and data.active.',
   internal: 'A bug. It was logged; the process keeps running.',
 };
 

@@ -1,3 +1,4 @@
+export * from './connections.js';
 export * from './coords.js';
 export * from './elements.js';
 export * from './errors.js';
