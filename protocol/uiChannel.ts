@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ConnectionConfig, ConnectionInfo, ConnectionRef, ConnectionTest, MAX_REMOTE_COMMAND } from './connections.js';
 import { Element, WindowInfo } from './elements.js';
 import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
@@ -98,11 +99,13 @@ export const AgentInfo = z.object({
   last_active: z.string(),
   /** While idle (HTTP only): when the session will end by itself. */
   expires_at: z.string().optional(),
+  /** The connection this agent's tools act on now (docs/connections.md); absent means local. */
+  connection: z.string().optional(),
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
 /** What a card of the queue is: a changing action, an agent's question (`ask`) or its handoff (docs/supervision.md#questions-and-handoffs). */
-export const QueueAction = z.union([AnyAction, z.enum(['ask', 'handoff'])]);
+export const QueueAction = z.union([AnyAction, z.enum(['ask', 'handoff', 'remote_exec', 'add_connection'])]);
 export type QueueAction = z.infer<typeof QueueAction>;
 
 /** Whether a card is a question or a handoff (no rule ever decides those; approve and deny do not apply). */
@@ -121,6 +124,12 @@ export const PendingApproval = z.object({
   question: QuestionCardInfo.optional(),
   /** A handoff card: why the agent hands over, and how many inputs wait meanwhile. */
   handoff: HandoffCardInfo.optional(),
+  /** Where the action lands: the connection's name, kind and host or URL (docs/connections.md). Absent on cards made before connections: local. */
+  connection: ConnectionRef.optional(),
+  /** A remote_exec card: the exact command, and how long it may run. */
+  remote_exec: z.object({ command: z.string().max(MAX_REMOTE_COMMAND), timeout_ms: z.number().int() }).optional(),
+  /** An add_connection card: exactly the entry that would be added (enabled once approved). */
+  add_connection: ConnectionConfig.optional(),
   /** set_value text; masked for password fields. */
   text: z.string().optional(),
   /** The element's current value, for the diff (absent for password fields). */
@@ -253,6 +262,8 @@ export const ReceiptEntry = z.object({
   error: ErrorInfo.optional(),
   /** A picture of the screen after this input is kept (ask with the receipt_picture command). */
   picture: z.boolean().optional(),
+  /** Where the call ran (docs/connections.md); absent means local. */
+  connection: ConnectionRef.optional(),
 });
 export type ReceiptEntry = z.infer<typeof ReceiptEntry>;
 
@@ -273,6 +284,10 @@ export const HelperHealth = z.object({
 });
 export type HelperHealth = z.infer<typeof HelperHealth>;
 
+/** The connections as the person sees them: every one (local first), and the one the windows list, tree and Screen view show. */
+export const ConnectionsView = z.object({ list: z.array(ConnectionInfo), viewed: z.string() });
+export type ConnectionsView = z.infer<typeof ConnectionsView>;
+
 /** Everything the UI shows; sent whole on connect, then as events. */
 export const UiSnapshot = z.object({
   agents: z.array(AgentInfo),
@@ -288,6 +303,8 @@ export const UiSnapshot = z.object({
   helper: HelperHealth,
   settings: Settings,
   rules: z.array(PolicyRule),
+  /** The desktops this supervisor reaches, and which one the windows list, tree and Screen view show. */
+  connections: ConnectionsView,
   connection: z.object({
     mcp_url: z.string(),
     /** The command an MCP client launches, with absolute paths, so it works from any folder. */
@@ -391,6 +408,13 @@ export const UI_COMMANDS = {
   presence: { params: z.strictObject({ visible: z.boolean() }), result: z.object({ ok: z.literal(true) }) },
   /** The kept picture of the screen after a screen input, as a data: URL. */
   receipt_picture: { params: z.strictObject({ receipt_id: z.string().max(100) }), result: z.object({ picture: z.string() }) },
+  /** Settings → Connections (docs/connections.md): the person adds (enabled), tests, enables, disables and removes connections. */
+  connection_add: { params: z.strictObject({ config: ConnectionConfig }), result: z.object({ connection: ConnectionInfo }) },
+  connection_test: { params: z.strictObject({ name: z.string().max(40) }), result: ConnectionTest },
+  connection_set_enabled: { params: z.strictObject({ name: z.string().max(40), enabled: z.boolean() }), result: z.object({ ok: z.literal(true) }) },
+  connection_remove: { params: z.strictObject({ name: z.string().max(40) }), result: z.object({ ok: z.literal(true) }) },
+  /** Which connection the windows list, the tree and the Screen view show (the person's view only; agents are unaffected). */
+  view_connection: { params: z.strictObject({ name: z.string().max(40) }), result: z.object({ ok: z.literal(true) }) },
 } as const;
 export type UiCommand = keyof typeof UI_COMMANDS;
 
@@ -412,6 +436,7 @@ export const UI_EVENTS = {
   helper: HelperHealth,
   settings: Settings,
   rules: z.array(PolicyRule),
+  connections: ConnectionsView,
 } as const;
 export type UiEvent = keyof typeof UI_EVENTS;
 

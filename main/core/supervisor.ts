@@ -1,6 +1,16 @@
 import { join } from 'node:path';
 import { mkdir } from 'node:fs/promises';
-import { MAX_RECEIPTS, UI_WINDOW_TITLES, errorInfo, withoutPictures, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
+import {
+  LOCAL_CONNECTION_NAME,
+  MAX_RECEIPTS,
+  UI_WINDOW_TITLES,
+  type ConnectionsView,
+  errorInfo,
+  withoutPictures,
+  type ReceiptEntry,
+  type UiSnapshot,
+  type WindowInfo,
+} from '../../protocol/index.js';
 import type { HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock } from './clock.js';
 import { HelperSupervisor } from './helperSupervisor.js';
@@ -329,6 +339,16 @@ export class Supervisor {
     ]);
     systemClock.clearTimeout(timer);
     this.helper.suspend();
+  }
+
+  /** The desktops this supervisor reaches, as the person sees them. */
+  connectionsView(): ConnectionsView {
+    return {
+      list: [
+        { name: LOCAL_CONNECTION_NAME, kind: 'local', where: 'this desktop', enabled: true, status: this.helper.health.state === 'ready' ? 'up' : 'down' },
+      ],
+      viewed: LOCAL_CONNECTION_NAME,
+    };
   }
 
   /** Sets how agents connect (known once the listeners are up). */

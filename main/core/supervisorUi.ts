@@ -1,4 +1,5 @@
 import {
+  LOCAL_CONNECTION_NAME,
   AnyAction,
   OverseerError,
   TALK_LIMITS,
@@ -206,8 +207,18 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
         helper: s.helper.health,
         settings: s.settings.settings,
         rules: s.policy.list(),
+        connections: s.connectionsView(),
         connection: s.options.connection,
       });
     },
+    // Connections are being built (issue 20): until the registry lands, only local exists.
+    connection_add: () => Promise.reject(fail('invalid_argument', 'connections cannot be added yet')),
+    connection_test: ({ name }) => Promise.reject(fail('connection_unavailable', `no connection "${name}"`, { connection: name, reason: 'removed' })),
+    connection_set_enabled: ({ name }) => Promise.reject(fail('connection_unavailable', `no connection "${name}"`, { connection: name, reason: 'removed' })),
+    connection_remove: ({ name }) => Promise.reject(fail('connection_unavailable', `no connection "${name}"`, { connection: name, reason: 'removed' })),
+    view_connection: ({ name }) =>
+      name === LOCAL_CONNECTION_NAME
+        ? Promise.resolve({ ok: true as const })
+        : Promise.reject(fail('connection_unavailable', `no connection "${name}"`, { connection: name, reason: 'removed' })),
   };
 }

@@ -289,6 +289,7 @@ describe('receipt filters', () => {
       helper: { state: 'ready', restarts: 0 },
       settings: DEFAULT_SETTINGS,
       rules: [],
+      connections: { list: [{ name: 'local', kind: 'local', where: 'this desktop', enabled: true, status: 'up' }], viewed: 'local' },
       connection: { mcp_url: '', stdio_command: [] },
     };
     store.getState().applyEvent({ event: 'snapshot', data: snap });

@@ -74,6 +74,7 @@ const snapshot = (extra: Partial<UiSnapshot> = {}): UiSnapshot => ({
   helper: { state: 'ready', restarts: 0 },
   settings: DEFAULT_SETTINGS,
   rules: [],
+  connections: { list: [{ name: 'local', kind: 'local', where: 'this desktop', enabled: true, status: 'up' }], viewed: 'local' },
   connection: {
     mcp_url: 'http://127.0.0.1:7399/mcp',
     stdio_command: ['/usr/bin/node', '/opt/overseer/bin/overseer.mjs', 'mcp', '--data-dir', '/home/a/.local/share/overseer'],
