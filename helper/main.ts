@@ -3,6 +3,7 @@ import { createBackend, wantedBackend } from './backendChoice.js';
 import { Prefetcher } from './core/prefetch.js';
 import { HelperService } from './core/service.js';
 import { screenMethods } from './screenWiring.js';
+import { findSession } from './session/findSession.js';
 import { FdTransport } from './rpc/fdTransport.js';
 import { RpcPeer } from '../rpc/rpcPeer.js';
 import { StreamTransport } from '../rpc/stdioTransport.js';
@@ -33,11 +34,31 @@ function streamTransport(): StreamTransport {
   return new StreamTransport(process.stdin, process.stdout, MAX_FRAME_BYTES);
 }
 
-async function main(): Promise<void> {
-  const backend = await createBackend(wantedBackend(process.env, process.platform), log);
-  let startError: OverseerError | undefined;
+/**
+ * A helper started over ssh (OVERSEER_FIND_SESSION=1) finds the user's graphical session itself when
+ * the connection gave no display or bus (docs/connections.md#finding-the-desktop). None found: every
+ * call, hello included, answers connection_unavailable with what was tried.
+ */
+function sessionError(): OverseerError | undefined {
+  if (process.env['OVERSEER_FIND_SESSION'] !== '1' || process.platform !== 'linux') return undefined;
   try {
-    await backend.start();
+    const session = findSession(process.env);
+    Object.assign(process.env, session.env);
+    log(`[helper] session: ${session.tried.join('; ')}`);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof OverseerError)) throw error;
+    log(`[helper] no session: ${error.info.detail}`);
+    return error;
+  }
+}
+
+async function main(): Promise<void> {
+  const noSession = sessionError();
+  const backend = await createBackend(wantedBackend(process.env, process.platform), log);
+  let startError: OverseerError | undefined = noSession;
+  try {
+    if (noSession === undefined) await backend.start();
   } catch (error) {
     // Keep serving: every call answers the typed reason (accessibility_unavailable, no_interactive_desktop).
     startError = error instanceof OverseerError ? error : undefined;
@@ -57,7 +78,7 @@ async function main(): Promise<void> {
   const peer = new RpcPeer(
     transport,
     async (method, params, signal) => {
-      if (startError !== undefined && method !== 'hello') throw startError;
+      if (startError !== undefined && (method !== 'hello' || startError === noSession)) throw startError;
       const done = prefetcher?.busy();
       try {
         return await service.handle(method, params, signal);

@@ -54,6 +54,10 @@ export const HelloResult = z.object({
   actions: z.array(Action),
   limits: z.record(z.string(), z.object({ default: z.number(), min: z.number(), ceiling: z.number() })),
   fallback_reason: z.string().optional(),
+  /** Where the helper runs (process.platform): a connection's test names it, and refuses win32 over ssh. */
+  platform: z.string().max(40).optional(),
+  /** The desktop session it acts in: x11, wayland, windows, or none. */
+  session_type: z.string().max(40).optional(),
 });
 export type HelloResult = z.infer<typeof HelloResult>;
 

@@ -3,6 +3,7 @@
 // app.asar or app.asar.unpacked alike; only Electron itself and native modules stay outside.
 import { cpSync } from 'node:fs';
 import { build } from 'esbuild';
+import { buildRemoteHelper } from './buildRemoteHelper.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 /** Never bundled: Electron's own module, native modules loaded from node_modules at run time, and
@@ -36,6 +37,8 @@ await Promise.all([
     outdir: 'dist',
     outExtension: { '.js': '.cjs' },
   }),
+  // The helper ssh connections install on the remote: one file, no node_modules.
+  buildRemoteHelper('dist/helper/remote.mjs'),
 ]);
 // The demo's sample app is a Python file, run as a file: it sits next to the CLI bundle, where
 // desktop/demoDesktop.ts looks for it (`./apps/` beside the running module).

@@ -47,6 +47,14 @@ export interface ScreenMethods {
   setExclusions(exclusions: Exclusions): void;
 }
 
+/** The kind of desktop session the helper's environment names. */
+function sessionType(env: NodeJS.ProcessEnv, platform: string): string {
+  if (platform === 'win32') return 'windows';
+  if (env['DISPLAY'] !== undefined && env['DISPLAY'] !== '') return 'x11';
+  if (env['WAYLAND_DISPLAY'] !== undefined && env['WAYLAND_DISPLAY'] !== '') return 'wayland';
+  return 'none';
+}
+
 export class HelperService {
   constructor(
     private readonly backend: Backend,
@@ -94,6 +102,8 @@ export class HelperService {
           actions: [...ACTIONS],
           limits: { ...READ_LIMITS, list_limit: LIST_LIMIT, find_limit: FIND_LIMIT, find_timeout_ms: FIND_TIMEOUT },
           ...(this.backend.fallbackReason !== undefined ? { fallback_reason: this.backend.fallbackReason } : {}),
+          platform: process.platform,
+          session_type: sessionType(process.env, process.platform),
         };
       }
       case 'configure': {

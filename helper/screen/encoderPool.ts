@@ -45,12 +45,21 @@ interface Slot {
 
 type Answer = { ready: true } | { log: string } | { id: number; result: EncodedFrame } | { id: number; error: ErrorInfo | { message: string } };
 
+/** Set by a single-file helper (helper/remoteMain.ts): the file its encoder workers run. */
+let ownEncoderFile: URL | undefined;
+
+/** The workers run this file (a single-file bundle that runs the encoder when it is not the main thread). */
+export function encodeWithFile(file: URL): void {
+  ownEncoderFile = file;
+}
+
 /**
  * The worker's module. From the sources this file is helper/screen/encoderPool.ts and the worker
  * encodeWorker.ts beside it; bundled (scripts/buildShell.mjs), import.meta.url is the bundle's own
  * file (dist/helper/main.mjs) and the worker's bundle, encodeWorker.mjs, sits beside it.
  */
 function workerSource(): { code: string; eval: true } | { file: URL; eval: false } {
+  if (ownEncoderFile !== undefined) return { file: ownEncoderFile, eval: false };
   if (!import.meta.url.endsWith('.ts')) return { file: new URL('./encodeWorker.mjs', import.meta.url), eval: false };
   // Node 20 does not run the parent's --import hooks in a worker: register tsx's loader there first.
   const api = import.meta.resolve('tsx/esm/api');

@@ -1,0 +1,232 @@
+// The ssh transport against a real OpenSSH server (a private sshd on 127.0.0.1) whose sessions see a
+// second private desktop, while a local desktop runs beside it and is checked untouched at the end.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, statSync } from 'node:fs';
+import { rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { MAX_REMOTE_OUTPUT, OverseerError, type SshConnectionConfig } from '../../../protocol/index.js';
+import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
+import { startPrivateSshd, type PrivateSshd } from '../../testing/privateSshd.js';
+import { buildRemoteHelperForTest } from '../../testing/remoteHelperBuild.js';
+import { spawnHelper, type HelperProcess } from '../helperProcess.js';
+import { REPO_ROOT } from '../paths.js';
+import { sshTarget } from './sshTarget.js';
+import type { ConnectionTarget } from './target.js';
+
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
+const FREEZE_S = 20;
+
+/** Rejects with connection_unavailable; answers its data. */
+async function unavailable(p: Promise<unknown>, reason: string): Promise<Record<string, unknown>> {
+  try {
+    await p;
+  } catch (error) {
+    assert.ok(error instanceof OverseerError, String(error));
+    assert.equal(error.code, 'connection_unavailable', error.message);
+    const data = error.info.data ?? {};
+    assert.equal(data['reason'], reason, error.message);
+    assert.equal(typeof data['hint'], 'string');
+    return { ...data, detail: error.info.detail };
+  }
+  assert.fail(`expected connection_unavailable ${reason}, but it succeeded`);
+}
+
+describe('ssh connection: a private sshd whose sessions see a second desktop', () => {
+  let local: PrivateDesktop;
+  let remote: PrivateDesktop;
+  let sshd: PrivateSshd;
+  let bundle: string;
+  let localHelper: HelperProcess;
+  let localBefore: string;
+  const dataDirs: string[] = [];
+  const targets: ConnectionTarget[] = [];
+  const newDataDir = (): string => {
+    const d = mkdtempSync(join(tmpdir(), 'overseer-ssh-data-'));
+    dataDirs.push(d);
+    return d;
+  };
+  const entry = (extra: Partial<SshConnectionConfig> = {}): SshConnectionConfig => ({
+    name: 'lab',
+    kind: 'ssh',
+    enabled: true,
+    host: sshd.alias,
+    ssh_config: sshd.clientConfig,
+    display: remote.display,
+    bus: remote.env['DBUS_SESSION_BUS_ADDRESS'],
+    ...extra,
+  });
+  const target = (extra: Partial<SshConnectionConfig> = {}, dataDir = newDataDir()): ConnectionTarget => {
+    const t = sshTarget(entry(extra), { dataDir, log: () => {}, bundle });
+    targets.push(t);
+    return t;
+  };
+  /** What the local fixture shows: its window read whole (the counter's label, the entry's text). */
+  const localState = async (): Promise<string> => {
+    const list = await localHelper.call('window_list', {});
+    const w = list.windows.find((x) => x.title === 'Local Fixture');
+    assert.ok(w, 'the local fixture is listed');
+    const read = await localHelper.call('window_read', { window: w.window, format: 'flat', max_nodes: 5000 });
+    return JSON.stringify(read.elements.map((e) => [e.role, e.name, e.value]));
+  };
+
+  before(async () => {
+    bundle = buildRemoteHelperForTest();
+    [local, remote] = await Promise.all([startPrivateDesktop({ width: 1280, height: 800 }), startPrivateDesktop({ width: 1280, height: 800 })]);
+    await Promise.all([
+      local.launch('/usr/bin/python3', [FIXTURE, '--title', 'Local Fixture', '--rows', '20'], { waitForWindow: 'Local Fixture' }),
+      remote.launch('/usr/bin/python3', [FIXTURE, '--rows', '20', '--freeze-seconds', String(FREEZE_S)], { waitForWindow: 'Overseer Fixture' }),
+    ]);
+    sshd = await startPrivateSshd();
+    localHelper = spawnHelper(local.env);
+    localBefore = await localState();
+  });
+
+  after(async () => {
+    for (const t of targets) await t.close();
+    await localHelper?.close();
+    await sshd?.stop();
+    await Promise.all([local?.stop(), remote?.stop()]);
+    for (const d of [...dataDirs, ...(bundle !== undefined ? [dirname(bundle)] : [])]) await rm(d, { recursive: true, force: true });
+  });
+
+  it('tests the connection: reachable, authenticated, Linux on X11, the helper installed under its hash (0600 in a 0700 folder)', async () => {
+    const t = target();
+    const tested = await t.test();
+    assert.equal(tested.reachable, true);
+    assert.equal(tested.authenticated, true);
+    assert.equal(tested.platform, 'linux');
+    assert.equal(tested.session_type, 'x11');
+    assert.equal(tested.backend, 'atspi');
+    assert.match(tested.helper_version ?? '', /^\d+\.\d+\.\d+$/);
+    assert.ok((tested.capabilities ?? []).length > 0);
+    console.log(`[ssh test] round trip of a call through ssh: ${tested.round_trip_ms} ms`);
+    const cache = join(sshd.remoteCache, 'overseer');
+    const files = spawnSync('ls', [cache], { encoding: 'utf8' }).stdout.trim().split('\n');
+    assert.equal(files.length, 1, files.join(' '));
+    assert.match(files[0] ?? '', /^helper-[0-9a-f]{16}\.mjs$/);
+    assert.equal(statSync(cache).mode & 0o777, 0o700);
+    const installed = join(cache, files[0] ?? '');
+    assert.equal(statSync(installed).mode & 0o777, 0o600);
+    // Installed once: a second preparation finds it by its hash and copies nothing.
+    const mtime = statSync(installed).mtimeMs;
+    await t.prepare?.();
+    assert.equal(statSync(installed).mtimeMs, mtime);
+  });
+
+  it('runs the helper there: it lists and reads the remote fixture, never the local one', async () => {
+    const t = target();
+    await t.prepare?.();
+    const helper = t.spawnHelper({});
+    try {
+      const list = await helper.call('window_list', {});
+      const titles = list.windows.map((w) => w.title);
+      assert.ok(titles.includes('Overseer Fixture'), titles.join(', '));
+      assert.ok(!titles.includes('Local Fixture'), titles.join(', '));
+    } finally {
+      await helper.close();
+    }
+  });
+
+  it('finds the session itself from the display alone (the bus from the desktop processes), and refuses to guess between two desktops', async () => {
+    const found = await target({ bus: undefined }).test();
+    assert.equal(found.session_type, 'x11');
+    // This user runs two desktops here (the local one and the remote one): the helper names them and picks neither.
+    const data = await unavailable(target({ bus: undefined, display: undefined }).test(), 'no_session');
+    assert.match(String(data['detail']), /more than one graphical session/);
+    assert.match(String(data['detail']), new RegExp(`DISPLAY=${remote.display}`));
+    assert.equal(data['connection'], 'lab');
+    assert.ok(Array.isArray(data['tried']));
+  });
+
+  it('remote_exec: exit codes (255 included), bounded stdout and stderr, a timeout that ends the command', async () => {
+    const t = target();
+    const ok = await t.exec('echo hello; echo warn >&2', { timeoutMs: 10_000, maxBytes: MAX_REMOTE_OUTPUT });
+    assert.deepEqual([ok.exit_code, ok.stdout, ok.stderr, ok.stdout_truncated, ok.stderr_truncated], [0, 'hello\n', 'warn\n', false, false]);
+    const three = await t.exec('exit 3', { timeoutMs: 10_000, maxBytes: MAX_REMOTE_OUTPUT });
+    assert.equal(three.exit_code, 3);
+    // The command's own 255 is its answer, not a connection failure.
+    const own255 = await t.exec('echo before; exit 255', { timeoutMs: 10_000, maxBytes: MAX_REMOTE_OUTPUT });
+    assert.deepEqual([own255.exit_code, own255.stdout], [255, 'before\n']);
+    const big = await t.exec("head -c 200000 /dev/zero | tr '\\0' o; head -c 100000 /dev/zero | tr '\\0' e >&2", {
+      timeoutMs: 20_000,
+      maxBytes: MAX_REMOTE_OUTPUT,
+    });
+    assert.equal(big.exit_code, 0);
+    assert.equal(big.stdout.length, MAX_REMOTE_OUTPUT);
+    assert.equal(big.stderr.length, MAX_REMOTE_OUTPUT);
+    assert.ok(big.stdout_truncated && big.stderr_truncated);
+    assert.match(big.stderr, /^e+$/, 'the exit marker never shows in stderr');
+    const slow = await t.exec('echo started; sleep 47.25; echo never', { timeoutMs: 1000, maxBytes: MAX_REMOTE_OUTPUT });
+    assert.equal(slow.timed_out, true);
+    assert.equal(slow.exit_code, null);
+    assert.equal(slow.stdout, 'started\n');
+    console.log(`[ssh test] remote_exec with a 1 s timeout ended after ${slow.duration_ms} ms`);
+    const left = await t.exec("ps -eo args | grep -c '^sleep 47.25' || true", { timeoutMs: 10_000, maxBytes: MAX_REMOTE_OUTPUT });
+    assert.equal(left.stdout.trim(), '0', 'the timed-out command was ended on the remote');
+  });
+
+  it('refuses an unknown host key naming its fingerprint and the command that accepts it, which works', async () => {
+    sshd.forgetHostKey();
+    try {
+      const data = await unavailable(target().test(), 'host_key_unknown');
+      assert.equal(data['fingerprint'], sshd.fingerprint);
+      assert.match(String(data['hint']), new RegExp(sshd.fingerprint.replace(/[+/]/g, '\\$&')));
+      const accept = String(data['accept_command']);
+      assert.match(accept, /StrictHostKeyChecking=accept-new/);
+      assert.ok(String(data['hint']).includes(accept));
+      // Nothing was installed or run: the helper never started there. The person runs the command they were given:
+      const run = spawnSync('sh', ['-c', accept], { encoding: 'utf8' });
+      assert.equal(run.status, 0, run.stderr);
+      const tested = await target().test();
+      assert.equal(tested.authenticated, true);
+    } finally {
+      sshd.trustHostKey();
+    }
+  });
+
+  it('refuses a changed host key, naming the new fingerprint and how to remove the old key', async () => {
+    sshd.changeHostKey();
+    try {
+      const data = await unavailable(target().test(), 'host_key_changed');
+      assert.equal(data['fingerprint'], sshd.fingerprint);
+      assert.match(String(data['remove_command']), /ssh-keygen .*-R/);
+      // remote_exec and the helper are refused the same way: nothing runs there.
+      await unavailable(target().exec('touch /tmp/never', { timeoutMs: 5000, maxBytes: 1024 }), 'host_key_changed');
+      const helper = target().spawnHelper({});
+      await unavailable(helper.call('window_list', {}), 'host_key_changed');
+    } finally {
+      sshd.trustHostKey();
+    }
+  });
+
+  it('fails closed when sshd dies mid-call: the read and the act in flight are connection_unavailable (the act outcome unknown), and so is what follows', async () => {
+    const t = target();
+    await t.prepare?.();
+    const helper = t.spawnHelper({});
+    const list = await helper.call('window_list', {});
+    const window = list.windows.find((w) => w.title === 'Overseer Fixture')?.window;
+    assert.ok(window);
+    await helper.call('element_act', { window, selector: { automation_id: 'freeze' }, action: 'invoke' });
+    await new Promise((r) => setTimeout(r, 300));
+    // The fixture is frozen: these wait for it, and are in flight when the machine goes away.
+    const read = helper.call('window_read', { window, timeout_ms: 15_000 });
+    const act = helper.call('element_act', { window, selector: { automation_id: 'counter' }, action: 'invoke' });
+    const exec = t.exec('sleep 30', { timeoutMs: 60_000, maxBytes: 1024 });
+    await new Promise((r) => setTimeout(r, 500));
+    sshd.kill();
+    await unavailable(read, 'down');
+    const acted = await unavailable(act, 'down');
+    assert.equal(acted['outcome'], 'unknown');
+    const execed = await unavailable(exec, 'down');
+    assert.equal(execed['outcome'], 'unknown');
+    await unavailable(t.test(), 'down');
+    await unavailable(t.spawnHelper({}).call('hello', {}), 'down');
+  });
+
+  it('left the local desktop untouched throughout', async () => {
+    assert.equal(await localState(), localBefore);
+  });
+});

@@ -1,0 +1,316 @@
+// An ssh connection (docs/connections.md#ssh): the same helper on the remote machine, its stdio
+// carried by the system's OpenSSH client over one shared, authenticated master. Every failure to
+// get there is connection_unavailable with ssh's own words; nothing falls back to another desktop.
+import { createHash } from 'node:crypto';
+import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { OverseerError, connectionWhere, fail, type ConnectionTest, type SshConnectionConfig } from '../../../protocol/index.js';
+import { spawnHelper as spawnProcess, type HelperProcess } from '../helperProcess.js';
+import { CHECK_SCRIPT, DEFAULT_REMOTE_HELPER, INSTALL_SCRIPT, MIN_REMOTE_NODE, RUN_SCRIPT, loadRemoteHelper, type RemoteHelper } from './remoteHelper.js';
+import { SSH, controlArgs, remoteScript, shQuote, sshArgs } from './sshArgs.js';
+import { hostKeyFactsFrom, sshFailure, sshFailureReason } from './sshFailure.js';
+import { runSsh } from './sshRun.js';
+import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
+
+/** Options of sshTarget. */
+export interface SshTargetOptions {
+  /** The supervisor's data dir: the master's socket lives in a 0700 folder under it. */
+  dataDir: string;
+  log: (line: string) => void;
+  /** The remote helper bundle (default: dist/helper/remote.mjs). */
+  bundle?: string;
+}
+
+/** Longest a check, an install or a probe may take. */
+const STEP_TIMEOUT_MS = 60_000;
+/** Output kept of a check or a probe. */
+const STEP_OUTPUT = 16 * 1024;
+/** Longest the test's helper may take to say hello. */
+const HELLO_TIMEOUT_MS = 20_000;
+/** Helper variables passed on to the remote helper (the rest of the supervisor's environment stays here). */
+const FORWARDED_VARS = ['OVERSEER_ATSPI_NO_BULK', 'OVERSEER_FAST_CALLS', 'OVERSEER_HELPER_SELF_CHECK', 'OVERSEER_PREFETCH'];
+/** Methods that change the remote desktop: broken mid-call, their outcome is unknown. */
+const MUTATING = new Set(['element_act', 'screen_input']);
+/** Grace after remote_exec's deadline for the remote `timeout` to end the command before ssh itself is ended. */
+const EXEC_GRACE_MS = 5000;
+/** Longest a unix socket path may be (sun_path, less room for ssh's temporary suffix). */
+const MAX_SOCKET_PATH = 100;
+
+/** The ssh transport of one connection. */
+export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions): ConnectionTarget {
+  const name = config.name;
+  const where = connectionWhere(config);
+  const node = config.node ?? 'node';
+  const controlPath = `${controlDir(options.dataDir)}/%C`;
+  const bundleFile = options.bundle ?? DEFAULT_REMOTE_HELPER;
+  let bundle: RemoteHelper | undefined;
+  const helperBundle = (): RemoteHelper => (bundle ??= loadRemoteHelper(bundleFile, name));
+  const args = (): string[] => sshArgs(config, controlPath);
+  const acceptCommand = ['ssh', '-o', 'StrictHostKeyChecking=accept-new', ...sshArgs(config, controlPath).filter(keepForPerson), 'true']
+    .map((w) => (/^[A-Za-z0-9_@%+=:,./-]+$/.test(w) ? w : shQuote(w)))
+    .join(' ');
+
+  /** ssh failed (exit 255): the typed refusal, with the fingerprint ssh was shown when it refused a host key. */
+  const failed = async (stderr: string): Promise<OverseerError> => {
+    const reason = sshFailureReason(stderr);
+    if (reason !== 'host_key_unknown' && reason !== 'host_key_changed') return sshFailure(name, where, stderr);
+    // ssh names a changed key's fingerprint, never an unknown one's: ask it again, verbosely, to learn which key it was shown.
+    const diag = await runSsh([...sshArgs(config, controlPath, { verbose: true }), 'true'], { timeoutMs: STEP_TIMEOUT_MS, maxBytes: STEP_OUTPUT }).catch(
+      () => undefined,
+    );
+    const seen = diag === undefined ? '' : diag.stderr.toString('utf8');
+    const key = /Server host key: (\S+) (SHA256:\S+)/.exec(seen);
+    const facts = hostKeyFactsFrom(stderr, acceptCommand);
+    if (key?.[1] !== undefined && key[2] !== undefined) {
+      facts.fingerprint ??= key[2];
+      facts.keyType ??= key[1];
+    }
+    options.log(`[ssh ${name}] host key refused (${reason}): ${facts.fingerprint ?? 'fingerprint unknown'}`);
+    return sshFailure(name, where, stderr, facts);
+  };
+
+  /** Runs one step on the remote (a check, an install): its stdout, or the typed failure. */
+  const step = async (command: string, input?: Buffer, signal?: AbortSignal): Promise<{ code: number | null; stdout: string; stderr: string }> => {
+    const run = await runSsh([...args(), command], {
+      timeoutMs: STEP_TIMEOUT_MS,
+      maxBytes: STEP_OUTPUT,
+      ...(signal !== undefined ? { signal } : {}),
+      ...(input !== undefined ? { input } : {}),
+    });
+    const stderr = run.stderr.toString('utf8');
+    if (run.killed)
+      throw fail('connection_unavailable', `${where} did not answer within ${STEP_TIMEOUT_MS / 1000} s`, {
+        connection: name,
+        reason: 'down',
+        hint: 'check that the host is up and reachable',
+      });
+    if (run.code === 255) throw await failed(stderr);
+    return { code: run.code, stdout: run.stdout.toString('utf8'), stderr };
+  };
+
+  const prepare = async (signal?: AbortSignal): Promise<void> => {
+    const helper = helperBundle();
+    const check = await step(remoteScript(CHECK_SCRIPT, [node, helper.hash]), undefined, signal);
+    const answer = check.stdout.trim();
+    if (answer === 'no-node' || check.code !== 0) {
+      throw fail('connection_unavailable', `no Node.js on ${where} (${node}): ${lastLine(check.stderr) || answer}`, {
+        connection: name,
+        reason: 'helper_missing',
+        hint: `install Node.js ${MIN_REMOTE_NODE} or later on the remote, or set node on the connection to its absolute path`,
+      });
+    }
+    const [version = '', platform = '', installed = ''] = answer.split(' ');
+    if (platform === 'win32') throw windowsRefusal(name, where);
+    const major = Number(version.split('.')[0]);
+    if (!(major >= MIN_REMOTE_NODE))
+      throw fail('connection_unavailable', `Node.js ${version} on ${where} is older than ${MIN_REMOTE_NODE}`, {
+        connection: name,
+        reason: 'helper_missing',
+        hint: `install Node.js ${MIN_REMOTE_NODE} or later on the remote, or set node on the connection to its absolute path`,
+      });
+    if (installed === helper.sha256) return;
+    options.log(
+      `[ssh ${name}] installing the helper ${helper.hash} (${helper.bytes.length} bytes${installed === 'missing' ? '' : ', replacing a copy that did not match'})`,
+    );
+    const install = await step(remoteScript(INSTALL_SCRIPT, [helper.hash]), helper.bytes, signal);
+    const again = await step(remoteScript(CHECK_SCRIPT, [node, helper.hash]), undefined, signal);
+    if (install.code !== 0 || again.stdout.trim().split(' ')[2] !== helper.sha256)
+      throw fail('connection_unavailable', `installing the helper on ${where} failed: ${lastLine(install.stderr) || `exit ${install.code}`}`, {
+        connection: name,
+        reason: 'helper_missing',
+        hint: 'the remote user needs a writable ~/.cache (or XDG_CACHE_HOME) with room for the helper',
+      });
+  };
+
+  const spawnHelper = (env: Record<string, string | undefined>): HelperProcess => {
+    const helper = helperBundle();
+    const remoteEnv = ['OVERSEER_FIND_SESSION=1'];
+    if (config.display !== undefined) remoteEnv.push(`DISPLAY=${config.display}`);
+    if (config.bus !== undefined) remoteEnv.push(`DBUS_SESSION_BUS_ADDRESS=${config.bus}`);
+    for (const v of FORWARDED_VARS) if (env[v] !== undefined) remoteEnv.push(`${v}=${env[v]}`);
+    const command = remoteScript(RUN_SCRIPT, [helper.hash, node, ...remoteEnv]);
+    const remote = spawnProcess(process.env, { file: SSH, args: [...args(), command], cwd: tmpdir() });
+    const call = remote.call.bind(remote);
+    remote.call = async (method, params, callOptions) => {
+      try {
+        return await call(method, params, callOptions);
+      } catch (error) {
+        throw await helperFailure(error, method);
+      }
+    };
+    /** What a failed call means over ssh: ssh's failure (exit 255), a missing helper or node, or the helper's own answer. */
+    const helperFailure = async (error: unknown, method: string): Promise<unknown> => {
+      if (!(error instanceof OverseerError)) return error;
+      if (error.code === 'connection_unavailable' && error.info.data?.['connection'] === undefined)
+        return fail('connection_unavailable', error.info.detail, { ...error.info.data, connection: name });
+      if (error.code !== 'helper_unavailable') return error;
+      const code = await Promise.race([remote.exited, new Promise<'running'>((r) => setTimeout(() => r('running'), 3000).unref())]);
+      const stderr = remote.stderr();
+      const unknown = MUTATING.has(method) ? { outcome: 'unknown' } : {};
+      if (code === 255) {
+        const typed = await failed(stderr);
+        return fail('connection_unavailable', typed.info.detail, { ...typed.info.data, ...unknown });
+      }
+      if (code === 127 || /Cannot find module|ERR_MODULE_NOT_FOUND/.test(stderr))
+        return fail('connection_unavailable', `the helper could not start on ${where}: ${lastLine(stderr)}`, {
+          connection: name,
+          reason: 'helper_missing',
+          hint: `the remote needs Node.js ${MIN_REMOTE_NODE} or later (or node set on the connection); the helper is installed again on the next start`,
+          ...unknown,
+        });
+      return error;
+    };
+    return remote;
+  };
+
+  const exec = async (command: string, execOptions: ExecOptions): Promise<ExecOutcome> => {
+    // The exit status travels after a marker only this call knows: ssh's own 255 and a command's 255 are told apart.
+    const marker = `overseer-exit-${createHash('sha256').update(`${Math.random()}${Date.now()}`).digest('hex').slice(0, 24)}`;
+    const seconds = String(Math.max(1, Math.ceil(execOptions.timeoutMs / 1000)));
+    const script = [
+      'if command -v timeout >/dev/null 2>&1; then timeout -k 2 "$2" sh -c "$1" </dev/null; else sh -c "$1" </dev/null; fi',
+      's=$?',
+      `printf '\\n%s %s\\n' "$3" "$s" >&2`,
+      'exit $s',
+    ].join('\n');
+    const run = await runSsh([...args(), remoteScript(script, [command, seconds, marker])], {
+      timeoutMs: execOptions.timeoutMs + EXEC_GRACE_MS,
+      maxBytes: execOptions.maxBytes,
+      ...(execOptions.signal !== undefined ? { signal: execOptions.signal } : {}),
+    });
+    const tail = run.stderrTail.toString('utf8');
+    const ended = new RegExp(`\\n${marker} (\\d+)\\n$`).exec(tail);
+    const durationMs = Math.round(run.durationMs);
+    if (ended === null && !run.killed) {
+      // No marker: the command's shell never finished. ssh failed (255), or the remote shell could not run it.
+      if (run.code === 255) {
+        const typed = await failed(run.stderr.toString('utf8'));
+        const data = typed.info.data ?? {};
+        throw fail('connection_unavailable', typed.info.detail, { ...data, ...(data['reason'] === 'down' ? { outcome: 'unknown' } : {}) });
+      }
+    }
+    const markerBytes = ended === null ? 0 : Buffer.byteLength(ended[0]);
+    const stderrBytes = run.stderrBytes - markerBytes;
+    const status = ended === null ? run.code : Number(ended[1]);
+    // GNU timeout answers 124 (TERM) or 137 (KILL after -k) when it ended the command.
+    const timedOut = run.killed || (durationMs >= execOptions.timeoutMs && (status === 124 || status === 137));
+    return {
+      exit_code: timedOut ? null : status,
+      stdout: run.stdout.toString('utf8'),
+      stderr: run.stderr.subarray(0, Math.min(stderrBytes, execOptions.maxBytes)).toString('utf8'),
+      stdout_truncated: run.stdoutBytes > execOptions.maxBytes,
+      stderr_truncated: stderrBytes > execOptions.maxBytes,
+      duration_ms: durationMs,
+      ...(timedOut ? { timed_out: true } : {}),
+    };
+  };
+
+  const test = async (signal?: AbortSignal): Promise<ConnectionTest> => {
+    // Plain words every remote shell runs: sh prints the kernel's name; cmd.exe (Windows' OpenSSH) has no uname and runs `ver`.
+    const probe = await step('uname -s || ver', undefined, signal);
+    const system = probe.stdout.trim();
+    if (/windows/i.test(system) || probe.code !== 0) {
+      if (/windows/i.test(`${system} ${probe.stderr}`)) throw windowsRefusal(name, where);
+      throw fail('connection_unavailable', `${where} did not say what system it is (uname -s: ${lastLine(probe.stderr) || `exit ${probe.code}`})`, {
+        connection: name,
+        reason: 'unsupported_session',
+        hint: 'the remote must be Linux with a POSIX shell',
+      });
+    }
+    if (system !== 'Linux')
+      throw fail('connection_unavailable', `${where} runs ${system.slice(0, 40)}; the remote helper runs on Linux desktops`, {
+        connection: name,
+        reason: 'unsupported_session',
+        hint: 'connect to a Linux desktop (X11 or a Wayland session with AT-SPI)',
+      });
+    await prepare(signal);
+    const helper = spawnHelper(process.env);
+    try {
+      const hello = await helper.call(
+        'hello',
+        { client: 'overseer connection test' },
+        { timeoutMs: HELLO_TIMEOUT_MS, ...(signal !== undefined ? { signal } : {}) },
+      );
+      if (hello.platform === 'win32') throw windowsRefusal(name, where);
+      // The round trip of a call once the helper runs: ssh's channel plus the helper's turn.
+      const t0 = performance.now();
+      await helper.call('hello', { client: 'overseer connection test' }, { timeoutMs: HELLO_TIMEOUT_MS });
+      const roundTrip = performance.now() - t0;
+      return {
+        name,
+        reachable: true,
+        authenticated: true,
+        platform: hello.platform ?? 'linux',
+        session_type: hello.session_type ?? 'unknown',
+        helper_version: hello.version,
+        backend: hello.backend,
+        capabilities: hello.capabilities,
+        round_trip_ms: Math.round(roundTrip * 10) / 10,
+      };
+    } finally {
+      await closeHelper(helper);
+    }
+  };
+
+  const close = async (): Promise<void> => {
+    // No master (never connected, or already gone) is not a failure: there is nothing to end.
+    await runSsh(controlArgs(config, controlPath, 'exit'), { timeoutMs: 10_000, maxBytes: 4096 }).catch(() => undefined);
+  };
+
+  return { name, kind: 'ssh', where, prepare, spawnHelper, exec, test, close };
+}
+
+/** A Windows remote: an SSH session there runs outside the person's interactive desktop. */
+function windowsRefusal(connection: string, where: string): OverseerError {
+  return fail(
+    'connection_unavailable',
+    `${where} is Windows: an SSH session on Windows runs outside the interactive desktop (session 0), where no window of the person's can be read or operated`,
+    {
+      connection,
+      reason: 'unsupported_session',
+      hint: 'run Overseer on that Windows machine itself (its UIA helper acts in the signed-in desktop), or reach it through an OSWorld-style in-VM server; see docs/connections.md#windows-over-ssh',
+    },
+  );
+}
+
+/** The options a person keeps when they run ssh by hand to accept a host key: their config, port, user (not Overseer's own). */
+function keepForPerson(word: string, index: number, all: readonly string[]): boolean {
+  const before = all[index - 1];
+  if (word === '-F' || word === '-p' || word === '-l' || word === '--') return true;
+  if (before === '-F' || before === '-p' || before === '-l' || before === '--') return true;
+  return false;
+}
+
+/** The folder of the master's socket: 0700, owned by this user, short enough for a socket path. */
+function controlDir(dataDir: string): string {
+  let dir = join(dataDir, 'ssh');
+  // ssh's %C is 40 hex digits; a master adds a temporary suffix while it starts.
+  if (dir.length + 1 + 40 + 20 > MAX_SOCKET_PATH) {
+    const uid = process.getuid?.() ?? 0;
+    dir = join('/tmp', `overseer-ssh-${uid}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`);
+  }
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  const stat = lstatSync(dir);
+  const uid = process.getuid?.();
+  if (!stat.isDirectory() || (uid !== undefined && stat.uid !== uid))
+    throw fail('internal', `the ssh control folder ${dir} is not a folder of this user's`, { reason: 'control_dir' });
+  chmodSync(dir, 0o700);
+  return dir;
+}
+
+/** Ends a test's helper: its stdin closes, and it exits (bounded: a remote that stopped answering is left to ssh's keepalive). */
+async function closeHelper(helper: HelperProcess): Promise<void> {
+  await Promise.race([helper.close(), new Promise((r) => setTimeout(r, 5000).unref())]);
+  if (helper.child.exitCode === null) helper.child.kill('SIGKILL');
+}
+
+function lastLine(text: string): string {
+  return (
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .at(-1) ?? ''
+  ).slice(0, 500);
+}
