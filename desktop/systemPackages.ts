@@ -45,6 +45,7 @@ export const TEST_PACKAGES: readonly SystemPackage[] = [
   { name: 'wine', why: 'the Windows backend lane' },
   { name: 'wine64', why: 'the Windows backend lane (64-bit)' },
   { name: 'gcc-mingw-w64-x86-64', why: 'builds the Win32 fixture' },
+  { name: 'openssh-server', why: 'the ssh connection tests run a private sshd on 127.0.0.1 (never the system one)' },
 ];
 
 /** The package set of `install-deps` (`--test`: the test suite's). */

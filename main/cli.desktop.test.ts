@@ -205,7 +205,10 @@ describe('overseer commands', () => {
       // before the signal. Every other line after the signal is the one stop line, and it is the last.
       const stopLine = '[demo] stopped: desktop, helper and data dir removed';
       await waitUntil(() => err.slice(before).includes(stopLine), 20_000);
-      const said = err.slice(before).split('\n').filter((l) => l !== '' && !l.startsWith('[prefetch] '));
+      const said = err
+        .slice(before)
+        .split('\n')
+        .filter((l) => l !== '' && !l.startsWith('[prefetch] '));
       assert.deepEqual(said, [stopLine], err.slice(before));
       assert.ok(err.endsWith(`${stopLine}\n`), err.slice(before));
       assert.ok(!existsSync(dataDir), "the demo's data dir is removed");
@@ -243,7 +246,9 @@ describe('overseer commands', () => {
       assert.equal(dry.status, 0);
       assert.match(
         dry.stdout,
-        new RegExp(`would install ${ALL_PACKAGES} packages for the demo desktop and the tests: xvfb .* chromium .*yad wine wine64 gcc-mingw-w64-x86-64\\n`),
+        new RegExp(
+          `would install ${ALL_PACKAGES} packages for the demo desktop and the tests: xvfb .* chromium .*yad wine wine64 gcc-mingw-w64-x86-64 openssh-server\\n`,
+        ),
       );
       const tests = spawnSync(process.execPath, ['scripts/runTests.mjs', '--desktop'], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });
       assert.equal(tests.status, 1);

@@ -103,8 +103,18 @@ export const LAYERS = [
   },
   {
     folder: 'helper/contract',
-    why: 'The backend contract suite drives a real helper over RPC against real applications, one lane per backend.',
-    may: ['protocol', 'helper/contract', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    why: 'The backend contract suite drives a real helper over RPC against real applications, one lane per backend (one of them through an ssh connection).',
+    may: [
+      'protocol',
+      'helper/contract',
+      'desktop',
+      'e2e/windows',
+      'main/core/helperProcess.ts',
+      'main/core/paths.ts',
+      'main/core/connections',
+      'main/testing/privateSshd.ts',
+      'main/testing/remoteHelperBuild.ts',
+    ],
     packages: [NODE],
   },
   {

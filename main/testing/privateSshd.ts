@@ -163,7 +163,9 @@ export async function startPrivateSshd(options: { sessionEnv?: Record<string, st
     return [...found];
   };
   const killTree = (): void => {
-    for (const pid of tree().reverse()) {
+    // The servers first (the listener, then each connection's sshd), so the channel breaks before any session process
+    // could say a last word through it; then the sessions, which no one would end otherwise.
+    for (const pid of tree()) {
       try {
         process.kill(pid, 'SIGKILL');
       } catch {

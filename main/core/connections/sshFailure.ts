@@ -1,4 +1,4 @@
-// What ssh's exit 255 means (docs/connections.md#what-is-refused): ssh itself failed (not the
+// What ssh's exit 255 means (docs/connections.md#what-an-ssh-connection-refuses): ssh itself failed (not the
 // command it ran), and its own last lines say why. Each cause becomes connection_unavailable with a
 // reason the person can act on and the hint that fixes it; the helper never answers for ssh.
 import { fail, type OverseerError } from '../../../protocol/index.js';
@@ -35,6 +35,17 @@ export function lastSshLine(stderr: string): string {
     .map((l) => l.trim())
     .filter((l) => l !== '' && !/^@+$/.test(l) && !l.startsWith('debug'));
   return (lines.at(-1) ?? 'ssh exited 255 without saying why').slice(0, 500);
+}
+
+/** The last non-empty line of a remote's output, bounded (said back to the person). */
+export function lastLine(text: string): string {
+  return (
+    text
+      .split(/\r?\n/)
+      .map((l) => l.trim())
+      .filter((l) => l !== '')
+      .at(-1) ?? ''
+  ).slice(0, 500);
 }
 
 /** The facts ssh printed about a refused host key (a changed key's banner names its fingerprint and ssh-keygen line). */

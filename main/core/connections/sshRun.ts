@@ -1,4 +1,4 @@
-// One run of the system's ssh with bounded output (docs/connections.md#remote_exec): whatever the
+// One run of the system's ssh with bounded output (docs/connections.md#remote_exec-over-ssh): whatever the
 // remote prints, the supervisor keeps at most `maxBytes` of each stream (and the last bytes of
 // stderr, where remote_exec's exit marker is), and a run past its deadline is ended.
 import { spawn } from 'node:child_process';

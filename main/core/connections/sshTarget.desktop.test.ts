@@ -125,6 +125,12 @@ describe('ssh connection: a private sshd whose sessions see a second desktop', (
       const titles = list.windows.map((w) => w.title);
       assert.ok(titles.includes('Overseer Fixture'), titles.join(', '));
       assert.ok(!titles.includes('Local Fixture'), titles.join(', '));
+      // A screenshot there is encoded on a worker thread that runs the one installed file (no encodeWorker.mjs beside it).
+      const shot = await helper.call('screen_capture', { format: 'jpeg', quality: 80 }, { timeoutMs: 60_000 });
+      assert.equal(shot.image.mime, 'image/jpeg');
+      assert.deepEqual([shot.region.width, shot.region.height], [1280, 800]);
+      assert.match(helper.stderr(), /encoder worker ready/);
+      assert.doesNotMatch(helper.stderr(), /encoding on the helper's own thread/);
     } finally {
       await helper.close();
     }

@@ -9,7 +9,8 @@ import { OverseerError, connectionWhere, fail, type ConnectionTest, type SshConn
 import { spawnHelper as spawnProcess, type HelperProcess } from '../helperProcess.js';
 import { CHECK_SCRIPT, DEFAULT_REMOTE_HELPER, INSTALL_SCRIPT, MIN_REMOTE_NODE, RUN_SCRIPT, loadRemoteHelper, type RemoteHelper } from './remoteHelper.js';
 import { SSH, controlArgs, remoteScript, shQuote, sshArgs } from './sshArgs.js';
-import { hostKeyFactsFrom, sshFailure, sshFailureReason } from './sshFailure.js';
+import { hostKeyFactsFrom, lastLine, sshFailure, sshFailureReason } from './sshFailure.js';
+import { PROBE_COMMAND, probeRefusal, windowsRefusal } from './remotePlatform.js';
 import { runSsh } from './sshRun.js';
 import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
 
@@ -183,9 +184,12 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
     const ended = new RegExp(`\\n${marker} (\\d+)\\n$`).exec(tail);
     const durationMs = Math.round(run.durationMs);
     if (ended === null && !run.killed) {
-      // No marker: the command's shell never finished. ssh failed (255), or the remote shell could not run it.
-      if (run.code === 255) {
-        const typed = await failed(run.stderr.toString('utf8'));
+      // No marker: the command's shell never finished. ssh failed (255), or the channel went away under a
+      // multiplexed client (which exits with whatever it saw last): unless the master still stands, the connection broke.
+      const stderr = run.stderr.toString('utf8');
+      if (run.code === 255 || !(await masterAlive())) {
+        options.log(`[ssh ${name}] remote_exec ended without its exit status (ssh exit ${run.code}): ${lastLine(stderr)}`);
+        const typed = run.code === 255 ? await failed(stderr) : sshFailure(name, where, stderr || 'the ssh channel closed');
         const data = typed.info.data ?? {};
         throw fail('connection_unavailable', typed.info.detail, { ...data, ...(data['reason'] === 'down' ? { outcome: 'unknown' } : {}) });
       }
@@ -207,23 +211,9 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
   };
 
   const test = async (signal?: AbortSignal): Promise<ConnectionTest> => {
-    // Plain words every remote shell runs: sh prints the kernel's name; cmd.exe (Windows' OpenSSH) has no uname and runs `ver`.
-    const probe = await step('uname -s || ver', undefined, signal);
-    const system = probe.stdout.trim();
-    if (/windows/i.test(system) || probe.code !== 0) {
-      if (/windows/i.test(`${system} ${probe.stderr}`)) throw windowsRefusal(name, where);
-      throw fail('connection_unavailable', `${where} did not say what system it is (uname -s: ${lastLine(probe.stderr) || `exit ${probe.code}`})`, {
-        connection: name,
-        reason: 'unsupported_session',
-        hint: 'the remote must be Linux with a POSIX shell',
-      });
-    }
-    if (system !== 'Linux')
-      throw fail('connection_unavailable', `${where} runs ${system.slice(0, 40)}; the remote helper runs on Linux desktops`, {
-        connection: name,
-        reason: 'unsupported_session',
-        hint: 'connect to a Linux desktop (X11 or a Wayland session with AT-SPI)',
-      });
+    const probe = await step(PROBE_COMMAND, undefined, signal);
+    const refusal = probeRefusal(name, where, probe);
+    if (refusal !== undefined) throw refusal;
     await prepare(signal);
     const helper = spawnHelper(process.env);
     try {
@@ -253,25 +243,18 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
     }
   };
 
+  /** Whether the shared master still holds its connection. */
+  const masterAlive = async (): Promise<boolean> => {
+    const run = await runSsh(controlArgs(config, controlPath, 'check'), { timeoutMs: 10_000, maxBytes: 4096 }).catch(() => undefined);
+    return run?.code === 0;
+  };
+
   const close = async (): Promise<void> => {
     // No master (never connected, or already gone) is not a failure: there is nothing to end.
     await runSsh(controlArgs(config, controlPath, 'exit'), { timeoutMs: 10_000, maxBytes: 4096 }).catch(() => undefined);
   };
 
   return { name, kind: 'ssh', where, prepare, spawnHelper, exec, test, close };
-}
-
-/** A Windows remote: an SSH session there runs outside the person's interactive desktop. */
-function windowsRefusal(connection: string, where: string): OverseerError {
-  return fail(
-    'connection_unavailable',
-    `${where} is Windows: an SSH session on Windows runs outside the interactive desktop (session 0), where no window of the person's can be read or operated`,
-    {
-      connection,
-      reason: 'unsupported_session',
-      hint: 'run Overseer on that Windows machine itself (its UIA helper acts in the signed-in desktop), or reach it through an OSWorld-style in-VM server; see docs/connections.md#windows-over-ssh',
-    },
-  );
 }
 
 /** The options a person keeps when they run ssh by hand to accept a host key: their config, port, user (not Overseer's own). */
@@ -303,14 +286,4 @@ function controlDir(dataDir: string): string {
 async function closeHelper(helper: HelperProcess): Promise<void> {
   await Promise.race([helper.close(), new Promise((r) => setTimeout(r, 5000).unref())]);
   if (helper.child.exitCode === null) helper.child.kill('SIGKILL');
-}
-
-function lastLine(text: string): string {
-  return (
-    text
-      .split(/\r?\n/)
-      .map((l) => l.trim())
-      .filter((l) => l !== '')
-      .at(-1) ?? ''
-  ).slice(0, 500);
 }
