@@ -1,9 +1,11 @@
 // Bundles what the desktop app runs without tsx: the Electron main process, its sandboxed preload,
 // the helper and the CLI. Each bundle is self-contained (dependencies inlined) so it runs from
 // app.asar or app.asar.unpacked alike; only Electron itself and native modules stay outside.
+//
+//   node scripts/buildShell.mjs                         everything, into dist/
+//   node scripts/buildShell.mjs --remote-helper OUTFILE  only the ssh connections' remote helper (tests build their own)
 import { cpSync } from 'node:fs';
 import { build } from 'esbuild';
-import { buildRemoteHelper } from './buildRemoteHelper.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 /** Never bundled: Electron's own module, native modules loaded from node_modules at run time, and
@@ -11,6 +13,36 @@ const root = new URL('..', import.meta.url).pathname;
 const external = ['electron', 'koffi', 'usocket', 'x11'];
 // ESM bundles of CommonJS dependencies need a real `require` for Node's built-ins.
 const requireShim = "import { createRequire as __overseerRequire } from 'node:module'; const require = __overseerRequire(import.meta.url);";
+
+/**
+ * The helper an ssh connection installs on the remote (docs/connections.md#the-helper-on-the-remote): ONE file that
+ * needs no node_modules on Linux. x11 and dbus-next are inlined; koffi stays outside (it loads only on Windows paths the
+ * remote never takes) and so does usocket (dbus-next's optional native socket: it falls back to net); the file is its
+ * own encoder worker (helper/remoteMain.ts). The remote needs only Node.js 20.
+ */
+function buildRemoteHelper(outfile) {
+  return build({
+    entryPoints: ['helper/remoteMain.ts'],
+    outfile,
+    absWorkingDir: root,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    external: ['koffi', 'usocket'],
+    banner: { js: requireShim },
+    logLevel: 'warning',
+    legalComments: 'none',
+  });
+}
+
+const remoteOnly = process.argv.indexOf('--remote-helper');
+if (remoteOnly !== -1) {
+  const out = process.argv[remoteOnly + 1];
+  if (out === undefined) throw new Error('usage: node scripts/buildShell.mjs --remote-helper OUTFILE');
+  await buildRemoteHelper(out);
+  process.exit(0);
+}
 
 const node = { bundle: true, platform: 'node', target: 'node22', external, logLevel: 'warning', absWorkingDir: root, legalComments: 'none' };
 const esm = { ...node, format: 'esm', outExtension: { '.js': '.mjs' }, banner: { js: requireShim } };

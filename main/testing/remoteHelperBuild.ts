@@ -1,4 +1,4 @@
-// Tests run from the sources: they build the remote helper bundle fresh (scripts/buildRemoteHelper.mjs)
+// Tests run from the sources: they build the remote helper bundle fresh (scripts/buildShell.mjs --remote-helper)
 // rather than trust a dist/ that may predate the code under test.
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -9,6 +9,6 @@ import { REPO_ROOT } from '../core/paths.js';
 /** Builds the remote helper into a temporary folder and returns the file. */
 export function buildRemoteHelperForTest(): string {
   const out = join(mkdtempSync(join(tmpdir(), 'overseer-remote-helper-')), 'remote.mjs');
-  execFileSync(process.execPath, ['scripts/buildRemoteHelper.mjs', out], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
+  execFileSync(process.execPath, ['scripts/buildShell.mjs', '--remote-helper', out], { cwd: REPO_ROOT, stdio: ['ignore', 'inherit', 'inherit'] });
   return out;
 }

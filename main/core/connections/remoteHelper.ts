@@ -1,5 +1,5 @@
 // The helper bundle an ssh connection installs on the remote (docs/connections.md#the-helper-on-the-remote):
-// one file (scripts/buildRemoteHelper.mjs), kept there under its content hash the way an editor
+// one file (scripts/buildShell.mjs --remote-helper), kept there under its content hash the way an editor
 // installs its remote server, so a new version never overwrites a running one and an unchanged
 // one is never copied twice.
 import { createHash } from 'node:crypto';
