@@ -25,6 +25,13 @@ export function sshArgs(config: SshConnectionConfig, controlPath: string, option
   if (config.ssh_config !== undefined) args.push('-F', config.ssh_config);
   args.push(
     '-T',
+    // The helper's frames are bytes, never escapes; and whatever the person's config says, ssh runs our command and nothing locally.
+    '-e',
+    'none',
+    '-o',
+    'RemoteCommand=none',
+    '-o',
+    'PermitLocalCommand=no',
     // No agent forwarding, no X11, no port forwardings, whatever the person's ssh_config says.
     '-a',
     '-x',

@@ -2,7 +2,7 @@
 // second private desktop, while a local desktop runs beside it and is checked untouched at the end.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, statSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -93,7 +93,8 @@ describe('ssh connection: a private sshd whose sessions see a second desktop', (
   });
 
   it('tests the connection: reachable, authenticated, Linux on X11, the helper installed under its hash (0600 in a 0700 folder)', async () => {
-    const t = target();
+    const dataDir = newDataDir();
+    const t = target({}, dataDir);
     const tested = await t.test();
     assert.equal(tested.reachable, true);
     assert.equal(tested.authenticated, true);
@@ -114,6 +115,20 @@ describe('ssh connection: a private sshd whose sessions see a second desktop', (
     const mtime = statSync(installed).mtimeMs;
     await t.prepare?.();
     assert.equal(statSync(installed).mtimeMs, mtime);
+    // One master served all of it, its socket in a folder only this user enters; close ends it.
+    const control = join(dataDir, 'ssh');
+    assert.equal(statSync(control).mode & 0o777, 0o700);
+    assert.equal(readdirSync(control).length, 1);
+    await t.close();
+    assert.deepEqual(readdirSync(control), []);
+  });
+
+  it('refuses a login with a key the remote does not accept, and never prompts', async () => {
+    const config = join(sshd.dir, 'wrong_key_config');
+    writeFileSync(config, readFileSync(sshd.clientConfig, 'utf8').replace(/IdentityFile .*/, `IdentityFile ${join(sshd.dir, 'other_host_key')}`));
+    const data = await unavailable(target({ ssh_config: config }).test(), 'unauthenticated');
+    assert.match(String(data['hint']), /ssh-agent/);
+    assert.match(String(data['detail']), /Permission denied/);
   });
 
   it('runs the helper there: it lists and reads the remote fixture, never the local one', async () => {
@@ -131,6 +146,22 @@ describe('ssh connection: a private sshd whose sessions see a second desktop', (
       assert.deepEqual([shot.region.width, shot.region.height], [1280, 800]);
       assert.match(helper.stderr(), /encoder worker ready/);
       assert.doesNotMatch(helper.stderr(), /encoding on the helper's own thread/);
+    } finally {
+      await helper.close();
+    }
+  });
+
+  it('answers helper_missing when the remote has no such node, or its cached helper was removed (prepare installs it again)', async () => {
+    const data = await unavailable(target({ node: '/opt/no-such-node/bin/node' }).test(), 'helper_missing');
+    assert.match(String(data['hint']), /Node\.js 20/);
+    const t = target();
+    await t.prepare?.();
+    await rm(join(sshd.remoteCache, 'overseer'), { recursive: true, force: true });
+    await unavailable(t.spawnHelper({}).call('hello', {}), 'helper_missing');
+    await t.prepare?.();
+    const helper = t.spawnHelper({});
+    try {
+      assert.equal((await helper.call('hello', {})).backend, 'atspi');
     } finally {
       await helper.close();
     }
