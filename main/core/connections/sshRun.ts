@@ -16,8 +16,8 @@ export interface SshRun {
   stdoutBytes: number;
   stderrBytes: number;
   durationMs: number;
-  /** The deadline passed and ssh was ended. */
-  killed: boolean;
+  /** Why ssh was ended before it finished: its deadline passed, or the caller aborted. */
+  killed: 'timeout' | 'aborted' | undefined;
 }
 
 /** Options of runSsh. */
@@ -46,13 +46,15 @@ export function runSsh(args: readonly string[], options: SshRunOptions): Promise
       tail = Buffer.concat([tail, chunk]);
       if (tail.length > TAIL_BYTES) tail = tail.subarray(tail.length - TAIL_BYTES);
     });
-    let killed = false;
-    const end = (): void => {
-      killed = true;
+    let killed: SshRun['killed'];
+    const end = (why: 'timeout' | 'aborted'): void => {
+      killed ??= why;
       child.kill('SIGKILL');
     };
-    const timer = setTimeout(end, options.timeoutMs);
-    options.signal?.addEventListener('abort', end, { once: true });
+    const timer = setTimeout(() => end('timeout'), options.timeoutMs);
+    const abort = (): void => end('aborted');
+    if (options.signal?.aborted === true) abort();
+    options.signal?.addEventListener('abort', abort, { once: true });
     if (options.input !== undefined && child.stdin !== null) {
       child.stdin.on('error', () => {});
       child.stdin.end(options.input);
@@ -63,7 +65,7 @@ export function runSsh(args: readonly string[], options: SshRunOptions): Promise
     });
     child.once('close', (code) => {
       clearTimeout(timer);
-      options.signal?.removeEventListener('abort', end);
+      options.signal?.removeEventListener('abort', abort);
       resolve({
         code,
         stdout: out.bytes(),

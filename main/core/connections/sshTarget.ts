@@ -1,7 +1,7 @@
 // An ssh connection (docs/connections.md#ssh): the same helper on the remote machine, its stdio
 // carried by the system's OpenSSH client over one shared, authenticated master. Every failure to
 // get there is connection_unavailable with ssh's own words; nothing falls back to another desktop.
-import { createHash } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -80,7 +80,8 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
       ...(input !== undefined ? { input } : {}),
     });
     const stderr = run.stderr.toString('utf8');
-    if (run.killed)
+    if (run.killed === 'aborted') throw fail('withdrawn', `the call was cancelled while ssh ran on ${where}`, { reason: 'call_cancelled' });
+    if (run.killed === 'timeout')
       throw fail('connection_unavailable', `${where} did not answer within ${STEP_TIMEOUT_MS / 1000} s`, {
         connection: name,
         reason: 'down',
@@ -167,7 +168,7 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
 
   const exec = async (command: string, execOptions: ExecOptions): Promise<ExecOutcome> => {
     // The exit status travels after a marker only this call knows: ssh's own 255 and a command's 255 are told apart.
-    const marker = `overseer-exit-${createHash('sha256').update(`${Math.random()}${Date.now()}`).digest('hex').slice(0, 24)}`;
+    const marker = `overseer-exit-${randomBytes(12).toString('hex')}`;
     const seconds = String(Math.max(1, Math.ceil(execOptions.timeoutMs / 1000)));
     const script = [
       'if command -v timeout >/dev/null 2>&1; then timeout -k 2 "$2" sh -c "$1" </dev/null; else sh -c "$1" </dev/null; fi',
@@ -183,7 +184,7 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
     const tail = run.stderrTail.toString('utf8');
     const ended = new RegExp(`\\n${marker} (\\d+)\\n$`).exec(tail);
     const durationMs = Math.round(run.durationMs);
-    if (ended === null && !run.killed) {
+    if (ended === null && run.killed === undefined) {
       // No marker: the command's shell never finished. ssh failed (255), or the channel went away under a
       // multiplexed client (which exits with whatever it saw last): unless the master still stands, the connection broke.
       const stderr = run.stderr.toString('utf8');
@@ -198,9 +199,10 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
     const stderrBytes = run.stderrBytes - markerBytes;
     const status = ended === null ? run.code : Number(ended[1]);
     // GNU timeout answers 124 (TERM) or 137 (KILL after -k) when it ended the command.
-    const timedOut = run.killed || (durationMs >= execOptions.timeoutMs && (status === 124 || status === 137));
+    const timedOut = run.killed === 'timeout' || (durationMs >= execOptions.timeoutMs && (status === 124 || status === 137));
     return {
-      exit_code: timedOut ? null : status,
+      // Ended here (its deadline, or the caller gave up on it): it has no exit status to tell.
+      exit_code: timedOut || run.killed !== undefined ? null : status,
       stdout: run.stdout.toString('utf8'),
       stderr: run.stderr.subarray(0, Math.min(stderrBytes, execOptions.maxBytes)).toString('utf8'),
       stdout_truncated: run.stdoutBytes > execOptions.maxBytes,
