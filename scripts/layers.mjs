@@ -119,7 +119,16 @@ export const LAYERS = [
   {
     folder: 'helper/screen/contract',
     why: 'The screen contract suite drives each screen backend (in-process, or over its RPC driver) against a real canvas application, one lane per backend.',
-    may: ['protocol', 'helper/screen', 'helper/osworld', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts', 'main/testing/osworldServer.ts'],
+    may: [
+      'protocol',
+      'helper/screen',
+      'helper/osworld',
+      'desktop',
+      'e2e/windows',
+      'main/core/helperProcess.ts',
+      'main/core/paths.ts',
+      'main/testing/osworldServer.ts',
+    ],
     packages: [NODE],
   },
   {

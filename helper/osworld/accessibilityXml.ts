@@ -176,9 +176,14 @@ export function accessibilityXmlOf(body: unknown): string | undefined {
 export interface AxWindow {
   node: AxNode;
   app: AxNode;
-  /** The application's position among the desktop's children, and the window's among its application's windows. */
-  appIndex: number;
-  windowIndex: number;
+  /**
+   * The window's id: its application's name, which instance of that name it is (in the desktop's
+   * order), and its place among that application's windows: `osworld:<app>~<instance>/<window>`.
+   * The VM names no processes, so this is all the identity a window has (docs/connections.md#osworld).
+   */
+  id: string;
+  /** The application's identity: `osworld:<app>~<instance>`. */
+  appId: string;
 }
 
 const WINDOW_ROLES = new Set(['frame', 'dialog', 'window', 'file-chooser', 'alert']);
@@ -186,9 +191,13 @@ const WINDOW_ROLES = new Set(['frame', 'dialog', 'window', 'file-chooser', 'aler
 /** The desktop's top-level windows, in the tree's order. */
 export function topLevelWindows(desktop: AxNode): AxWindow[] {
   const out: AxWindow[] = [];
-  desktop.children.forEach((app, appIndex) => {
+  const instances = new Map<string, number>();
+  for (const app of desktop.children) {
+    const instance = instances.get(app.name) ?? 0;
+    instances.set(app.name, instance + 1);
+    const appId = `osworld:${encodeURIComponent(app.name)}~${instance}`;
     let windowIndex = 0;
-    for (const node of app.children) if (WINDOW_ROLES.has(node.role)) out.push({ node, app, appIndex, windowIndex: windowIndex++ });
-  });
+    for (const node of app.children) if (WINDOW_ROLES.has(node.role)) out.push({ node, app, appId, id: `${appId}/${windowIndex++}` });
+  }
   return out;
 }

@@ -115,13 +115,21 @@ export class OsworldHttp {
             if (size > maxBytes) settle(this.down('bad_answer', `${method} ${path} answered more than ${maxBytes} bytes`, sent, mutating));
             else chunks.push(chunk);
           });
-          res.on('end', () => settle(undefined, { status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }));
+          res.on('end', () =>
+            settle(undefined, { status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }),
+          );
           res.on('error', (e) => settle(this.down('connection_lost', `${method} ${path}: ${e.message}`, sent, mutating)));
           res.on('aborted', () => settle(this.down('connection_lost', `${method} ${path}: the answer was cut off`, sent, mutating)));
         },
       );
       const timer = setTimeout(() => settle(this.down('timeout', `${method} ${path} got no answer within ${timeoutMs} ms`, sent, mutating)), timeoutMs);
-      const onAbort = (): void => settle(fail('timeout', `${method} ${path} was cancelled`, { connection: this.settings.connection, ...(mutating ? { outcome: sent ? 'unknown' : 'not_done' } : {}) }));
+      const onAbort = (): void =>
+        settle(
+          fail('timeout', `${method} ${path} was cancelled`, {
+            connection: this.settings.connection,
+            ...(mutating ? { outcome: sent ? 'unknown' : 'not_done' } : {}),
+          }),
+        );
       options.signal?.addEventListener('abort', onAbort, { once: true });
       req.on('error', (e: NodeJS.ErrnoException) => {
         // Refused or unresolvable: the request never left, so nothing was done there.
@@ -153,14 +161,26 @@ export class OsworldHttp {
    * anything else the server answered is `failCode` (reason server_error or command_failed) with its
    * message; transport failures are connection_unavailable (outcome unknown when it may have run).
    */
-  async execute(command: readonly string[] | string, failCode: 'input_unavailable' | 'capture_unavailable', options: { timeoutMs?: number } = {}): Promise<ExecuteAnswer> {
+  async execute(
+    command: readonly string[] | string,
+    failCode: 'input_unavailable' | 'capture_unavailable',
+    options: { timeoutMs?: number } = {},
+  ): Promise<ExecuteAnswer> {
     const shell = typeof command === 'string';
-    const answer = await this.request('POST', '/execute', { json: { command, shell }, mutating: true, timeoutMs: options.timeoutMs });
+    const answer = await this.request('POST', '/execute', {
+      json: { command, shell },
+      mutating: true,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
     const parsed = this.json(answer, 'POST /execute') as Record<string, unknown> | null;
     const data = { connection: this.settings.connection };
     if (answer.status !== 200 || parsed === null || typeof parsed !== 'object') {
       const message = parsed !== null && typeof parsed === 'object' && typeof parsed['message'] === 'string' ? parsed['message'] : `HTTP ${answer.status}`;
-      throw fail(failCode, `the OSWorld server could not run the command: ${message.slice(0, 500)}`, { ...data, reason: 'server_error', status: answer.status });
+      throw fail(failCode, `the OSWorld server could not run the command: ${message.slice(0, 500)}`, {
+        ...data,
+        reason: 'server_error',
+        status: answer.status,
+      });
     }
     const result: ExecuteAnswer = {
       output: typeof parsed['output'] === 'string' ? parsed['output'] : '',

@@ -31,7 +31,8 @@ export interface OsworldServer {
   readonly requests: string[];
   /** How many requests of this kind were seen ("POST /execute"). */
   count(request: string): number;
-  setMode(mode: OsworldServerMode): void;
+  /** From now on, behave so for every request, or only for requests of one kind ("POST /execute"). */
+  setMode(mode: OsworldServerMode, only?: string): void;
   /** Resolves once the server stopped (after a `stop_mid_call`, or a stop()). */
   readonly stopped: Promise<void>;
   stop(): Promise<void>;
@@ -48,16 +49,27 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
   // The VM's `python` (what OSWorld's client runs) is the system Python, which has GTK and pyatspi.
   symlinkSync('/usr/bin/python3', path.join(bin, 'python'));
   symlinkSync('/usr/bin/python3', path.join(bin, 'python3'));
-  const env: Record<string, string> = { ...desktop.env, PATH: `${bin}:${desktop.env['PATH'] ?? '/usr/bin:/bin'}`, PYTHONPATH: VM_DIR, PYTHONDONTWRITEBYTECODE: '1' };
+  const env: Record<string, string> = {
+    ...desktop.env,
+    PATH: `${bin}:${desktop.env['PATH'] ?? '/usr/bin:/bin'}`,
+    PYTHONPATH: VM_DIR,
+    PYTHONDONTWRITEBYTECODE: '1',
+  };
   const children = new Set<ChildProcess>();
   const sockets = new Set<Socket>();
   const requests: string[] = [];
   let mode: OsworldServerMode = 'normal';
+  let modeOnly: string | undefined;
   let markStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (markStopped = resolve));
 
   /** Runs a command like subprocess.run(capture, text, timeout): its output, or the exception's message. */
-  const run = (command: string[] | string, shell: boolean, timeoutS: number, maxOut = 64 * 1024 * 1024): Promise<{ output: string; error: string; returncode: number }> =>
+  const run = (
+    command: string[] | string,
+    shell: boolean,
+    timeoutS: number,
+    maxOut = 64 * 1024 * 1024,
+  ): Promise<{ output: string; error: string; returncode: number }> =>
     new Promise((resolve, reject) => {
       const child =
         typeof command === 'string'
@@ -115,7 +127,7 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
       const timeout = typeof body['timeout'] === 'number' ? body['timeout'] : EXECUTE_TIMEOUT_S;
       if (!(typeof command === 'string' || (Array.isArray(command) && command.every((c) => typeof c === 'string'))))
         return { status: 500, body: { status: 'error', message: 'command must be a string or a list of strings' } };
-      const argv = typeof command === 'string' && !shell ? command.split(/\s+/).filter(Boolean) : (command as string[] | string);
+      const argv = typeof command === 'string' && !shell ? command.split(/\s+/).filter(Boolean) : command;
       const r = await run(argv, shell, timeout);
       return { status: 200, body: { status: 'success', output: r.output, error: r.error, returncode: r.returncode } };
     },
@@ -127,16 +139,19 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
     },
     async 'GET /cursor_position'() {
       const r = await run(['xdotool', 'getmouselocation', '--shell'], false, 10);
-      const vals = Object.fromEntries(r.output.split(/\s+/).filter(Boolean).map((l) => l.split('=') as [string, string]));
-      return { status: 200, body: [Number(vals['X']), Number(vals['Y'])] };
+      const vals = new Map(
+        r.output
+          .split(/\s+/)
+          .filter(Boolean)
+          .map((l) => [l.split('=')[0] ?? '', l.split('=')[1] ?? ''] as const),
+      );
+      return { status: 200, body: [Number(vals.get('X')), Number(vals.get('Y'))] };
     },
     async 'POST /screen_size'() {
       const [width, height] = (await run(['xdotool', 'getdisplaygeometry'], false, 10)).output.trim().split(/\s+/).map(Number);
       return { status: 200, body: { width, height } };
     },
-    async 'GET /platform'() {
-      return { text: 'Linux' };
-    },
+    'GET /platform': () => Promise.resolve({ text: 'Linux' }),
   };
 
   const server = http.createServer((req, res) => {
@@ -145,8 +160,9 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
     const chunks: Buffer[] = [];
     req.on('data', (b: Buffer) => chunks.push(b));
     req.on('end', () => {
-      if (mode === 'hang') return; // accepted, read, never answered
-      if (mode === 'stop_mid_call') {
+      const failing = modeOnly === undefined || modeOnly === key ? mode : 'normal';
+      if (failing === 'hang') return; // accepted, read, never answered
+      if (failing === 'stop_mid_call') {
         void stop();
         return;
       }
@@ -154,7 +170,7 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
         res.writeHead(status, { 'content-type': type });
         res.end(body);
       };
-      if (mode === 'error500') return send(500, 'application/json', JSON.stringify({ status: 'error', message: 'injected failure' }));
+      if (failing === 'error500') return send(500, 'application/json', JSON.stringify({ status: 'error', message: 'injected failure' }));
       const handler = handlers[key];
       if (handler === undefined) return send(404, 'text/html', '<h1>Not Found</h1>');
       let body: Record<string, unknown> = {};
@@ -195,8 +211,9 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
     url: `http://127.0.0.1:${port}`,
     requests,
     count: (request) => requests.filter((r) => r === request).length,
-    setMode: (m) => {
+    setMode: (m, only) => {
       mode = m;
+      modeOnly = only;
     },
     stopped,
     stop,

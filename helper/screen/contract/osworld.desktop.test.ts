@@ -24,8 +24,15 @@ screenContract('screen contract: OSWorld over HTTP (GTK canvas on a private desk
     assert.equal(server.count('POST /execute'), before + 1);
     server.setMode('error500');
     try {
-      await assert.rejects(screen.move(c.x + 6, c.y + 6), (e: unknown) => e instanceof OverseerError && e.code === 'input_unavailable' && e.info.data?.['reason'] === 'server_error' && e.info.data['connection'] === 'vm1');
-      await assert.rejects(screen.capture(), (e: unknown) => e instanceof OverseerError && e.code === 'capture_unavailable' && e.info.data?.['reason'] === 'server_error');
+      await assert.rejects(
+        screen.move(c.x + 6, c.y + 6),
+        (e: unknown) =>
+          e instanceof OverseerError && e.code === 'input_unavailable' && e.info.data?.['reason'] === 'server_error' && e.info.data['connection'] === 'vm1',
+      );
+      await assert.rejects(
+        screen.capture(),
+        (e: unknown) => e instanceof OverseerError && e.code === 'capture_unavailable' && e.info.data?.['reason'] === 'server_error',
+      );
     } finally {
       server.setMode('normal');
     }

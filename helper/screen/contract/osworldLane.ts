@@ -51,7 +51,7 @@ export async function osworldSetup(): Promise<OsworldScreenLane> {
       screen,
       canvas: { ...CANVAS_RECT, title: 'Overseer Canvas' },
       events,
-      handlePattern: /^osworld:[^/]+\/\d+$/,
+      handlePattern: /^osworld:[^/~]+~\d+\/\d+$/,
       expect: {
         session: 'x11',
         capturePath: /^osworld:GET \/screenshot$/,

@@ -43,7 +43,15 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
     const answer = await http.request('POST', '/screen_size');
     const size = http.json(answer, 'POST /screen_size') as { width?: unknown; height?: unknown } | null;
     const { width, height } = size ?? {};
-    if (answer.status !== 200 || typeof width !== 'number' || typeof height !== 'number' || !Number.isInteger(width) || !Number.isInteger(height) || width < 1 || height < 1)
+    if (
+      answer.status !== 200 ||
+      typeof width !== 'number' ||
+      typeof height !== 'number' ||
+      !Number.isInteger(width) ||
+      !Number.isInteger(height) ||
+      width < 1 ||
+      height < 1
+    )
       throw fail('capture_unavailable', `the OSWorld server answered /screen_size with ${answer.status} ${answer.body.toString('utf8').slice(0, 200)}`, {
         connection,
         reason: 'server_error',
@@ -69,9 +77,13 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
     return keys.map((name) => {
       const key = pyautoguiKey(name);
       if (key === null)
-        throw fail('invalid_argument', `Unknown key ${JSON.stringify(name)} for an OSWorld VM: one printable ASCII character or one of ${knownPyautoguiKeys().join(', ')} (type other characters as text).`, {
-          key: name,
-        });
+        throw fail(
+          'invalid_argument',
+          `Unknown key ${JSON.stringify(name)} for an OSWorld VM: one printable ASCII character or one of ${knownPyautoguiKeys().join(', ')} (type other characters as text).`,
+          {
+            key: name,
+          },
+        );
       return key;
     });
   };
@@ -79,27 +91,31 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
   const windows = async (): Promise<NativeWindow[]> => {
     const answer = await http.request('GET', '/accessibility');
     const xml = answer.status === 200 ? accessibilityXmlOf(http.json(answer, 'GET /accessibility')) : undefined;
-    if (xml === undefined) throw fail('capture_unavailable', `the OSWorld server answered /accessibility with ${answer.status}`, { connection, reason: 'server_error' });
+    if (xml === undefined)
+      throw fail('capture_unavailable', `the OSWorld server answered /accessibility with ${answer.status}`, { connection, reason: 'server_error' });
     let tree;
     try {
       tree = parseAccessibility(xml);
     } catch (error) {
-      throw fail('capture_unavailable', `the VM's accessibility tree is malformed: ${error instanceof Error ? error.message : String(error)}`, { connection, reason: 'bad_answer' });
+      throw fail('capture_unavailable', `the VM's accessibility tree is malformed: ${error instanceof Error ? error.message : String(error)}`, {
+        connection,
+        reason: 'bad_answer',
+      });
     }
-    const out: NativeWindow[] = [];
+    const active: NativeWindow[] = [];
+    const rest: NativeWindow[] = [];
     for (const w of topLevelWindows(tree)) {
       const r = w.node.rect;
       if (r === undefined || !w.node.states.has('showing')) continue;
-      out.push({
-        handle: osworldWindowHandle(w.app.name, w.windowIndex),
+      // Active first: the tree has no stacking order, and the active window is the one known to be on top.
+      (w.node.states.has('active') ? active : rest).push({
+        handle: w.id,
         title: w.node.name,
         classes: [w.app.name],
         rect: { x: r.x, y: r.y, width: r.w, height: r.h },
-        ...(w.node.states.has('active') ? { active: true } : {}),
       });
     }
-    // Active first: the tree has no stacking order, and the active window is the one known to be on top.
-    return out.sort((a, b) => Number('active' in b) - Number('active' in a)).map(({ handle, title, classes, rect }) => ({ handle, title, classes, rect }));
+    return [...active, ...rest];
   };
 
   const backend: ScreenBackend = {
@@ -134,20 +150,36 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
       try {
         png = readPng(answer.body);
       } catch (error) {
-        throw fail('capture_unavailable', `the VM's screenshot is not a PNG this backend reads: ${error instanceof Error ? error.message : String(error)}`, { connection, reason: 'bad_answer' });
+        throw fail('capture_unavailable', `the VM's screenshot is not a PNG this backend reads: ${error instanceof Error ? error.message : String(error)}`, {
+          connection,
+          reason: 'bad_answer',
+        });
       }
       if (png.width !== size.width || png.height !== size.height) {
         size = await screenSize();
         if (png.width !== size.width || png.height !== size.height)
-          throw fail('capture_unavailable', `the screenshot is ${png.width}x${png.height} but the screen is ${size.width}x${size.height}`, { connection, reason: 'size_mismatch' });
+          throw fail('capture_unavailable', `the screenshot is ${png.width}x${png.height} but the screen is ${size.width}x${size.height}`, {
+            connection,
+            reason: 'size_mismatch',
+          });
       }
       const r = region ?? { x: 0, y: 0, ...size };
       let data = png.data;
       if (region !== undefined) {
         data = Buffer.alloc(r.width * r.height * 4);
-        for (let row = 0; row < r.height; row++) png.data.copy(data, row * r.width * 4, ((r.y + row) * png.width + r.x) * 4, ((r.y + row) * png.width + r.x + r.width) * 4);
+        for (let row = 0; row < r.height; row++)
+          png.data.copy(data, row * r.width * 4, ((r.y + row) * png.width + r.x) * 4, ((r.y + row) * png.width + r.x + r.width) * 4);
       }
-      return { width: r.width, height: r.height, stride: r.width * 4, pixelFormat: 'bgrx', data, origin: { x: r.x, y: r.y }, capturePath: CAPTURE_PATH, captureMs: performance.now() - started };
+      return {
+        width: r.width,
+        height: r.height,
+        stride: r.width * 4,
+        pixelFormat: 'bgrx',
+        data,
+        origin: { x: r.x, y: r.y },
+        capturePath: CAPTURE_PATH,
+        captureMs: performance.now() - started,
+      };
     },
     async move(x, y) {
       point(x, y);
@@ -173,7 +205,8 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
       if (hasLoneSurrogate(text)) throw fail('invalid_argument', 'the text holds a lone UTF-16 surrogate, which is no character', {});
       if (text === '') return;
       const modifier = [...held].find((k) => MODIFIER_KEYS.has(k));
-      if (modifier !== undefined) throw fail('input_unavailable', `${modifier} is held: typing now would press shortcuts; release it first`, { connection, reason: 'modifier_held' });
+      if (modifier !== undefined)
+        throw fail('input_unavailable', `${modifier} is held: typing now would press shortcuts; release it first`, { connection, reason: 'modifier_held' });
       if (typeableAscii(text)) await run(`pyautogui.write(${pyString(text)}, interval=0.0)`);
       // pyautogui types only what its keyboard map has; the rest goes through the VM's clipboard, whole, never dropped.
       else await run(`import pyperclip; pyperclip.copy(${pyString(text)}); pyautogui.hotkey('ctrl', 'v'); time.sleep(${PASTE_SETTLE_S})`);
@@ -205,7 +238,7 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
       const xml = answer.status === 200 ? accessibilityXmlOf(http.json(answer, 'GET /accessibility')) : undefined;
       if (xml === undefined) return undefined;
       const active = topLevelWindows(parseAccessibility(xml)).find((w) => w.node.states.has('active'));
-      return active === undefined ? undefined : osworldWindowHandle(active.app.name, active.windowIndex);
+      return active?.id;
     },
     async close() {
       if (closed) return;
@@ -219,9 +252,4 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
     },
   };
   return backend;
-}
-
-/** A window's handle: its application's name and its place among that application's windows. */
-export function osworldWindowHandle(app: string, windowIndex: number): string {
-  return `osworld:${encodeURIComponent(app)}/${windowIndex}`;
 }
