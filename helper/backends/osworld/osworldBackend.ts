@@ -16,6 +16,9 @@ import { isExcluded, isExcludedTitle } from '../../core/exclusions.js';
 import { accessibilityXmlOf, parseAccessibility, topLevelWindows, type AxNode, type AxWindow } from '../../osworld/accessibilityXml.js';
 import type { OsworldHttp } from '../../osworld/osworldHttp.js';
 
+/** Most bytes of one tree: a VM with a big document open writes tens of megabytes of XML. */
+const MAX_TREE_BYTES = 64 * 1024 * 1024;
+
 /** What a person or agent can do instead of element_act on this connection. */
 const INSTEAD = 'act through the screen tier: take a screenshot (computer_screenshot), then click or type at the element’s rect';
 
@@ -136,7 +139,7 @@ export class OsworldBackend implements Backend {
   private async tree(deadline: Deadline | undefined): Promise<AxNode> {
     const connection = this.http.settings.connection;
     const timeoutMs = deadline === undefined ? undefined : Math.max(100, deadline.remaining());
-    const answer = await this.http.request('GET', '/accessibility', timeoutMs === undefined ? {} : { timeoutMs });
+    const answer = await this.http.request('GET', '/accessibility', { maxBytes: MAX_TREE_BYTES, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
     if (answer.status !== 200)
       throw fail(
         'accessibility_unavailable',
