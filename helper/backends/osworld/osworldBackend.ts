@@ -139,7 +139,13 @@ export class OsworldBackend implements Backend {
   private async tree(deadline: Deadline | undefined): Promise<AxNode> {
     const connection = this.http.settings.connection;
     const timeoutMs = deadline === undefined ? undefined : Math.max(100, deadline.remaining());
-    const answer = await this.http.request('GET', '/accessibility', { maxBytes: MAX_TREE_BYTES, ...(timeoutMs === undefined ? {} : { timeoutMs }) });
+    const signal = deadline?.abortSignal;
+    // A cancelled read stops waiting for the VM at once (the tree of a busy VM takes seconds).
+    const answer = await this.http.request('GET', '/accessibility', {
+      maxBytes: MAX_TREE_BYTES,
+      ...(timeoutMs === undefined ? {} : { timeoutMs }),
+      ...(signal !== undefined ? { signal } : {}),
+    });
     if (answer.status !== 200)
       throw fail(
         'accessibility_unavailable',
