@@ -37,7 +37,7 @@ describe('the OSWorld accessibility XML', () => {
       '<frame name="w" s:showing="true" c:screencoord="(1, 2)" c:size="(3, 4)" /></application></desktop-frame>';
     const frame = parseAccessibility(xml).children[0]?.children[0];
     assert.ok(frame?.states.has('showing'));
-    assert.deepEqual(frame.rect, { x: 1, y: 2, w: 3, h: 4 });
+    assert.deepEqual(frame?.rect, { x: 1, y: 2, w: 3, h: 4 });
   });
 
   it('names windows by application, instance and place, and unwraps {"AT": xml}', () => {
