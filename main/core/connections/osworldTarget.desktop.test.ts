@@ -154,6 +154,28 @@ describe('osworld_http connection through an OSWorld-compatible server', () => {
     assert.deepEqual(canvasInput(local), [], 'this desktop saw nothing');
   });
 
+  it('binds input to its screenshot as locally: the VM screen changed, stale_screen, nothing sent', async () => {
+    const shot = await helper.call('screen_capture', { keep: true });
+    const at = { x: VM_CANVAS.x + 200, y: VM_CANVAS.y + 60 };
+    const first = await helper.call('screen_input', { op: 'click', point: at, button: 'left', count: 1, bound: shot.capture });
+    assert.equal(first.dispatched, true);
+    await waitFor('the bound click', () => (canvasInput(vm).filter((e) => e['ev'] === 'release').length >= 2 ? true : undefined));
+    const seen = canvasInput(vm).length;
+    // The VM's screen changes under the screenshot: its canvas moves away (a command run in the VM, as an agent's remote_exec would).
+    const moved = await target.exec(`xdotool search --name 'Overseer Canvas' windowmove ${VM_CANVAS.x} ${VM_CANVAS.y + 400}`, {
+      timeoutMs: 10_000,
+      maxBytes: 1024,
+    });
+    assert.equal(moved.exit_code, 0, moved.stderr);
+    const sent = server.count('POST /execute');
+    await assert.rejects(helper.call('screen_input', { op: 'click', point: at, button: 'left', count: 1, bound: shot.capture }), isCode('stale_screen'));
+    assert.equal(server.count('POST /execute'), sent, 'the refused click was never sent');
+    await target.exec(`xdotool search --name 'Overseer Canvas' windowmove ${VM_CANVAS.x} ${VM_CANVAS.y}`, { timeoutMs: 10_000, maxBytes: 1024 });
+    await sleep(300);
+    assert.equal(canvasInput(vm).length, seen);
+    assert.deepEqual(canvasInput(local), []);
+  });
+
   it('fails closed on a 500: input_unavailable naming the server error, nothing done', async () => {
     const seen = canvasInput(vm).length;
     server.setMode('error500', 'POST /execute');
