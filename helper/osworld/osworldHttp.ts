@@ -7,7 +7,7 @@
 
 import http from 'node:http';
 import https from 'node:https';
-import { fail, OverseerError } from '../../protocol/index.js';
+import { fail, type OverseerError } from '../../protocol/index.js';
 
 /** Where the connection's server is and how long one call may take (from the helper's environment). */
 export interface OsworldSettings {
@@ -197,9 +197,4 @@ export class OsworldHttp {
     }
     return result;
   }
-}
-
-/** True for the error of a transport failure whose outcome is unknown. */
-export function outcomeUnknown(error: unknown): boolean {
-  return error instanceof OverseerError && error.info.data?.['outcome'] === 'unknown';
 }
