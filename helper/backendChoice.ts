@@ -25,7 +25,7 @@ function unavailable(name: 'uia' | 'win32', why: string): Backend {
 }
 
 /**
- * Builds the backend: `atspi` (Linux), `win32` (the plain Win32 tier), `uia`, or `auto` (Windows'
+ * Builds the backend: `atspi` (Linux), `osworld` (an OSWorld VM's server, OVERSEER_OSWORLD_URL), `win32` (the plain Win32 tier), `uia`, or `auto` (Windows'
  * default): UI Automation when its client object can be created, else the Win32 tier naming the
  * `fallback_reason`. The Windows modules load only on this path, so Linux never touches koffi.
  */
@@ -33,6 +33,14 @@ export async function createBackend(wanted: string, log: (line: string) => void)
   switch (wanted) {
     case 'atspi':
       return new AtspiBackend(log);
+    case 'osworld': {
+      // An OSWorld VM's tree over HTTP (docs/connections.md#osworld); its screen is wired in screenWiring.ts.
+      const [{ OsworldBackend }, { OsworldHttp, osworldSettings }] = await Promise.all([
+        import('./backends/osworld/osworldBackend.js'),
+        import('./osworld/osworldHttp.js'),
+      ]);
+      return new OsworldBackend(new OsworldHttp(osworldSettings(process.env)), log);
+    }
     case 'win32': {
       const { Win32Backend } = await import('./backends/windows/win32/win32Backend.js');
       return new Win32Backend(log);
@@ -54,6 +62,6 @@ export async function createBackend(wanted: string, log: (line: string) => void)
       return new UiaBackend(log, UiaClient.wrap(created.automation), wanted === 'auto');
     }
     default:
-      throw new Error(`OVERSEER_BACKEND="${wanted}" is not one of atspi, uia, win32, auto`);
+      throw new Error(`OVERSEER_BACKEND="${wanted}" is not one of atspi, osworld, uia, win32, auto`);
   }
 }

@@ -11,8 +11,16 @@ import { defaultWork } from './screen/screenWork.js';
 /** Budget of one question the screen tier asks the tree (element at a point, focus, a window). */
 const PROBE_MS = 2000;
 
-/** The screen backend of this session: X11 when there is an X display; none yet on Windows or pure Wayland. */
+/** The screen backend of this session: an OSWorld VM's, X11 when there is an X display; none yet on pure Wayland. */
 async function openScreenBackend(): Promise<ScreenBackend> {
+  if (process.env['OVERSEER_BACKEND'] === 'osworld') {
+    // The VM's screen, never this desktop's: an osworld helper has no other screen to fall back to.
+    const [{ openOsworldScreenBackend }, { OsworldHttp, osworldSettings }] = await Promise.all([
+      import('./screen/osworld/osworldScreen.js'),
+      import('./osworld/osworldHttp.js'),
+    ]);
+    return openOsworldScreenBackend(new OsworldHttp(osworldSettings(process.env)));
+  }
   if (process.platform === 'win32') {
     const { openWin32ScreenBackend } = await import('./screen/win32/win32Backend.js');
     return openWin32ScreenBackend();

@@ -12,7 +12,7 @@ export const HELPER_PROTOCOL_VERSION = 1;
 export const MAX_FRAME_BYTES = 4 * 1024 * 1024;
 
 /** Backends a helper can run. */
-export const BackendName = z.enum(['atspi', 'uia', 'win32']);
+export const BackendName = z.enum(['atspi', 'uia', 'win32', 'osworld']);
 export type BackendName = z.infer<typeof BackendName>;
 
 /** Processes and applications the helper must never read or act on. */

@@ -55,6 +55,20 @@ export const LAYERS = [
     packages: [NODE, 'jpeg-js'],
     reach: "The helper's screen tier and the benches use it; the supervisor gets images over RPC.",
   },
+  {
+    folder: 'helper/osworld',
+    why: "The HTTP client of an OSWorld in-VM server and readers of its answers (the screenshot's PNG, the accessibility tree's XML), shared by the osworld screen and accessibility backends: the honesty rules of docs/connections.md#osworld live here once.",
+    may: ['protocol', 'helper/osworld'],
+    packages: [NODE],
+    reach: 'The osworld backends use it; everyone else reaches an OSWorld VM through the helper, over RPC.',
+  },
+  {
+    folder: 'helper/backends/osworld',
+    why: "The read-only accessibility backend of an osworld_http connection: the VM's /accessibility tree mapped onto the element model (the AT-SPI role and state names of the atspi backend's roles.ts).",
+    may: ['protocol', 'helper/core', 'helper/osworld', 'helper/backends/osworld', 'helper/backends/atspi/roles.ts'],
+    packages: [NODE],
+    reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
+  },
   { folder: 'helper/rpc', why: "The helper's own transports (its worker-thread stdout writer).", may: ['rpc', 'helper/rpc'], packages: [NODE] },
   {
     folder: 'helper/backends/atspi',
@@ -89,6 +103,13 @@ export const LAYERS = [
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },
   {
+    folder: 'helper/screen/osworld',
+    why: 'The screen backend of an osworld_http connection: GET /screenshot capture, pyautogui input through POST /execute, cursor and screen size, windows from the VM’s accessibility tree.',
+    may: ['protocol', 'helper/screen', 'helper/osworld'],
+    packages: [NODE],
+    reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
+  },
+  {
     folder: 'helper/screen/win32',
     why: 'The Windows screen backend over koffi (loaded on Windows only): BitBlt and PrintWindow capture, SendInput input, monitors and DPI awareness.',
     may: ['protocol', 'helper/screen'],
@@ -98,12 +119,21 @@ export const LAYERS = [
   {
     folder: 'helper/screen/contract',
     why: 'The screen contract suite drives each screen backend (in-process, or over its RPC driver) against a real canvas application, one lane per backend.',
-    may: ['protocol', 'helper/screen', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    may: [
+      'protocol',
+      'helper/screen',
+      'helper/osworld',
+      'desktop',
+      'e2e/windows',
+      'main/core/helperProcess.ts',
+      'main/core/paths.ts',
+      'main/testing/osworldServer.ts',
+    ],
     packages: [NODE],
   },
   {
     folder: 'helper/contract',
-    why: 'The backend contract suite drives a real helper over RPC against real applications, one lane per backend (one of them through an ssh connection).',
+    why: 'The backend contract suite drives a real helper over RPC against real applications, one lane per backend (one of them through an ssh connection, one through an OSWorld-compatible server).',
     may: [
       'protocol',
       'helper/contract',
@@ -114,6 +144,7 @@ export const LAYERS = [
       'main/core/connections',
       'main/testing/privateSshd.ts',
       'main/testing/remoteHelperBuild.ts',
+      'main/testing/osworldServer.ts',
     ],
     packages: [NODE],
   },
@@ -223,7 +254,7 @@ export const LAYERS = [
   },
   {
     folder: 'bench',
-    why: "Benchmarks measure the product through its real entry points, against peers in the same run. The screen bench drives the X11 screen backend in-process (x11Backend.ts): no RPC method of the screen tier exists yet. getItemsDecode.ts compares the two decode paths of one AT-SPI call in-process (A11yBus, the GetItems reader, AppCache): they are below any RPC method. marshalCalls.ts compares the hand marshaller of method calls (fastCalls.ts) with dbus-next's own, in-process: it is below any RPC method too.",
+    why: "Benchmarks measure the product through its real entry points, against peers in the same run. The screen bench drives the X11 screen backend in-process (x11Backend.ts): no RPC method of the screen tier exists yet; the osworld click bench drives the osworld screen backend (osworldScreen.ts over osworldHttp.ts) in-process beside it. getItemsDecode.ts compares the two decode paths of one AT-SPI call in-process (A11yBus, the GetItems reader, AppCache): they are below any RPC method. marshalCalls.ts compares the hand marshaller of method calls (fastCalls.ts) with dbus-next's own, in-process: it is below any RPC method too.",
     may: [
       'protocol',
       'bench',
@@ -240,6 +271,8 @@ export const LAYERS = [
       'helper/backends/windows/win32/win32Api.ts',
       'helper/screen/image',
       'helper/screen/x11/x11Backend.ts',
+      'helper/screen/osworld/osworldScreen.ts',
+      'helper/osworld/osworldHttp.ts',
     ],
     packages: [NODE, '@modelcontextprotocol/sdk', 'playwright-core', 'dbus-next'],
   },

@@ -15,6 +15,7 @@ flushed, with root coordinates:
     {"ev": "scroll", "dir": "up"|"down"|"left"|"right", "x": X, "y": Y}
     {"ev": "key", "keyval": K, "keycode": C, "text": "ж"}  text is "" for keys without one
     {"ev": "keyrelease", "keyval": K, "keycode": C}        so a combo's release order shows
+    {"ev": "paste", "text": "日本"}                         Ctrl+V: the clipboard's text (its key line has text "")
 """
 
 import argparse
@@ -95,6 +96,11 @@ def main():
 
     def key(_widget, event):
         cp = Gdk.keyval_to_unicode(event.keyval)
+        # Ctrl+V pastes as a text field would: the clipboard's text is what it types (remote screens type non-ASCII text so).
+        if event.state & Gdk.ModifierType.CONTROL_MASK and event.keyval in (Gdk.KEY_v, Gdk.KEY_V):
+            emit({"ev": "key", "keyval": event.keyval, "keycode": event.hardware_keycode, "text": ""})
+            emit({"ev": "paste", "text": Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD).wait_for_text() or ""})
+            return True
         emit({"ev": "key", "keyval": event.keyval, "keycode": event.hardware_keycode, "text": chr(cp) if cp else ""})
         return True
 

@@ -21,6 +21,11 @@ export interface ContractSetup {
   rows: number;
   /** The fixture's automation id for one of the contract's names (as is where the toolkit has string ids; Win32 controls have numbers). */
   id(name: string): string;
+  /**
+   * Where the backend has no automation ids (lacks `automation_id`): the role and name that find each
+   * of the contract's named elements instead, by the same names `id()` takes.
+   */
+  byName?: Record<string, { role: Role; name: string }>;
   /** The role of a combo box's items (GTK: menu_item; Win32 and UIA: list_item). */
   comboItemRole: Role;
   /** Behaviours the backend has no way to perform, each with the reason the contract reports when it skips them. */
@@ -30,8 +35,30 @@ export interface ContractSetup {
   stop(): Promise<void>;
 }
 
-/** Behaviours a backend may lack: range values (sliders, spin buttons), expanders and tree rows, focus, scrolling, and a window listing that needs the application to answer. */
-export type ContractFeature = 'range_value' | 'expand' | 'tree' | 'focus' | 'scroll' | 'listing_asks_app';
+/**
+ * Behaviours a backend may lack: range values (sliders, spin buttons), expanders and tree rows, focus,
+ * scrolling, a window listing that needs the application to answer; and, for a read-only backend
+ * (an OSWorld VM's tree), acting at all (`act`: element_act is refused pattern_unsupported),
+ * automation ids, and process ids.
+ */
+export type ContractFeature = 'range_value' | 'expand' | 'tree' | 'focus' | 'scroll' | 'listing_asks_app' | 'act' | 'automation_id' | 'process_identity';
+
+/** The selector of one of the contract's named elements: its automation id, or its role and name where the backend has no ids. */
+export function selectorOf(s: ContractSetup, name: string): Selector {
+  const instead = s.lacks.automation_id !== undefined ? s.byName?.[name] : undefined;
+  return instead ?? { automation_id: s.id(name) };
+}
+
+/** True when an element is the contract's named element (by automation id, or by role and name where there are none). */
+export function isNamed(
+  s: ContractSetup,
+  e: { automation_id?: string | undefined; role?: string; name?: string | undefined } | undefined,
+  name: string,
+): boolean {
+  if (e === undefined) return false;
+  const instead = s.lacks.automation_id !== undefined ? s.byName?.[name] : undefined;
+  return instead !== undefined ? e.role === instead.role && e.name === instead.name : e.automation_id === s.id(name);
+}
 
 /** Convenience calls over a setup's helper. */
 export function calls(s: ContractSetup) {

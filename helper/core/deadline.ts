@@ -25,6 +25,11 @@ export class Deadline {
     return this.cancelled || this.signal?.aborted === true;
   }
 
+  /** The caller's cancellation, for backends whose calls can be aborted in flight (an HTTP request). */
+  get abortSignal(): AbortSignal | undefined {
+    return this.signal;
+  }
+
   /** A child deadline capped at `ms` but never beyond this one. */
   slice(ms: number): Deadline {
     return new Deadline(Math.min(ms, this.remaining()), this.signal);

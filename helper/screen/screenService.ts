@@ -6,6 +6,7 @@
 // (docs/architecture.md#screen-work-off-the-rpc-loop), so the RPC loop always answers.
 import { setTimeout as sleep } from 'node:timers/promises';
 import {
+  OverseerError,
   SCREEN_METHODS,
   SCREENSHOT_LIMITS,
   fail,
@@ -126,6 +127,8 @@ export class ScreenService {
     // A backend that failed to open is tried again next time (the display may come back).
     return this.opened.catch((error: unknown) => {
       this.opened = undefined;
+      // A remote screen that cannot be reached says so as such (docs/connections.md#osworld), never as a local lack.
+      if (error instanceof OverseerError && error.code === 'connection_unavailable') throw error;
       if (error instanceof Error && 'info' in error) {
         const info = (error as { info: { detail: string; data?: Record<string, unknown> } }).info;
         throw fail(code, info.detail, info.data);

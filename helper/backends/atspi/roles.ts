@@ -135,6 +135,13 @@ export function mapRole(atspiRole: number): Readonly<{ role: Role; nativeRole: s
   return { role: ROLE_MAP[nativeRole] ?? 'unknown', nativeRole };
 }
 
+/** Maps an AT-SPI role name ("push button", or "push-button" as OSWorld's XML writes it) onto the shared vocabulary. */
+export function mapRoleName(name: string): Readonly<{ role: Role; nativeRole: string }> {
+  const nativeRole = name.trim().replace(/ /g, '-');
+  const index = ATSPI_ROLE_NAMES.indexOf(nativeRole);
+  return index >= 0 ? mapRole(index) : { role: ROLE_MAP[nativeRole] ?? 'unknown', nativeRole };
+}
+
 /** AtspiStateType numbers by the names StateChanged events use (at-spi2-core 2.46). */
 export const STATE_NUMBERS: ReadonlyMap<string, number> = new Map(
   (

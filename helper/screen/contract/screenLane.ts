@@ -53,6 +53,8 @@ export interface ScreenLacks {
   windowCapture?: string;
   /** Capturing another application's covered window by its handle. */
   otherProcessWindowCapture?: string;
+  /** Naming the process of a window (a VM's server names none): its windows carry no pid. */
+  windowPids?: string;
 }
 
 /** What a screen backend's lane provides to the screen contract suite. */

@@ -27,8 +27,8 @@ const KEYSYMS: Readonly<Record<number, string>> = {
 const keyName = (keyval: number): string =>
   KEYSYMS[keyval] ?? (keyval >= 0x20 && keyval <= 0x7e ? String.fromCharCode(keyval) : `keysym:0x${keyval.toString(16)}`);
 
-/** One line of the GTK canvas as contract events. */
-function parse(line: Record<string, unknown>): CanvasEvent[] {
+/** One line of the GTK canvas as contract events (the osworld lane reads the same canvas). */
+export function gtkCanvasEvents(line: Record<string, unknown>): CanvasEvent[] {
   const n = (k: string): number => Number(line[k]);
   switch (line['ev']) {
     case 'press':
@@ -63,7 +63,7 @@ export async function x11Setup(): Promise<X11ScreenLane> {
       waitForWindow: 'Overseer Canvas',
     });
     const logs = path.join(desktop.dir, 'logs');
-    const events = new EventLog(() => path.join(logs, readdirSync(logs).find((f) => f.endsWith('-python3.out.log')) ?? 'none'), parse);
+    const events = new EventLog(() => path.join(logs, readdirSync(logs).find((f) => f.endsWith('-python3.out.log')) ?? 'none'), gtkCanvasEvents);
     for (let i = 0; !events.raw().some((e) => e['ev'] === 'ready'); i++) {
       if (i > 1500) throw new Error('the canvas did not draw');
       await new Promise((r) => setTimeout(r, 10));

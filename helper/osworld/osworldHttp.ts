@@ -1,0 +1,200 @@
+// The helper's HTTP client of an OSWorld in-VM server (docs/connections.md#osworld). It holds the
+// honesty rules every backend of an osworld_http connection relies on: a call succeeded only when
+// the server answered 200 (and, for /execute, status "success" and return code 0); a server that
+// answered otherwise is a typed failure of the call; a server that could not be reached, or that
+// stopped answering, is `connection_unavailable`, and a command whose answer never came has an
+// unknown outcome. Nothing here ever retries a request.
+
+import http from 'node:http';
+import https from 'node:https';
+import { fail, type OverseerError } from '../../protocol/index.js';
+
+/** Where the connection's server is and how long one call may take (from the helper's environment). */
+export interface OsworldSettings {
+  /** The server's base URL, without a trailing slash. */
+  url: string;
+  timeoutMs: number;
+  /** The connection's name, for error data. */
+  connection: string;
+}
+
+/** Default budget of one call (the real server's own /execute timeout is 120 s; ours is shorter). */
+export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Most bytes of one answer read (screenshots: docs/connections.md#osworld caps them at 20 MB). */
+export const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
+
+/** The settings from OVERSEER_OSWORLD_URL, OVERSEER_OSWORLD_TIMEOUT_MS and OVERSEER_CONNECTION. */
+export function osworldSettings(env: Record<string, string | undefined>): OsworldSettings {
+  const connection = env['OVERSEER_CONNECTION'] ?? 'osworld';
+  const url = (env['OVERSEER_OSWORLD_URL'] ?? '').replace(/\/+$/, '');
+  if (!/^https?:\/\/[^/]/.test(url))
+    throw fail('connection_unavailable', 'the osworld connection has no server URL (OVERSEER_OSWORLD_URL)', {
+      connection,
+      reason: 'down',
+      hint: 'set the connection’s url to the VM server, e.g. http://192.168.122.10:5000',
+    });
+  const timeout = Number(env['OVERSEER_OSWORLD_TIMEOUT_MS'] ?? DEFAULT_TIMEOUT_MS);
+  return { url, timeoutMs: Number.isFinite(timeout) && timeout >= 100 ? timeout : DEFAULT_TIMEOUT_MS, connection };
+}
+
+/** One answer as it came: status and body bytes. */
+export interface HttpAnswer {
+  status: number;
+  contentType: string;
+  body: Buffer;
+}
+
+/** What /execute answered when it ran the command. */
+export interface ExecuteAnswer {
+  output: string;
+  error: string;
+  returncode: number;
+}
+
+// One kept-alive socket pool per process: every screen call is a request, and a new TCP connection each
+// time would double the round trips.
+const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 4 }), https: new https.Agent({ keepAlive: true, maxSockets: 4 }) };
+
+/** The HTTP side of one connection. */
+export class OsworldHttp {
+  constructor(readonly settings: OsworldSettings) {}
+
+  /** A transport failure as the typed error; `sent` tells whether the server may have acted on it. */
+  private down(reason: string, detail: string, sent: boolean, mutating: boolean): OverseerError {
+    const hints: Record<string, string> = {
+      down: `start the OSWorld server in the VM and check that ${this.settings.url} is reachable from this machine`,
+      connection_lost: 'the server stopped answering in the middle of the call; check the VM, then test the connection',
+      timeout: `the server did not answer within ${this.settings.timeoutMs} ms; check the VM, or raise the connection's timeout_ms`,
+      bad_answer: 'the server at this URL does not answer as an OSWorld server does; check the URL and the server version',
+    };
+    return fail('connection_unavailable', `${this.settings.connection}: ${detail}`, {
+      connection: this.settings.connection,
+      reason,
+      hint: hints[reason] ?? hints['down'],
+      ...(mutating ? { outcome: sent ? 'unknown' : 'not_done' } : {}),
+    });
+  }
+
+  /** One request, never retried. `mutating`: a failure after the request left says the outcome is unknown. */
+  request(
+    method: 'GET' | 'POST',
+    path: string,
+    options: { json?: unknown; mutating?: boolean; timeoutMs?: number; maxBytes?: number; signal?: AbortSignal } = {},
+  ): Promise<HttpAnswer> {
+    const mutating = options.mutating === true;
+    const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
+    const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
+    const url = new URL(this.settings.url + path);
+    const body = options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json), 'utf8');
+    const lib = url.protocol === 'https:' ? https : http;
+    return new Promise<HttpAnswer>((resolve, reject) => {
+      let settled = false;
+      let sent = false;
+      const settle = (error: OverseerError | undefined, answer?: HttpAnswer): void => {
+        if (settled) return;
+        settled = true;
+        clearTimeout(timer);
+        options.signal?.removeEventListener('abort', onAbort);
+        if (error !== undefined) {
+          req.destroy();
+          reject(error);
+        } else resolve(answer as HttpAnswer);
+      };
+      const req = lib.request(
+        url,
+        {
+          method,
+          agent: url.protocol === 'https:' ? agents.https : agents.http,
+          headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(body.length) },
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          let size = 0;
+          res.on('data', (chunk: Buffer) => {
+            size += chunk.length;
+            if (size > maxBytes) settle(this.down('bad_answer', `${method} ${path} answered more than ${maxBytes} bytes`, sent, mutating));
+            else chunks.push(chunk);
+          });
+          res.on('end', () =>
+            settle(undefined, { status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }),
+          );
+          res.on('error', (e) => settle(this.down('connection_lost', `${method} ${path}: ${e.message}`, sent, mutating)));
+          res.on('aborted', () => settle(this.down('connection_lost', `${method} ${path}: the answer was cut off`, sent, mutating)));
+        },
+      );
+      const timer = setTimeout(() => settle(this.down('timeout', `${method} ${path} got no answer within ${timeoutMs} ms`, sent, mutating)), timeoutMs);
+      const onAbort = (): void =>
+        settle(
+          fail('timeout', `${method} ${path} was cancelled`, {
+            connection: this.settings.connection,
+            ...(mutating ? { outcome: sent ? 'unknown' : 'not_done' } : {}),
+          }),
+        );
+      options.signal?.addEventListener('abort', onAbort, { once: true });
+      req.on('error', (e: NodeJS.ErrnoException) => {
+        // Refused or unresolvable: the request never left, so nothing was done there.
+        const never = e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH';
+        settle(this.down(never ? 'down' : 'connection_lost', `${method} ${path}: ${e.code ?? e.message}`, never ? false : sent, mutating));
+      });
+      req.on('socket', (socket) => {
+        // A fresh socket: the request can leave once it connects. A kept-alive one is connected already.
+        if (socket.connecting) socket.once('connect', () => (sent = true));
+        else sent = true;
+      });
+      // A kept-alive socket is connected already: the request leaves as soon as it is written.
+      req.on('finish', () => (sent = true));
+      req.end(body);
+    });
+  }
+
+  /** An answer parsed as JSON, or `bad_answer`. */
+  json(answer: HttpAnswer, what: string): unknown {
+    try {
+      return JSON.parse(answer.body.toString('utf8'));
+    } catch {
+      throw this.down('bad_answer', `${what} answered ${answer.status} with a body that is not JSON`, false, false);
+    }
+  }
+
+  /**
+   * Runs a command through POST /execute. Success is HTTP 200 with status "success" and returncode 0;
+   * anything else the server answered is `failCode` (reason server_error or command_failed) with its
+   * message; transport failures are connection_unavailable (outcome unknown when it may have run).
+   */
+  async execute(
+    command: readonly string[] | string,
+    failCode: 'input_unavailable' | 'capture_unavailable',
+    options: { timeoutMs?: number } = {},
+  ): Promise<ExecuteAnswer> {
+    const shell = typeof command === 'string';
+    const answer = await this.request('POST', '/execute', {
+      json: { command, shell },
+      mutating: true,
+      ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
+    });
+    const parsed = this.json(answer, 'POST /execute') as Record<string, unknown> | null;
+    const data = { connection: this.settings.connection };
+    if (answer.status !== 200 || parsed === null || typeof parsed !== 'object') {
+      const message = parsed !== null && typeof parsed === 'object' && typeof parsed['message'] === 'string' ? parsed['message'] : `HTTP ${answer.status}`;
+      throw fail(failCode, `the OSWorld server could not run the command: ${message.slice(0, 500)}`, {
+        ...data,
+        reason: 'server_error',
+        status: answer.status,
+      });
+    }
+    const result: ExecuteAnswer = {
+      output: typeof parsed['output'] === 'string' ? parsed['output'] : '',
+      error: typeof parsed['error'] === 'string' ? parsed['error'] : '',
+      returncode: typeof parsed['returncode'] === 'number' ? parsed['returncode'] : NaN,
+    };
+    if (parsed['status'] !== 'success' || result.returncode !== 0) {
+      const why = result.error.trim().split('\n').slice(-3).join(' ').slice(0, 500);
+      throw fail(failCode, `the command failed in the VM (status ${String(parsed['status'])}, return code ${String(result.returncode)}): ${why}`, {
+        ...data,
+        reason: 'command_failed',
+        returncode: Number.isFinite(result.returncode) ? result.returncode : null,
+      });
+    }
+    return result;
+  }
+}

@@ -1,0 +1,213 @@
+// The transport of an osworld_http connection (docs/connections.md#osworld): its helper runs here,
+// as a local child whose backends talk HTTP to the VM's OSWorld server (OVERSEER_BACKEND=osworld);
+// remote_exec is the server's POST /execute with `shell: true`; a test asks /platform and
+// /screen_size. Nothing here falls back to this desktop, and nothing is retried: a command whose
+// answer never came is reported as such, never sent again.
+
+import http from 'node:http';
+import https from 'node:https';
+import { connectionWhere, fail, type ConnectionTest, type OsworldConnectionConfig, type OverseerError } from '../../../protocol/index.js';
+import { spawnHelper, type HelperProcess } from '../helperProcess.js';
+import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
+
+/** Budget of one test call, and of every helper call when the connection names none. */
+const DEFAULT_TIMEOUT_MS = 30_000;
+/** Most bytes of an /execute answer read: its JSON escapes the output, so more than twice the kept bytes. */
+const MAX_EXEC_ANSWER = 64 * 1024 * 1024;
+
+interface Answer {
+  status: number;
+  body: Buffer;
+}
+
+/** One HTTP request, never retried; transport failures are connection_unavailable naming the connection. */
+function request(
+  config: OsworldConnectionConfig,
+  method: 'GET' | 'POST',
+  path: string,
+  options: { json?: unknown; timeoutMs: number; maxBytes?: number; signal?: AbortSignal; onTimeout?: () => Error },
+): Promise<Answer> {
+  const url = new URL(config.url.replace(/\/+$/, '') + path);
+  const body = options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json), 'utf8');
+  const lib = url.protocol === 'https:' ? https : http;
+  const down = (reason: string, detail: string, hint: string): OverseerError =>
+    fail('connection_unavailable', `${config.name}: ${detail}`, { connection: config.name, reason, hint });
+  return new Promise<Answer>((resolve, reject) => {
+    let settled = false;
+    const settle = (error: Error | undefined, answer?: Answer): void => {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      options.signal?.removeEventListener('abort', onAbort);
+      if (error !== undefined) {
+        req.destroy();
+        reject(error);
+      } else resolve(answer as Answer);
+    };
+    const req = lib.request(
+      url,
+      { method, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(body.length) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        let size = 0;
+        res.on('data', (chunk: Buffer) => {
+          size += chunk.length;
+          if (size > (options.maxBytes ?? MAX_EXEC_ANSWER))
+            settle(down('bad_answer', `${method} ${path} answered too much`, 'check that the URL is an OSWorld server'));
+          else chunks.push(chunk);
+        });
+        res.on('end', () => settle(undefined, { status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
+        res.on('aborted', () => settle(down('connection_lost', `${method} ${path}: the answer was cut off`, 'check the VM, then test the connection')));
+        res.on('error', (e) => settle(down('connection_lost', `${method} ${path}: ${e.message}`, 'check the VM, then test the connection')));
+      },
+    );
+    const timer = setTimeout(
+      () =>
+        settle(
+          options.onTimeout?.() ??
+            down('timeout', `${method} ${path} got no answer within ${options.timeoutMs} ms`, 'check the VM, or raise the connection’s timeout_ms'),
+        ),
+      options.timeoutMs,
+    );
+    const onAbort = (): void => settle(fail('timeout', `${method} ${path} was cancelled`, { connection: config.name }));
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    req.on('error', (e: NodeJS.ErrnoException) =>
+      settle(
+        e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH'
+          ? down(
+              'down',
+              `${config.url} is not reachable (${e.code})`,
+              `start the OSWorld server in the VM and check that ${config.url} is reachable from this machine`,
+            )
+          : down('connection_lost', `${method} ${path}: ${e.code ?? e.message}`, 'the server stopped answering in the middle of the call; check the VM'),
+      ),
+    );
+    req.end(body);
+  });
+}
+
+/** At most `max` bytes of a text's UTF-8, cut on a character boundary. */
+function bounded(text: string, max: number): { text: string; truncated: boolean } {
+  const bytes = Buffer.from(text, 'utf8');
+  if (bytes.length <= max) return { text, truncated: false };
+  let end = max;
+  while (end > 0 && ((bytes[end] ?? 0) & 0xc0) === 0x80) end--;
+  return { text: bytes.subarray(0, end).toString('utf8'), truncated: true };
+}
+
+/** The transport of one osworld_http connection. */
+export function osworldTarget(config: OsworldConnectionConfig, options: { log: (line: string) => void }): ConnectionTarget {
+  const timeoutMs = config.timeout_ms ?? DEFAULT_TIMEOUT_MS;
+  return {
+    name: config.name,
+    kind: 'osworld_http',
+    where: connectionWhere(config),
+
+    spawnHelper(env): HelperProcess {
+      // A local helper whose backends are the VM's: its DISPLAY and buses are never used for the VM's calls.
+      return spawnHelper({
+        ...env,
+        OVERSEER_BACKEND: 'osworld',
+        OVERSEER_OSWORLD_URL: config.url,
+        OVERSEER_OSWORLD_TIMEOUT_MS: String(timeoutMs),
+        OVERSEER_CONNECTION: config.name,
+      });
+    },
+
+    async exec(command: string, exec: ExecOptions): Promise<ExecOutcome> {
+      const started = performance.now();
+      const timedOut = new Error('timed out');
+      let answer: Answer;
+      try {
+        answer = await request(config, 'POST', '/execute', {
+          // The server's own timeout is a little longer, so the VM ends the command if this side gave up.
+          json: { command, shell: true, timeout: Math.ceil(exec.timeoutMs / 1000) + 5 },
+          timeoutMs: exec.timeoutMs,
+          onTimeout: () => timedOut,
+          ...(exec.signal !== undefined ? { signal: exec.signal } : {}),
+        });
+      } catch (error) {
+        if (error !== timedOut) throw error;
+        options.log(`[connections] ${config.name}: remote_exec ran past ${exec.timeoutMs} ms; the HTTP call was ended`);
+        return {
+          exit_code: null,
+          stdout: '',
+          stderr: '',
+          stdout_truncated: false,
+          stderr_truncated: false,
+          duration_ms: Math.round(performance.now() - started),
+          timed_out: true,
+        };
+      }
+      const duration_ms = Math.round(performance.now() - started);
+      let parsed: Record<string, unknown> | undefined;
+      try {
+        const value: unknown = JSON.parse(answer.body.toString('utf8'));
+        if (typeof value === 'object' && value !== null) parsed = value as Record<string, unknown>;
+      } catch {
+        parsed = undefined;
+      }
+      if (answer.status !== 200 || parsed?.['status'] !== 'success' || typeof parsed['returncode'] !== 'number') {
+        const message = typeof parsed?.['message'] === 'string' ? parsed['message'] : answer.body.toString('utf8').slice(0, 300);
+        // The server's subprocess timeout (an exception, answered 500) is a timeout of the command, as here.
+        if (answer.status === 500 && /timed out/i.test(message))
+          return { exit_code: null, stdout: '', stderr: '', stdout_truncated: false, stderr_truncated: false, duration_ms, timed_out: true };
+        throw fail('connection_unavailable', `${config.name}: the OSWorld server did not run the command (HTTP ${answer.status}): ${message}`, {
+          connection: config.name,
+          reason: 'server_error',
+          hint: 'the server answered but could not run the command; check its log in the VM',
+        });
+      }
+      const stdout = bounded(typeof parsed['output'] === 'string' ? parsed['output'] : '', exec.maxBytes);
+      const stderr = bounded(typeof parsed['error'] === 'string' ? parsed['error'] : '', exec.maxBytes);
+      return {
+        exit_code: parsed['returncode'],
+        stdout: stdout.text,
+        stderr: stderr.text,
+        stdout_truncated: stdout.truncated,
+        stderr_truncated: stderr.truncated,
+        duration_ms,
+      };
+    },
+
+    async test(signal?: AbortSignal): Promise<ConnectionTest> {
+      const opts = { timeoutMs: Math.min(timeoutMs, DEFAULT_TIMEOUT_MS), maxBytes: 64 * 1024, ...(signal !== undefined ? { signal } : {}) };
+      const started = performance.now();
+      const platform = await request(config, 'GET', '/platform', opts);
+      const round_trip_ms = Math.round(performance.now() - started);
+      const size = await request(config, 'POST', '/screen_size', opts);
+      let screen: unknown;
+      try {
+        screen = JSON.parse(size.body.toString('utf8'));
+      } catch {
+        screen = undefined;
+      }
+      const { width, height } = (typeof screen === 'object' && screen !== null ? screen : {}) as { width?: unknown; height?: unknown };
+      if (platform.status !== 200 || size.status !== 200 || typeof width !== 'number' || typeof height !== 'number')
+        throw fail(
+          'connection_unavailable',
+          `${config.name}: ${config.url} does not answer as an OSWorld server (/platform ${platform.status}, /screen_size ${size.status})`,
+          {
+            connection: config.name,
+            reason: 'bad_answer',
+            hint: 'point the connection at the VM server’s base URL (OSWorld listens on port 5000)',
+          },
+        );
+      const name = platform.body.toString('utf8').trim().slice(0, 40);
+      return {
+        name: config.name,
+        reachable: true,
+        // OSWorld's server has no authentication: reaching it is all there is.
+        authenticated: true,
+        platform: name === 'Linux' ? 'linux' : name === 'Windows' ? 'win32' : name === 'Darwin' ? 'darwin' : name.toLowerCase(),
+        // Its /screen_size reads the X display on Linux: an answer there means an X11 session.
+        session_type: name === 'Linux' ? 'x11' : name === 'Windows' ? 'windows' : 'unknown',
+        backend: 'osworld',
+        capabilities: ['screen', 'accessibility_read_only', 'remote_exec'],
+        round_trip_ms,
+      };
+    },
+
+    close: () => Promise.resolve(),
+  };
+}

@@ -1,0 +1,51 @@
+"""A small stand-in for pyperclip inside the test server's "VM": copy() hands the text to a detached
+process that owns the X clipboard through GTK and serves it (as xclip does for the real pyperclip)
+until another owner takes it, or for at most a minute; paste() reads the clipboard."""
+
+import os
+import subprocess
+import sys
+
+
+def copy(text):
+    served = subprocess.Popen(
+        [sys.executable, os.path.abspath(__file__)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, start_new_session=True,
+    )
+    served.stdin.write(str(text).encode("utf-8"))
+    served.stdin.close()
+    if served.stdout.readline().strip() != b"owned":
+        raise RuntimeError("pyperclip stand-in: the clipboard could not be taken")
+
+
+def paste():
+    import gi
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gdk, Gtk
+    return Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD).wait_for_text() or ""
+
+
+def _serve():
+    import gi
+    gi.require_version("Gtk", "3.0")
+    from gi.repository import Gdk, GLib, Gtk
+    text = sys.stdin.buffer.read().decode("utf-8")
+    clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
+    clipboard.set_text(text, -1)
+    changes = {"n": 0}
+
+    def owner_change(_clipboard, _event):
+        # The first change is this process taking the clipboard; a later one is another owner.
+        changes["n"] += 1
+        if changes["n"] > 1:
+            Gtk.main_quit()
+
+    clipboard.connect("owner-change", owner_change)
+    GLib.timeout_add_seconds(60, Gtk.main_quit)
+    sys.stdout.write("owned\n")
+    sys.stdout.flush()
+    Gtk.main()
+
+
+if __name__ == "__main__":
+    _serve()
