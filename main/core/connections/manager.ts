@@ -24,6 +24,7 @@ import {
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import { HelperSupervisor } from '../helperSupervisor.js';
 import { LOCAL_WHERE } from './localTarget.js';
+import { qualifyAnswer, unqualifyParams } from './qualifiedIds.js';
 import type { TargetContext, TargetFactory } from './makeTarget.js';
 import type { ConnectionRegistry } from './registry.js';
 import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
@@ -123,6 +124,11 @@ export class ConnectionManager {
     return name === LOCAL_CONNECTION_NAME || this.remotes.has(name);
   }
 
+  /** Whether a name is, or was while this supervisor ran, a connection's (window ids qualified with it are its). */
+  known(name: string): boolean {
+    return this.has(name) || this.removed.has(name);
+  }
+
   /** Where a connection goes, as cards, receipts and journal records name it. */
   ref(name: string): ConnectionRef {
     if (name === LOCAL_CONNECTION_NAME) return { name, kind: 'local', where: LOCAL_WHERE };
@@ -193,7 +199,8 @@ export class ConnectionManager {
     try {
       const helper = await this.helperOf(r);
       try {
-        const result = await helper.call(method, params, rest);
+        // Its window ids travel qualified with its name everywhere but between here and its helper.
+        const result = qualifyAnswer(connection, await helper.call(method, unqualifyParams(connection, params), rest));
         this.mark(r, 'up');
         return result;
       } catch (error) {
