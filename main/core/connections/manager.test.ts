@@ -176,6 +176,30 @@ describe('the connection manager: one helper supervisor per connection', () => {
     await t.localHelper.stop();
   });
 
+  it("notices another writer's change of connections.json (the CLI) and stops a removed connection's helper without being used", async () => {
+    const sub = await mkdtemp(join(dir, 'cli-'));
+    const t = await rig(sub);
+    await t.m.add(ssh('lab'));
+    await t.m.call('hello', {}, { connection: 'lab' });
+    const cli = new ConnectionRegistry(sub);
+    await cli.load();
+    await cli.remove('lab');
+    await cli.add(ssh('other'));
+    for (let i = 0; i < 50 && t.m.running('lab'); i++) {
+      await t.clock.tick(2000);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    assert.equal(t.m.running('lab'), false);
+    assert.equal(t.targets.get('lab')?.[0]?.closed, 1);
+    assert.deepEqual(
+      t.m.list().map((c) => c.name),
+      ['local', 'other'],
+    );
+    assert.equal((await codeOf(t.m.call('hello', {}, { connection: 'lab' })))?.data?.['reason'], 'removed');
+    await t.m.stop();
+    await t.localHelper.stop();
+  });
+
   it('a helper that does not start answers connection_unavailable with its reason, and the status says down', async () => {
     const t = await rig(await mkdtemp(join(dir, 'broken-')));
     await t.m.add(ssh('broken'));

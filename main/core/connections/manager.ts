@@ -33,6 +33,8 @@ import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
 /** The file is checked for another writer's change at most this often. */
 const REFRESH_EVERY_MS = 1000;
+/** And at least this often, used or not. */
+const WATCH_FILE_MS = 2000;
 
 /** Options of a helper call, as the tools make it: where it goes, for whom, in which lane. */
 export interface RoutedCallOptions {
@@ -97,6 +99,7 @@ export class ConnectionManager {
   private readonly clock: Clock;
   private readonly idleStopMs: number;
   private idleTimer: TimerHandle | undefined;
+  private refreshTimer: TimerHandle | undefined;
   private lastRefresh = 0;
   private emergency = false;
 
@@ -112,6 +115,8 @@ export class ConnectionManager {
     this.reconcile();
     this.lastRefresh = this.clock.now();
     this.idleTimer = this.clock.setInterval(() => void this.stopIdle(), Math.max(1000, Math.min(60_000, Math.floor(this.idleStopMs / 4))));
+    // The CLI writes the same file: a removed or disabled connection's helper stops within seconds, used or not.
+    this.refreshTimer = this.clock.setInterval(() => void this.maybeRefresh(), WATCH_FILE_MS);
   }
 
   /** The router the tools call through: each call goes to the connection it names. */
@@ -317,6 +322,7 @@ export class ConnectionManager {
   /** Stops every remote helper and closes every target (the supervisor is shutting down). */
   async stop(): Promise<void> {
     this.clock.clearInterval(this.idleTimer);
+    this.clock.clearInterval(this.refreshTimer);
     await Promise.all([...this.remotes.values()].map((r) => this.shut(r, 'the supervisor stopped')));
   }
 
@@ -339,7 +345,10 @@ export class ConnectionManager {
       this.options.log(`[connections] reading the registry failed: ${error instanceof Error ? error.message : String(error)}`);
       return { changed: false };
     });
-    if (changed) this.reconcile();
+    if (changed) {
+      this.options.log(`[connections] ${this.options.registry.path} changed: ${this.options.registry.list().length} connection(s) now`);
+      this.reconcile();
+    }
   }
 
   /** Brings the running helpers in line with the registry: removed and disabled ones stop. */
