@@ -178,6 +178,23 @@ describe('connections: an agent acts on a second desktop, and nothing of it land
     assert.equal(r.stdout_truncated, false);
   });
 
+  it('the emergency stop ends the second connection too (its helper and its target); re-arm brings it back', async () => {
+    assert.equal((await toolJson<ListConnectionsAnswer>(agent, 'list_connections')).active, 'second');
+    const before = (s.stderr().match(/\[stand-in\] second closed/g) ?? []).length;
+    await ui.command('brake', { action: 'emergency_stop' });
+    assert.equal((s.stderr().match(/\[stand-in\] second closed/g) ?? []).length, before + 1, 'its target was closed');
+    const view = await ui.waitFor<ConnectionsView>('connections', (v) => v.list.some((x) => x.name === 'second'));
+    assert.ok(view.list.length === 2);
+    const braked = await toolJson<Answer<object>>(agent, 'window_list');
+    assert.equal(braked.error?.code, 'braked');
+    await ui.command('brake', { action: 'rearm' });
+    const listed = await tool(agent, 'window_list');
+    assert.equal(listed.isError, false, listed.text);
+    assert.equal(await fixtureWindow(), remoteWin, 're-armed: the second desktop answers again');
+    assert.equal(await remoteDriver.text('name_entry'), 'Remote Rita');
+    await localUntouched('the brakes never moved anything');
+  });
+
   it('a disabled, then removed, connection answers connection_unavailable, and nothing falls back to local', async () => {
     await ui.command('connection_set_enabled', { name: 'second', enabled: false });
     for (const [name, args] of [

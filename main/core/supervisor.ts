@@ -181,13 +181,15 @@ export class Supervisor {
           await this.journal.append(record);
         },
         keepPicture: (receiptId, jpeg) => this.pictures.keep(receiptId, jpeg),
-        journalFinal: async (session, receipt) => {
+        journalFinal: async (session, receipt, connection) => {
           const tool = receipt.screen !== undefined ? receipt.action : 'element_act';
+          const where = this.connections.ref(connection);
           const record = await this.journal.append({
             kind: 'tool_call',
             session: session.id,
             agent: session.client,
             tool,
+            connection: where,
             phase: 'final',
             args: {},
             outcome: receipt.outcome,
@@ -209,6 +211,7 @@ export class Supervisor {
             summary: `${receipt.action} "${receipt.target?.name ?? ''}" → ${receipt.outcome} (after the agent was answered)`,
             ...(receipt.screen?.after_sha256 !== undefined ? { picture: true } : {}),
             receipt,
+            connection: where,
           });
         },
         onDispatched: (window) => this.tree.changed([window.pid]),

@@ -304,18 +304,23 @@ export class ConnectionManager {
   /** Re-arm: the helpers that ran before the emergency stop run again. */
   async resumeAll(): Promise<void> {
     this.emergency = false;
-    await this.options.local.resume();
+    // Every resumed helper is marked starting before anything is awaited: a call made right after the re-arm waits for it.
+    const local = this.options.local.resume();
     for (const r of this.remotes.values()) {
       if (!r.suspended || r.helper === undefined) continue;
       r.suspended = false;
       const helper = r.helper;
-      void (async () => {
+      // Calls made meanwhile wait for it, as for a first start (helperOf).
+      r.starting = (async () => {
         await this.targetOf(r).prepare?.();
         await helper.resume();
-      })().catch((error: unknown) => {
+        return helper;
+      })().finally(() => (r.starting = undefined));
+      r.starting.catch((error: unknown) => {
         this.mark(r, 'down', error instanceof OverseerError ? error.info : errorInfo('internal', String(error)));
       });
     }
+    await local;
     this.options.onChange();
   }
 

@@ -25,7 +25,7 @@ import { ApprovalQueue, type ApprovalOutcome } from '../supervision/approvals.js
 import { riskHints } from '../supervision/riskHints.js';
 import type { AgentSession } from './agentSession.js';
 import { queueAdmittedCard } from './personQueue.js';
-import { firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
+import { callGone, firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
 
 /** What the connection tools need: the supervised flow's parts, the connections, and who to tell when an agent switches. */
 export interface ConnectionToolDeps extends ActDeps {
@@ -108,19 +108,33 @@ async function askPerson(
   journal: Record<string, unknown>,
   progress: Progress | undefined,
   braked: Promise<ErrorInfo>,
+  signal?: AbortSignal,
 ): Promise<void> {
   const now = cannotAsk(deps, session);
   if (now !== undefined) throw new OverseerError(now);
-  const flow = queueAdmittedCard(deps, session, item, { journal, gate: () => cannotAsk(deps, session) });
-  const waitMs = Date.parse(item.expires_at) - Date.parse(item.created_at) + 1000;
-  const outcome = await firstAnswer<ApprovalOutcome | ErrorInfo>(deps, flow, braked, progress, waitMs, (early) =>
-    early.kind === 'braked' ? early.info : errorInfo('expired', 'nobody answered the card in time'),
-  );
-  if (!('decision' in outcome)) throw new OverseerError(outcome);
-  if (outcome.decision.verdict !== 'approved') throw new OverseerError(notApproved(outcome));
-  // Approved, but a brake engaged or the agent left since: nothing runs.
-  const late = cannotAsk(deps, session);
-  if (late !== undefined) throw new OverseerError(late);
+  // The call left (its connection closed, or the agent cancelled it): its card is withdrawn at once.
+  const onAbort = (): void => {
+    const gone = callGone(signal?.reason);
+    if (!deps.approvals.withdraw(item.approval_id, gone.note, gone.reason)) deps.holds.withdraw(item.approval_id, gone.note, gone.reason);
+  };
+  signal?.addEventListener('abort', onAbort, { once: true });
+  try {
+    const flow = queueAdmittedCard(deps, session, item, { journal, gate: () => cannotAsk(deps, session) });
+    const waitMs = Date.parse(item.expires_at) - Date.parse(item.created_at) + 1000;
+    const outcome = await firstAnswer<ApprovalOutcome | ErrorInfo>(deps, flow, braked, progress, waitMs, (early) =>
+      early.kind === 'braked' ? early.info : errorInfo('expired', 'nobody answered the card in time'),
+    );
+    if (!('decision' in outcome)) throw new OverseerError(outcome);
+    if (outcome.decision.verdict !== 'approved') throw new OverseerError(notApproved(outcome));
+    // Approved while paused: held like every decided action until Resume (a Stop ends it braked).
+    const hold = await deps.holds.hold({ ...item, decision: outcome.decision });
+    if (hold.kind === 'refused') throw new OverseerError(hold.refusal);
+    // Approved, but a brake engaged or the agent left since: nothing runs.
+    const late = cannotAsk(deps, session);
+    if (late !== undefined) throw new OverseerError(late);
+  } finally {
+    signal?.removeEventListener('abort', onAbort);
+  }
 }
 
 /** add_connection: a card showing exactly the entry that would be added; approved, it is added enabled. */
@@ -128,6 +142,7 @@ export async function addConnection(
   deps: ConnectionToolDeps,
   session: AgentSession,
   args: Record<string, unknown>,
+  signal: AbortSignal,
   progress: Progress | undefined,
   braked: Promise<ErrorInfo>,
 ): Promise<AddConnectionAnswer> {
@@ -137,7 +152,7 @@ export async function addConnection(
   if (deps.connections.has(entry.name))
     throw fail('invalid_argument', `a connection named "${entry.name}" exists already`, { reason: 'name_taken', name: entry.name });
   const item = card(deps, session, { action: 'add_connection', add_connection: entry, risk_hints: riskHints([entry.name]) });
-  await askPerson(deps, session, item, { add_connection: entry }, progress, braked);
+  await askPerson(deps, session, item, { add_connection: entry }, progress, braked, signal);
   const added = await deps.connections.add(entry);
   const info = deps.connections.list().find((c) => c.name === added.name);
   if (info === undefined) throw fail('internal', `the connection "${added.name}" was added but is not listed`);
@@ -171,7 +186,7 @@ export async function remoteExec(
     remote_exec: { command: args.command, timeout_ms: timeoutMs },
     risk_hints: riskHints([args.command]),
   });
-  await askPerson(deps, session, item, { command: args.command, timeout_ms: timeoutMs }, progress, braked);
+  await askPerson(deps, session, item, { command: args.command, timeout_ms: timeoutMs }, progress, braked, signal);
   const again = deps.connections.refusal(name);
   if (again !== undefined) throw new OverseerError(again);
   let out;

@@ -44,8 +44,8 @@ export interface ActDeps {
   progressIntervalMs?: number;
   /** Journals approval events (before anything is answered). */
   journalEvent: (record: { kind: 'approval_pending' | 'approval_resolved'; [k: string]: unknown }) => Promise<void>;
-  /** Journals a final receipt that no agent call is waiting for. */
-  journalFinal: (session: AgentSession, receipt: Receipt) => Promise<void>;
+  /** Journals a final receipt that no agent call is waiting for (and the connection it acted on). */
+  journalFinal: (session: AgentSession, receipt: Receipt, connection: string) => Promise<void>;
   /** Told after every dispatch, so what the person sees of that window is read again. */
   onDispatched?: (window: WindowInfo) => void;
   /** Keeps the picture of the screen after a screen input for the timeline (base64 JPEG); answers its SHA-256. */
@@ -281,7 +281,7 @@ export async function supervise(
     async (final) => {
       entry.phase = 'done';
       // Answered before the flow ended: the final receipt is journaled on its own, and kept for action_wait.
-      if (entry.pending !== undefined) await deps.journalFinal(session, final);
+      if (entry.pending !== undefined) await deps.journalFinal(session, final, connection);
       else session.acts.delete(receiptId);
       return final;
     },

@@ -345,7 +345,7 @@ export class ToolRunner {
       case 'use_local':
         return activateConnection(deps, session, 'local');
       case 'add_connection':
-        return addConnection(deps, session, args, progress, braked);
+        return addConnection(deps, session, args, signal, progress, braked);
       case 'remote_exec':
         return remoteExec(deps, session, args as RemoteExecArgs, signal, progress, braked);
     }
