@@ -196,7 +196,19 @@ describe('connections: an agent acts on a second desktop, and nothing of it land
   });
 
   it('a disabled, then removed, connection answers connection_unavailable, and nothing falls back to local', async () => {
+    const since = ui.mark();
+    const late = toolJson<Receipt>(
+      agent,
+      'element_act',
+      { window: remoteWin, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'approved after disable' },
+      { timeout: 60_000 },
+    );
+    const c = await card((p) => p.action === 'set_value', since);
     await ui.command('connection_set_enabled', { name: 'second', enabled: false });
+    await ui.command('approve', { approval_id: c.approval_id });
+    const refused = await late;
+    assert.equal(refused.outcome, 'refused', 'disabled while its card waited: refused, nothing sent');
+    assert.equal(refused.refusal?.code, 'connection_unavailable');
     for (const [name, args] of [
       ['window_list', {}],
       ['element_act', { target: remoteTarget, action: 'set_value', text: 'disabled, never lands' }],

@@ -168,6 +168,7 @@ export class Supervisor {
       act: {
         helper: this.connections.router,
         connectionRef: (name) => this.connections.ref(name),
+        connectionRefusal: (name) => this.connections.refusal(name),
         approvals: this.approvals,
         holds: this.holds,
         brakes: this.brakes,

@@ -30,6 +30,8 @@ export interface ActDeps {
   helper: HelperRouter;
   /** Where a connection goes, for cards, receipts and the journal (local only, when not given). */
   connectionRef?: (name: string) => ConnectionRef;
+  /** Why a connection cannot be used now (disabled, removed), checked again right before dispatch. */
+  connectionRefusal?: (name: string) => ErrorInfo | undefined;
   approvals: ApprovalQueue;
   holds: HoldList;
   brakes: Brakes;
@@ -268,6 +270,9 @@ export async function supervise(
         at: stamp(),
         note: away.note,
       });
+    // Disabled or removed while the card waited: refused, as nothing was sent (never re-aimed elsewhere).
+    const unusable = deps.connectionRefusal?.(connection);
+    if (unusable !== undefined) return refused(r, unusable, decision);
     entry.phase = 'dispatching';
     return checked.dispatch(decision, decision.verdict === 'auto' ? rule : undefined);
   })();

@@ -475,18 +475,20 @@ export class ToolRunner {
 
   /** The final answer of a question or handoff that answered `pending` first: journaled on its own and shown in the timeline. */
   private async journalTalkFinal(session: AgentSession, tool: string, answer: TalkAnswer): Promise<void> {
+    const where = this.where(session.connection);
     const record = await this.deps.journal.append({
       kind: 'tool_call',
       session: session.id,
       agent: session.client,
       tool,
+      connection: where,
       phase: 'final',
       args: {},
       outcome: answer.outcome,
       answer,
       duration_ms: 0,
     });
-    this.deps.onReceipt(this.entry(record.seq, record.at, session, tool, 0, undefined, undefined, answer));
+    this.deps.onReceipt({ ...this.entry(record.seq, record.at, session, tool, 0, undefined, undefined, answer), connection: where });
   }
 
   private execute(
