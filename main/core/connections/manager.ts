@@ -94,8 +94,8 @@ export function unavailable(connection: string, reason: string, detail: string, 
 
 export class ConnectionManager {
   private readonly remotes = new Map<string, Remote>();
-  /** Names removed while this supervisor ran: their ids and agents answer reason "removed". */
-  private readonly removed = new Set<string>();
+  /** Connections removed while this supervisor ran: their ids and agents answer reason "removed" (and records still name where they went). */
+  private readonly removed = new Map<string, ConnectionConfig>();
   private readonly clock: Clock;
   private readonly idleStopMs: number;
   private idleTimer: TimerHandle | undefined;
@@ -138,7 +138,9 @@ export class ConnectionManager {
   ref(name: string): ConnectionRef {
     if (name === LOCAL_CONNECTION_NAME) return { name, kind: 'local', where: LOCAL_WHERE };
     const r = this.remotes.get(name);
-    return r === undefined ? { name, kind: 'ssh', where: '(removed)' } : { name, kind: r.config.kind, where: connectionWhere(r.config) };
+    const config = r?.config ?? this.removed.get(name);
+    // A name that never was a connection has no kind of its own; it is only ever refused, never reached.
+    return config === undefined ? { name, kind: 'local', where: '(no such connection)' } : { name, kind: config.kind, where: connectionWhere(config) };
   }
 
   /** The entry of a remote connection. */
@@ -363,7 +365,7 @@ export class ConnectionManager {
       const e = entries.get(name);
       if (e === undefined) {
         this.remotes.delete(name);
-        this.removed.add(name);
+        this.removed.set(name, r.config);
         void this.shut(r, 'removed');
       } else {
         const changedWhere = JSON.stringify({ ...e, enabled: true }) !== JSON.stringify({ ...r.config, enabled: true });
