@@ -139,8 +139,12 @@ export const MAX_REMOTE_EXEC_MS = 300_000;
 const Output = z.enum(['text', 'json']).optional().describe('"json" for the structured answer as JSON text');
 
 export const ListConnectionsArgs = z.strictObject({ output: Output });
-export const TestConnectionArgs = z.strictObject({ name: ConnectionName, output: Output });
-export const ActivateConnectionArgs = z.strictObject({ name: ConnectionName, output: Output });
+const NameArg = ConnectionName.describe('A connection name from list_connections');
+export const TestConnectionArgs = z.strictObject({ name: NameArg, output: Output });
+export const ActivateConnectionArgs = z.strictObject({
+  name: NameArg.describe('The connection your tools act on from now on ("local": this desktop)'),
+  output: Output,
+});
 export const UseLocalArgs = z.strictObject({ output: Output });
 /** add_connection: an entry as the registry keeps it (enabled once the person approves), shown whole on its card. */
 export const AddConnectionArgs = z.union([
@@ -168,6 +172,26 @@ export const RemoteExecResult = z.object({
   timed_out: z.boolean().optional(),
 });
 export type RemoteExecResult = z.infer<typeof RemoteExecResult>;
+
+/** list_connections' answer: every connection (local first) and which one is active for this agent. */
+export const ListConnectionsAnswer = z.object({ connections: z.array(ConnectionInfo), active: z.string() });
+export type ListConnectionsAnswer = z.infer<typeof ListConnectionsAnswer>;
+/** activate_connection's and use_local's answer: where this agent's tools act from now on. */
+export const ActivateConnectionAnswer = z.object({ active: ConnectionRef, previous: z.string() });
+export type ActivateConnectionAnswer = z.infer<typeof ActivateConnectionAnswer>;
+/** add_connection's answer once the person approved: the connection as it is listed now. */
+export const AddConnectionAnswer = z.object({ added: ConnectionInfo });
+export type AddConnectionAnswer = z.infer<typeof AddConnectionAnswer>;
+
+/** The connections tier's answers (each tool's structuredContent). */
+export const CONNECTION_TOOL_ANSWERS = {
+  list_connections: ListConnectionsAnswer,
+  test_connection: ConnectionTest,
+  activate_connection: ActivateConnectionAnswer,
+  use_local: ActivateConnectionAnswer,
+  add_connection: AddConnectionAnswer,
+  remote_exec: RemoteExecResult,
+} as const;
 
 /** The connections tier (docs/tools.md#progressive-tools). */
 export const CONNECTION_TOOL_ARGS = {
