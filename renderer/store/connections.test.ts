@@ -1,13 +1,22 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, type ConnectionInfo, type ConnectionsView, type UiSnapshot } from '../../protocol/index.js';
+import { DEFAULT_SETTINGS, type ConnectionInfo, type ConnectionRef, type ConnectionsView, type ReceiptEntry, type UiSnapshot } from '../../protocol/index.js';
 import { emptyDraft, parseDraft, publicUrlWarning } from './connectionForm.js';
 import { agentConnection, isRemote, mayAllowForSession, statusWords, whereLine } from './connectionWords.js';
+import { groupReceipts, type ReceiptRow } from './receiptRows.js';
+import { detailFields, searchText } from './receiptWords.js';
 import { selectConnections, selectViewedConnection } from './selectors.js';
 import { createAppStore } from './store.js';
 
 const local: ConnectionInfo = { name: 'local', kind: 'local', where: 'this desktop', enabled: true, status: 'up' };
-const lab: ConnectionInfo = { name: 'lab', kind: 'ssh', where: 'ann@lab.example:2222', enabled: true, status: 'down', last_error: { code: 'connection_unavailable', detail: 'ssh exited 255' } };
+const lab: ConnectionInfo = {
+  name: 'lab',
+  kind: 'ssh',
+  where: 'ann@lab.example:2222',
+  enabled: true,
+  status: 'down',
+  last_error: { code: 'connection_unavailable', detail: 'ssh exited 255' },
+};
 const vm: ConnectionInfo = { name: 'vm1', kind: 'osworld_http', where: 'http://10.0.0.5:5000', enabled: false, status: 'unknown' };
 const view = (viewed: string, list: ConnectionInfo[] = [local, lab, vm]): ConnectionsView => ({ list, viewed });
 
@@ -165,5 +174,37 @@ describe('the add form', () => {
     assert.equal(publicUrlWarning('http://'), undefined, 'nothing to judge yet');
     assert.match(publicUrlWarning('http://203.0.113.9:5000') ?? '', /anyone who can reach this address can drive that desktop/);
     assert.match(publicUrlWarning('https://vm.example.com') ?? '', /neither this machine nor a private network/);
+  });
+});
+
+describe('receipts name where they ran', () => {
+  const entry = (seq: number, connection?: ConnectionRef): ReceiptEntry => ({
+    seq,
+    at: new Date(seq).toISOString(),
+    session: 's1',
+    agent: 'claude',
+    tool: 'remote_exec',
+    outcome: 'completed',
+    duration_ms: 3,
+    summary: 'remote_exec completed',
+    ...(connection !== undefined ? { connection } : {}),
+  });
+  const lab: ConnectionRef = { name: 'lab', kind: 'ssh', where: 'ann@lab.example:2222' };
+
+  it('a row on another desktop names it in its details and its search; a local one does not', () => {
+    const [remote, here, alsoHere] = groupReceipts([entry(1, lab), entry(2), entry(3, { name: 'local', kind: 'local', where: 'this desktop' })]);
+    assert.deepEqual(remote?.connection, lab);
+    assert.deepEqual(
+      detailFields(remote as ReceiptRow).find(([label]) => label === 'Connection'),
+      ['Connection', 'lab (SSH, ann@lab.example:2222)'],
+    );
+    assert.match(searchText(remote as ReceiptRow), /lab\.example/);
+    for (const row of [here, alsoHere]) {
+      assert.equal(row?.connection, undefined);
+      assert.equal(
+        detailFields(row as ReceiptRow).some(([label]) => label === 'Connection'),
+        false,
+      );
+    }
   });
 });

@@ -18,6 +18,8 @@ export interface ConnectionsSlice {
   setConnections(view: ConnectionsView): void;
   /** Replaces one connection's entry (a command's answer), or adds it at the end. */
   putConnection(info: ConnectionInfo): void;
+  /** Drops a removed connection from the list (the supervisor's `connections` event follows). */
+  dropConnection(name: string): void;
 }
 
 export const connectionsSlice: StateCreator<AppState, [], [], ConnectionsSlice> = (set, get) => ({
@@ -37,5 +39,9 @@ export const connectionsSlice: StateCreator<AppState, [], [], ConnectionsSlice> 
     const { list, viewed } = get().connections;
     const i = list.findIndex((c) => c.name === info.name);
     set({ connections: { viewed, list: i < 0 ? [...list, info] : list.map((c, j) => (j === i ? info : c)) } });
+  },
+  dropConnection: (name) => {
+    const { list, viewed } = get().connections;
+    set({ connections: { viewed, list: list.filter((c) => c.name !== name) } });
   },
 });

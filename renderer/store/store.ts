@@ -26,7 +26,13 @@ export interface EventsSlice {
 /** Everything the UI holds. */
 export type AppState = ConnectionSlice &
   ConnectionsSlice &
-  AgentsSlice & WindowsSlice & ApprovalsSlice & ReceiptsSlice & SystemSlice & ScreenSlice & EventsSlice;
+  AgentsSlice &
+  WindowsSlice &
+  ApprovalsSlice &
+  ReceiptsSlice &
+  SystemSlice &
+  ScreenSlice &
+  EventsSlice;
 
 const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => ({
   applySnapshot: (s) => {

@@ -22,6 +22,7 @@ import { usePaneWidths, useSize } from '../shell/paneWidths.js';
 import { Splitter } from '../shell/Splitter.js';
 import { SPLITTER_WIDTH, treeSplit } from '../../store/paneLayout.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { ViewedDesktop } from './ConnectionSwitcher.js';
 
 const ROW_HEIGHT = 24;
 
@@ -51,6 +52,7 @@ export function TreeView() {
           </span>
         )}
         {truncatedBy.length > 0 && <span className="tag tag-warn">partial: {truncatedBy.join(', ')}</span>}
+        <ViewedDesktop />
         <TreeStatusLine />
       </div>
       <TreeSearch />

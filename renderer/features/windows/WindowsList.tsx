@@ -3,8 +3,9 @@ import { selectChosenWindow, selectLive, selectWindows } from '../../store/selec
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { ConnectionSwitcher } from './ConnectionSwitcher.js';
 
-/** Top-level windows; choosing one reads its tree. */
+/** Top-level windows of the desktop shown (the switcher picks which); choosing one reads its tree. */
 export function WindowsList() {
   const windows = useApp(selectWindows);
   const chosen = useApp(selectChosenWindow);
@@ -39,6 +40,7 @@ export function WindowsList() {
           {busy ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
+      <ConnectionSwitcher />
       {windows.length === 0 ? (
         <p className="muted">No windows listed yet. Refresh to list them.</p>
       ) : (
