@@ -81,9 +81,11 @@ function ConnectionRow({ c }: { c: ConnectionInfo }) {
           {statusWords(c, now)}
         </span>
       </div>
-      <div className="small connection-where" data-testid="connection-where">
-        <UntrustedText text={c.where} limit={200} />
-      </div>
+      {!local && (
+        <div className="small connection-where" data-testid="connection-where">
+          <UntrustedText text={c.where} limit={200} />
+        </div>
+      )}
       {c.public_url === true && (
         <p className="warning small" data-testid="connection-public-warning">
           This OSWorld address is neither this machine nor a private network: anyone who reaches it can drive that desktop.

@@ -1,0 +1,287 @@
+import assert from 'node:assert/strict';
+import { mkdir } from 'node:fs/promises';
+import { createServer } from 'node:net';
+import { join } from 'node:path';
+import { after, before, beforeEach, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Locator, Page } from 'playwright-core';
+import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
+import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
+import { audit, describeViolations } from './axe.js';
+import { SCREENSHOTS, screenshot } from './browser.js';
+import { armed, settleQueue } from './queue.js';
+import { BIDI_CONTROLS, readShown } from './shownText.js';
+import { UI_LANES, type UiSession } from './uiLanes.js';
+
+const AGENT = 'connections-test-agent';
+/** A command an agent could hope the person misreads: a direction override, a zero-width space, then 60 more lines. */
+const HOSTILE = [`echo done # \u202Etxt.exe\u202C && rm -rf ~/no\u200Bthing`, ...Array.from({ length: 60 }, (_, i) => `echo line ${i + 1}`)].join('\n');
+
+/** A port on 127.0.0.1 where nothing listens (taken, then given back): a connection there is down, never someone else's. */
+async function closedPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const address = server.address();
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('no port');
+  return address.port;
+}
+
+/**
+ * docs/connections.md through the real UI against the real `overseer serve`, in Debian's Chromium,
+ * with a real MCP SDK client as the agent: Settings → Connections adds (each problem named by its
+ * field, a public OSWorld URL warned about in words), tests (a typed failure with its hint),
+ * disables, enables and removes (after a confirmation naming it); a remote_exec card names the
+ * connection and its host and shows the exact command, hostile characters marked; an add_connection
+ * card shows every field of the entry. Every connection here points at a closed port on 127.0.0.1:
+ * nothing leaves this machine and nothing runs.
+ */
+describe('connections in the supervisor UI (browser lane)', () => {
+  let desktop: PrivateDesktop;
+  let ui: UiSession;
+  let page: Page;
+  let agent: Client;
+  let port: number;
+  const row = (p: Page, name: string): Locator => p.locator(`[data-testid="connection-row"][data-name="${name}"]`);
+  const field = (p: Page, name: string): Locator => p.getByTestId(`connection-field-${name}`);
+  const call = (name: string, args: Record<string, unknown>) => toolJson(agent, name, args, { timeout: 120_000 });
+  const openSettings = async (p: Page) => {
+    await p.getByTestId('tab-settings').click();
+    await p.getByTestId('settings-connections').waitFor();
+  };
+  /** Adds a connection through the form, as the person does. */
+  const addThroughForm = async (kind: 'ssh' | 'osworld_http', fields: Record<string, string>) => {
+    await page.getByTestId(`connection-kind-${kind}`).check();
+    for (const [k, v] of Object.entries(fields)) await field(page, k).fill(v);
+    await page.getByTestId('connection-add').click();
+    await row(page, fields['name'] ?? '').waitFor({ timeout: 15_000 });
+  };
+
+  before(async () => {
+    desktop = await startPrivateDesktop();
+    const browserLane = UI_LANES.find((l) => l.name === 'browser');
+    assert.ok(browserLane);
+    ui = await browserLane.start(desktop.env);
+    page = ui.page;
+    await page.setViewportSize({ width: 1280, height: 720 });
+    agent = await httpClient(ui.mcp, AGENT, { tiers: ['accessibility'] });
+    port = await closedPort();
+    await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
+  });
+  beforeEach(() => settleQueue(page));
+  after(async () => {
+    await agent?.close().catch(() => {});
+    await ui?.stop();
+    await desktop?.stop();
+  });
+
+  it('names each refused field and warns in words about a public OSWorld URL, sending nothing', async () => {
+    await openSettings(page);
+    assert.deepEqual(await page.getByTestId('connection-row').evaluateAll((rows) => rows.map((r) => r.getAttribute('data-name'))), ['local']);
+    await page.getByTestId('connection-kind-osworld_http').check();
+    await field(page, 'name').fill('Public VM');
+    await field(page, 'url').fill('http://203.0.113.9:5000');
+    await field(page, 'timeout_ms').fill('2.5');
+    const warning = page.getByTestId('connection-url-warning');
+    await warning.waitFor();
+    assert.match((await warning.textContent()) ?? '', /neither this machine nor a private network.*anyone who can reach this address can drive that desktop/s);
+    assert.equal(
+      await field(page, 'url')
+        .getAttribute('aria-describedby')
+        .then((d) => d?.includes('connection-url-warning')),
+      true,
+      'the warning describes the URL field',
+    );
+    await page.getByTestId('connection-add').click();
+    await field(page, 'name').and(page.locator('[aria-invalid="true"]')).waitFor();
+    assert.match((await page.getByTestId('connection-field-name-error').textContent()) ?? '', /a-z, 0-9/);
+    assert.equal(await page.getByTestId('connection-field-timeout_ms-error').textContent(), 'a whole number');
+    assert.equal(await page.getByTestId('connection-field-url-error').count(), 0, 'a public URL is allowed, with its warning');
+    await screenshot(page, 'connections-form-errors-1280x720-light');
+    await field(page, 'url').fill('http://192.168.122.10:5000');
+    assert.equal(await warning.count(), 0, 'a private address is not warned about');
+    assert.equal(await page.getByTestId('connection-row').count(), 1, 'nothing was sent');
+    await field(page, 'name').fill('');
+    await field(page, 'url').fill('');
+    await field(page, 'timeout_ms').fill('');
+  });
+
+  it('adds an ssh and an OSWorld connection through the form, each listed enabled and not yet checked', async () => {
+    const activated = await agent.callTool({ name: 'computer_use_activate', arguments: { tiers: ['connections'] } });
+    assert.notEqual(activated.isError, true, JSON.stringify(activated.content));
+    await openSettings(page);
+    await addThroughForm('ssh', { name: 'lab', host: '127.0.0.1', port: String(port), display: ':7' });
+    await addThroughForm('osworld_http', { name: 'vm1', url: `http://127.0.0.1:${port}`, timeout_ms: '5000' });
+    assert.equal(await page.getByTestId('connection-added').textContent(), 'Added “vm1”, enabled.');
+    for (const [name, where] of [
+      ['lab', `127.0.0.1:${port}`],
+      ['vm1', `http://127.0.0.1:${port}`],
+    ] as const) {
+      const r = row(page, name);
+      assert.equal((await r.getByTestId('connection-where').innerText()).trim(), where);
+      assert.notEqual(await r.getAttribute('data-status'), 'disabled');
+      assert.equal(await r.getByTestId('connection-public-warning').count(), 0);
+    }
+    const listed = await call('list_connections', {});
+    assert.deepEqual(
+      (listed['connections'] as { name: string; enabled: boolean }[]).map((c) => `${c.name}:${c.enabled}`),
+      ['local:true', 'lab:true', 'vm1:true'],
+      'the agent sees what the person added',
+    );
+    // The windows list offers the desktops; the person's view starts on this one.
+    const switcher = page.getByTestId('connection-switcher');
+    assert.equal(await switcher.inputValue(), 'local');
+    assert.deepEqual(await switcher.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['local', 'lab', 'vm1']);
+  });
+
+  it('shows a remote_exec card naming the connection and its host, with the exact hostile command, and no session rule', async () => {
+    const activated = await call('activate_connection', { name: 'lab' });
+    assert.equal(activated.error, undefined, JSON.stringify(activated.error));
+    await page.locator('[data-testid="agent-connection"][data-connection="lab"]').waitFor({ timeout: 10_000 });
+    const answer = call('remote_exec', { command: HOSTILE, timeout_ms: 5000 });
+    const card = page.getByTestId('pending-card').filter({ has: page.getByTestId('remote-exec') });
+    await card.waitFor({ timeout: 15_000 });
+    assert.equal(await card.getByTestId('card-where-name').textContent(), 'lab');
+    assert.equal((await readShown(card.getByTestId('card-where-host'))).raw, `127.0.0.1:${port}`);
+    const box = card.getByTestId('card-where');
+    const head = card.locator('.card-head');
+    const [boxAt, headAt] = [await box.boundingBox(), await head.boundingBox()];
+    assert.ok(boxAt !== null && headAt !== null && boxAt.y < headAt.y + headAt.height + 40, 'where it runs is first on the card, under its head');
+    const command = card.getByTestId('remote-exec-command');
+    const shown = await readShown(command);
+    assert.equal(shown.raw, HOSTILE, 'the card stands for exactly the command the agent sent');
+    assert.deepEqual(
+      shown.chips.filter((c) => !c.label.startsWith('↵')).map((c) => c.label),
+      ['U+202E RLO', 'U+202C PDF', 'U+200B ZWSP'],
+    );
+    assert.equal((shown.text.match(/↵/g) ?? []).length, 60, 'every line break is marked');
+    assert.doesNotMatch((await card.textContent()) ?? '', BIDI_CONTROLS, 'no raw bidi control anywhere on the card');
+    assert.match(await command.evaluate((el) => getComputedStyle(el).fontFamily), /mono/i);
+    assert.equal(await card.getByTestId('remote-exec-timeout').textContent(), '5 s');
+    assert.equal(await card.getByTestId('allow-session-button').count(), 0, 'a shell command is never covered by a session rule');
+    const boxed = await card.getByTestId('remote-exec-command-box').boundingBox();
+    console.log(`[connections] remote_exec card: command box ${Math.round(boxed?.height ?? 0)} px for 61 lines (collapsed)`);
+    assert.equal(
+      await card.getByTestId('untrusted-toggle').filter({ hasText: 'lines' }).textContent(),
+      `show all (61 lines, ${[...HOSTILE].length} characters)`,
+    );
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await card.screenshot({ path: join(SCREENSHOTS, 'connections-remote-exec-card.png') });
+    await (await armed(card.getByTestId('deny-button'))).click();
+    await page.getByTestId('deny-reason').press('Enter');
+    const r = await answer;
+    assert.equal(r.error?.code, 'denied', JSON.stringify(r));
+    await page.getByTestId('tab-receipts').click();
+    const receipt = page.getByTestId('receipt-row').filter({ hasText: 'remote_exec' }).last();
+    assert.equal(await receipt.getByTestId('receipt-where').textContent(), 'on lab');
+    const back = await call('use_local', {});
+    assert.equal(back.error, undefined, JSON.stringify(back.error));
+  });
+
+  it('shows an add_connection card with every field of the entry; denied, nothing is added', async () => {
+    const entry = {
+      name: 'agentlab',
+      kind: 'ssh',
+      host: 'lab.internal',
+      user: 'ann',
+      port: 2222,
+      ssh_config: '/home/ann/.ssh/config',
+      display: ':1',
+      bus: 'unix:path=/run/user/1000/bus',
+      node: '/usr/local/bin/node',
+    };
+    const answer = call('add_connection', entry);
+    const card = page.getByTestId('pending-card').filter({ has: page.getByTestId('add-connection') });
+    await card.waitFor({ timeout: 15_000 });
+    for (const [k, v] of Object.entries(entry))
+      assert.equal((await readShown(card.getByTestId(`add-connection-${k}`))).raw, String(v), `the card shows ${k} exactly`);
+    assert.equal(await card.getByTestId('add-connection-enabled').textContent(), 'yes, once approved');
+    assert.equal(await card.getByTestId('allow-session-button').count(), 0);
+    await card.screenshot({ path: join(SCREENSHOTS, 'connections-add-connection-card.png') });
+    await (await armed(card.getByTestId('deny-button'))).click();
+    await page.getByTestId('deny-reason').press('Enter');
+    assert.equal((await answer).error?.code, 'denied');
+    await openSettings(page);
+    assert.equal(await row(page, 'agentlab').count(), 0);
+  });
+
+  it('approved, an add_connection card adds exactly its entry, warned about when its URL is public', async () => {
+    const answer = call('add_connection', { name: 'farvm', kind: 'osworld_http', url: 'http://203.0.113.9:5000', timeout_ms: 20000 });
+    const card = page.getByTestId('pending-card').filter({ has: page.getByTestId('add-connection') });
+    await card.waitFor({ timeout: 15_000 });
+    await card.getByTestId('add-connection-public-warning').waitFor();
+    assert.equal(await card.getByTestId('add-connection-url').innerText(), 'http://203.0.113.9:5000');
+    assert.equal(await card.getByTestId('add-connection-timeout_ms').innerText(), '20000');
+    await (await armed(card.getByTestId('approve-button'))).click();
+    const r = await answer;
+    assert.equal(r.error, undefined, JSON.stringify(r.error));
+    await openSettings(page);
+    await row(page, 'farvm').getByTestId('connection-public-warning').waitFor({ timeout: 10_000 });
+  });
+
+  it('tests (a typed failure with its hint), disables, enables and removes, asking again with the name', async () => {
+    await openSettings(page);
+    const lab = row(page, 'lab');
+    const started = Date.now();
+    await lab.getByTestId('connection-test').click();
+    const result = lab.getByTestId('connection-test-result');
+    await result.waitFor({ timeout: 60_000 });
+    console.log(`[connections] test of an ssh connection to a closed port answered in ${Date.now() - started} ms`);
+    assert.equal(await result.getAttribute('data-ok'), 'false');
+    assert.match((await result.getByTestId('failure-code').textContent()) ?? '', /^connection_unavailable/);
+    assert.notEqual(await result.getByTestId('failure-hint').count(), 0, 'a failure says what to do');
+    await lab.and(page.locator('[data-status="down"]')).waitFor({ timeout: 10_000 });
+    await lab.getByTestId('connection-last-error').waitFor();
+
+    await lab.getByTestId('connection-toggle').click();
+    await lab.and(page.locator('[data-status="disabled"]')).waitFor();
+    assert.equal(await lab.getByTestId('connection-toggle').textContent(), 'Enable');
+    const refused = await call('activate_connection', { name: 'lab' });
+    assert.equal(refused.error?.code, 'connection_unavailable', 'a disabled connection is refused to agents');
+    await screenshot(page, 'connections-settings-1280x720-light');
+    await lab.getByTestId('connection-toggle').click();
+    await lab.and(page.locator(':not([data-status="disabled"])')).waitFor();
+
+    const vm = row(page, 'vm1');
+    await vm.getByTestId('connection-remove').click();
+    assert.match((await vm.getByTestId('connection-remove-question').textContent()) ?? '', new RegExp(`Remove “vm1” \\(http://127\\.0\\.0\\.1:${port}\\)\\?`));
+    await vm.getByTestId('connection-remove-cancel').click();
+    assert.equal(await vm.count(), 1, 'cancel keeps it');
+    await vm.getByTestId('connection-remove').click();
+    await vm.getByTestId('connection-remove-confirm').click();
+    await vm.waitFor({ state: 'detached', timeout: 10_000 });
+    const gone = await call('activate_connection', { name: 'vm1' });
+    assert.notEqual(gone.error, undefined, 'a removed connection cannot be activated');
+  });
+
+  it('is readable and passes axe at 1280×720 and 1024×700, light and dark', async () => {
+    const dark = await ui.darkPage();
+    try {
+      for (const [theme, p] of [
+        ['light', page],
+        ['dark', dark.page],
+      ] as const) {
+        for (const [width, height] of [
+          [1280, 720],
+          [1024, 700],
+        ] as const) {
+          await p.setViewportSize({ width, height });
+          await openSettings(p);
+          await row(p, 'lab').waitFor();
+          await p.getByTestId('settings-connections').scrollIntoViewIfNeeded();
+          await p.getByTestId('connection-kind-osworld_http').check();
+          await field(p, 'url').fill('http://203.0.113.9:5000');
+          await p.getByTestId('connection-url-warning').waitFor();
+          const overflow = await p.getByTestId('settings-connections').evaluate((el) => el.scrollWidth - el.clientWidth);
+          assert.ok(overflow <= 1, `nothing is cut off sideways at ${width}×${height} ${theme} (${overflow} px)`);
+          const violations = await audit(p);
+          assert.deepEqual(violations, [], describeViolations(violations));
+          await screenshot(p, `connections-settings-${width}x${height}-${theme}`);
+          await field(p, 'url').fill('');
+        }
+      }
+    } finally {
+      await dark.close();
+    }
+  });
+});
