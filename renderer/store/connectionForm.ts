@@ -1,4 +1,4 @@
-// The Settings → Connections add form (docs/connections.md): what the person typed, checked with the
+// The Settings → Connections add form (docs/supervision.md#where-an-action-lands): what the person typed, checked with the
 // protocol's own schema before it is sent, each problem shown by the field it concerns.
 import { ConnectionConfig, isPrivateUrl, type ConnectionKind } from '../../protocol/index.js';
 

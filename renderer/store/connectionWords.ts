@@ -1,4 +1,4 @@
-// How the UI names where something acts (docs/connections.md): the connection's name and host or
+// How the UI names where something acts (docs/supervision.md#where-an-action-lands): the connection's name and host or
 // URL, said only when it is not this desktop, so that a remote card stands out from local ones.
 import { LOCAL_CONNECTION_NAME, type ConnectionInfo, type ConnectionRef, type PendingApproval } from '../../protocol/index.js';
 

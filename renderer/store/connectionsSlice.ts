@@ -10,7 +10,7 @@ export const LOCAL_ONLY: ConnectionsView = {
 
 /**
  * The desktops this supervisor reaches and the one the windows list, tree and Screen view show
- * (docs/connections.md). The supervisor owns both: the person's choice of view is a command
+ * (docs/supervision.md#where-an-action-lands). The supervisor owns both: the person's choice of view is a command
  * (`view_connection`) whose answer arrives as a `connections` event, never a local guess.
  */
 export interface ConnectionsSlice {

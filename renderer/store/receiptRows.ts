@@ -33,7 +33,7 @@ export interface ReceiptRow {
   outcome: string;
   decision: Decision | undefined;
   kind: DecisionKind | undefined;
-  /** Where it ran when that is not this desktop (docs/connections.md); undefined: here. */
+  /** Where it ran when that is not this desktop (docs/supervision.md#where-an-action-lands); undefined: here. */
   connection: ConnectionRef | undefined;
 }
 

@@ -3,7 +3,7 @@ import { isRemote, kindWords } from '../../store/connectionWords.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
 /**
- * Where a card's action lands when it is not this desktop (docs/connections.md): the connection's
+ * Where a card's action lands when it is not this desktop (docs/supervision.md#where-an-action-lands): the connection's
  * name, kind and host or URL, first on the card and in a colour no local card has, because acting
  * on the wrong desktop is the one mistake the person must not make. A local card shows nothing here.
  */

@@ -20,7 +20,7 @@ const FIELD_WORDS: Record<DraftField, { label: string; hint?: string; placeholde
 };
 
 /**
- * Adds a connection (docs/connections.md): ssh or OSWorld, checked with the registry's schema before
+ * Adds a connection (docs/supervision.md#where-an-action-lands): ssh or OSWorld, checked with the registry's schema before
  * it is sent and each problem shown by its field; an OSWorld URL that is neither loopback nor
  * private is warned about in words while it is typed. A connection the person adds is enabled.
  */

@@ -10,7 +10,7 @@ import { ConnectionAddForm } from './ConnectionAddForm.js';
 import { FailureWords, failureOf, type Failure } from './FailureWords.js';
 
 /**
- * Settings → Connections (docs/connections.md): every desktop this supervisor reaches, whether it
+ * Settings → Connections (docs/supervision.md#where-an-action-lands): every desktop this supervisor reaches, whether it
  * answered and what went wrong last, which agents act there; test, enable, disable and remove each
  * (remove asks again, naming it), and add a new one.
  */

@@ -1,7 +1,7 @@
 import { ApiError } from '../../api/api.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
-/** A refused command as the person reads it: its typed code, what went wrong, the finer reason and the hint (docs/connections.md). */
+/** A refused command as the person reads it: its typed code, what went wrong, the finer reason and the hint (docs/supervision.md#where-an-action-lands). */
 export interface Failure {
   code: string;
   detail: string;

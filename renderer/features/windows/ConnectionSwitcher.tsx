@@ -7,7 +7,7 @@ import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
 /**
- * Which desktop the windows list, the tree and the Screen view show (docs/connections.md): the
+ * Which desktop the windows list, the tree and the Screen view show (docs/supervision.md#where-an-action-lands): the
  * person's view only, agents are unaffected. What it shows follows the supervisor's answer (a
  * `connections` event), never the choice alone, so it cannot claim a desktop it does not show.
  */
