@@ -7,6 +7,11 @@ export function isRemote(ref: Pick<ConnectionRef, 'name' | 'kind'> | undefined):
   return ref !== undefined && (ref.kind !== 'local' || ref.name !== LOCAL_CONNECTION_NAME);
 }
 
+/** The connection a card acts on (a card made before connections acts here). */
+export function cardConnectionName(card: Pick<PendingApproval, 'connection'>): string {
+  return card.connection?.name ?? LOCAL_CONNECTION_NAME;
+}
+
 /** A kind of connection as people read it. */
 export function kindWords(kind: ConnectionRef['kind']): string {
   return kind === 'ssh' ? 'SSH' : kind === 'osworld_http' ? 'OSWorld VM' : 'this desktop';

@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, type ConnectionInfo, type ConnectionRef, type ConnectionsView, type ReceiptEntry, type UiSnapshot } from '../../protocol/index.js';
+import {
+  DEFAULT_SETTINGS,
+  type ConnectionInfo,
+  type ConnectionRef,
+  type ConnectionsView,
+  type PendingApproval,
+  type ReceiptEntry,
+  type UiSnapshot,
+} from '../../protocol/index.js';
 import { emptyDraft, parseDraft, publicUrlWarning } from './connectionForm.js';
 import { agentConnection, isRemote, mayAllowForSession, statusWords, whereLine } from './connectionWords.js';
 import { groupReceipts, type ReceiptRow } from './receiptRows.js';
@@ -206,5 +214,33 @@ describe('receipts name where they ran', () => {
         false,
       );
     }
+  });
+});
+
+describe('a card on another desktop', () => {
+  it('selecting it leaves the tree of the desktop shown alone, whatever its key says', () => {
+    const store = createAppStore();
+    store.getState().applySnapshot(snapshot(view('local')));
+    const card = (id: string, connection?: ConnectionRef): PendingApproval => ({
+      approval_id: id,
+      receipt_id: `r-${id}`,
+      session: 's1',
+      agent: 'claude',
+      action: 'invoke',
+      password: false,
+      target: { key: 'root', role: 'button', name: 'Delete', state: {}, patterns: [] },
+      ancestor_path: [],
+      created_at: new Date(0).toISOString(),
+      expires_at: new Date(120_000).toISOString(),
+      risk_hints: [],
+      ...(connection !== undefined ? { connection } : {}),
+    });
+    store.getState().setPending([card('remote', { name: 'lab', kind: 'ssh', where: 'lab.example' }), card('here')]);
+    store.getState().selectKey(undefined);
+    store.getState().selectApproval('remote');
+    assert.equal(store.getState().selectedApproval, 'remote');
+    assert.equal(store.getState().selectedKey, undefined, 'the local element with the same key is not selected');
+    store.getState().selectApproval('here');
+    assert.equal(store.getState().selectedKey, 'root');
   });
 });
