@@ -203,10 +203,10 @@ describe('receipts name where they ran', () => {
     const [remote, here, alsoHere] = groupReceipts([entry(1, lab), entry(2), entry(3, { name: 'local', kind: 'local', where: 'this desktop' })]);
     assert.deepEqual(remote?.connection, lab);
     assert.deepEqual(
-      detailFields(remote as ReceiptRow).find(([label]) => label === 'Connection'),
+      detailFields(remote).find(([label]) => label === 'Connection'),
       ['Connection', 'lab (SSH, ann@lab.example:2222)'],
     );
-    assert.match(searchText(remote as ReceiptRow), /lab\.example/);
+    assert.match(searchText(remote), /lab\.example/);
     for (const row of [here, alsoHere]) {
       assert.equal(row?.connection, undefined);
       assert.equal(
