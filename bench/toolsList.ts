@@ -7,7 +7,7 @@
  */
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tier } from '../protocol/index.js';
-import { screenToolList, toolList } from '../main/core/mcp/toolList.js';
+import { connectionToolList, screenToolList, toolList } from '../main/core/mcp/toolList.js';
 import { listedTools } from '../main/core/mcp/toolTiers.js';
 import { AgentSession } from '../main/core/tools/agentSession.js';
 
@@ -32,6 +32,8 @@ console.log(`  bound ${DEFAULT_BOUND} bytes: ${idleBytes <= DEFAULT_BOUND ? 'wit
 console.log(row('  after activating "accessibility"', bytes({ tools: listing(true, ['accessibility']) })));
 console.log(row('  after activating "screen" alone', bytes({ tools: listing(true, ['screen']) })));
 console.log(row('  after activating both', bytes({ tools: listing(true, ['accessibility', 'screen']) })));
+console.log(row('  after activating "connections" alone', bytes({ tools: listing(true, ['connections']) })));
+console.log(row('  after activating all three', bytes({ tools: listing(true, ['accessibility', 'screen', 'connections']) })));
 console.log(row('progressive exposure off (every tool)', bytes({ tools: listing(false, []) })));
 
 /** One tier's tools, split by what they carry. */
@@ -59,3 +61,4 @@ function tier(label: string, tools: Tool[]): void {
 }
 tier('accessibility', toolList());
 tier('screen', screenToolList());
+tier('connections', connectionToolList());

@@ -169,6 +169,26 @@ export const RemoteExecResult = z.object({
 });
 export type RemoteExecResult = z.infer<typeof RemoteExecResult>;
 
+/** list_connections' answer: every connection (local first) and which one is active for this agent. */
+export const ListConnectionsAnswer = z.object({ connections: z.array(ConnectionInfo), active: z.string() });
+export type ListConnectionsAnswer = z.infer<typeof ListConnectionsAnswer>;
+/** activate_connection's and use_local's answer: where this agent's tools act from now on. */
+export const ActivateConnectionAnswer = z.object({ active: ConnectionRef, previous: z.string() });
+export type ActivateConnectionAnswer = z.infer<typeof ActivateConnectionAnswer>;
+/** add_connection's answer once the person approved: the connection as it is listed now. */
+export const AddConnectionAnswer = z.object({ added: ConnectionInfo });
+export type AddConnectionAnswer = z.infer<typeof AddConnectionAnswer>;
+
+/** The connections tier's answers (each tool's structuredContent). */
+export const CONNECTION_TOOL_ANSWERS = {
+  list_connections: ListConnectionsAnswer,
+  test_connection: ConnectionTest,
+  activate_connection: ActivateConnectionAnswer,
+  use_local: ActivateConnectionAnswer,
+  add_connection: AddConnectionAnswer,
+  remote_exec: RemoteExecResult,
+} as const;
+
 /** The connections tier (docs/tools.md#progressive-tools). */
 export const CONNECTION_TOOL_ARGS = {
   list_connections: ListConnectionsArgs,

@@ -2,6 +2,7 @@
 // to its transform and kept by the helper, and input bound to that capture. Points here are physical
 // pixels; image space belongs to the supervisor, which keeps the transform of every screenshot.
 import { z } from 'zod';
+import { ConnectionRef } from './connections.js';
 import { WindowInfo } from './elements.js';
 import { ImageRect, MouseButton, Point, ScreenTransform, ScreenshotArgs } from './screen.js';
 
@@ -30,6 +31,8 @@ export const CapabilitiesAnswer = z.object({
   accessibility: z.object({ backend: z.string().max(50), available: z.boolean() }),
   /** Why the screen tier is unavailable, when it is. */
   reason: z.string().max(500).optional(),
+  /** The Overseer connection this answer is about (the agent's active one; the supervisor adds it). */
+  active_connection: ConnectionRef.optional(),
 });
 export type CapabilitiesAnswer = z.infer<typeof CapabilitiesAnswer>;
 

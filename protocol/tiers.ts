@@ -3,20 +3,14 @@
 // listing (main/core/mcp) and the runner's check agree.
 import { z } from 'zod';
 import { errorInfo, type ErrorInfo } from './errors.js';
+import { CONNECTION_TOOL_NAMES } from './connections.js';
 import { SCREEN_TOOL_NAMES } from './screen.js';
 import { TOOL_NAMES } from './tools.js';
 
 /** The tiers an agent can activate now. */
-export const TIERS = ['accessibility', 'screen'] as const;
+export const TIERS = ['accessibility', 'screen', 'connections'] as const;
 export const Tier = z.enum(TIERS);
 export type Tier = z.infer<typeof Tier>;
-
-/**
- * Tier names that are reserved but not offered yet: "connections" (issue 20). They stay out of the
- * listed enum, so no agent is invited to ask for them; an agent that asks anyway gets
- * invalid_argument with data.reason "tier_unavailable" rather than a bare enum error.
- */
-export const RESERVED_TIERS = ['connections'] as const;
 
 /** computer_use_activate arguments. */
 export const ActivateArgs = z.strictObject({
@@ -25,7 +19,7 @@ export const ActivateArgs = z.strictObject({
     .min(1)
     .max(TIERS.length)
     .describe(
-      'Tiers to add: "accessibility" (windows and elements: read, find, act), "screen" (screenshots, pointer and keys, when the person offers it). Default ["accessibility"].',
+      'Tiers to add: "accessibility" (windows and elements: read, find, act), "screen" (screenshots, pointer and keys, when the person offers it), "connections" (other desktops: list, test, activate, remote_exec). Default ["accessibility"].',
     )
     .optional(),
 });
@@ -51,11 +45,13 @@ export type ActivateAnswer = z.infer<typeof ActivateAnswer>;
 
 const SCREEN = new Set<string>(SCREEN_TOOL_NAMES);
 const ACCESSIBILITY = new Set<string>(TOOL_NAMES);
+const CONNECTIONS = new Set<string>(CONNECTION_TOOL_NAMES);
 
 /** The tier a tool belongs to; undefined for the tools every agent lists (activation, talking to the person). */
 export function tierOf(tool: string): Tier | undefined {
   if (ACCESSIBILITY.has(tool)) return 'accessibility';
   if (SCREEN.has(tool)) return 'screen';
+  if (CONNECTIONS.has(tool)) return 'connections';
   return undefined;
 }
 

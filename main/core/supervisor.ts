@@ -13,7 +13,11 @@ import {
 } from '../../protocol/index.js';
 import type { HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock } from './clock.js';
-import { HelperSupervisor } from './helperSupervisor.js';
+import { HelperSupervisor, type HelperCaller } from './helperSupervisor.js';
+import { localTarget } from './connections/localTarget.js';
+import { makeTarget, type TargetFactory } from './connections/makeTarget.js';
+import { ConnectionManager } from './connections/manager.js';
+import { ConnectionRegistry } from './connections/registry.js';
 import { Journal } from './journal/index.js';
 import { AgentRegistry, type AgentConnection } from './session/agentRegistry.js';
 import { ReceiptPictures } from './session/receiptPictures.js';
@@ -53,6 +57,10 @@ export interface SupervisorOptions {
   clock?: Clock;
   /** How often a call waiting for a person sends MCP progress (default 5 s). */
   progressIntervalMs?: number;
+  /** Makes each connection's transport from its registry entry (tests inject their own; docs/connections.md). */
+  makeTarget?: TargetFactory;
+  /** A remote helper nobody used for this long is stopped (default 10 minutes). */
+  connectionIdleMs?: number;
 }
 
 /**
@@ -74,7 +82,14 @@ export class Supervisor {
   /** Bytes of agents' requests held at once, over every transport. */
   readonly requestBytes = new ByteBudget();
   readonly agents: AgentRegistry;
+  /** The local connection's helper (always running). */
   readonly helper: HelperSupervisor;
+  /** Every connection's helper, and the registry (docs/connections.md#registry-and-tools). */
+  readonly connections: ConnectionManager;
+  /** The connection whose windows, tree and screen the person views (agents are unaffected). */
+  viewed = LOCAL_CONNECTION_NAME;
+  /** The viewed connection's helper, for what the person sees. */
+  readonly viewedHelper: HelperCaller;
   readonly ui: UiHub;
   readonly runner: ToolRunner;
   readonly tree: TreeFollower;
@@ -97,6 +112,27 @@ export class Supervisor {
     this.holds = new HoldList(this.brakes, this.clock);
     this.handoffs = new HandoffGate(this.clock);
     this.helper = new HelperSupervisor({ env: options.helperEnv, log: options.log, ...(options.spawnHelper ? { spawn: options.spawnHelper } : {}) });
+    this.connections = new ConnectionManager({
+      registry: new ConnectionRegistry(options.dataDir, options.log),
+      local: this.helper,
+      localTarget: localTarget(options.spawnHelper),
+      makeTarget: options.makeTarget ?? makeTarget,
+      context: { dataDir: options.dataDir, log: options.log },
+      helperEnv: options.helperEnv,
+      log: options.log,
+      clock: this.clock,
+      ...(options.connectionIdleMs !== undefined ? { idleStopMs: options.connectionIdleMs } : {}),
+      // The supervisor's own pids are of this machine: a remote desktop gets the app and title exclusions.
+      exclusions: () => {
+        const { apps, titles } = this.exclusions();
+        return { apps, titles };
+      },
+      onChange: () => this.emitConnections(),
+      onDesktopChange: (connection, pids) => {
+        if (connection === this.viewed) this.tree.changed(pids);
+      },
+    });
+    this.viewedHelper = { call: (method, params, o) => this.connections.call(method, params, { ...o, connection: this.viewed }) };
     this.policy.load(settings.rules);
     this.agents = new AgentRegistry(
       { ended: (session, reason) => this.onSessionEnded(session, reason), pendingOf: (id) => this.approvals.countFor(id) },
@@ -105,7 +141,7 @@ export class Supervisor {
     );
     this.ui = new UiHub(supervisorUiHandlers(this), options.log);
     this.tree = new TreeFollower({
-      helper: this.helper,
+      helper: this.viewedHelper,
       watched: () => this.ui.watching > 0,
       onTree: (t) => this.ui.emit('tree', t),
       onStatus: (status) => this.ui.emit('tree_status', status),
@@ -115,9 +151,17 @@ export class Supervisor {
     this.runner = new ToolRunner({
       screenTools: () => this.settings.settings.screen_tools,
       person: () => this.person(),
-      read: { helper: this.helper, settings: () => this.settings.settings },
+      read: { helper: this.connections.router, settings: () => this.settings.settings },
+      connections: this.connections,
+      onActiveChanged: (session) => {
+        void this.journal
+          .append({ kind: 'system', event: 'connection_activated', session: session.id, agent: session.client, connection: this.connections.ref(session.connection) })
+          .catch(() => {});
+        this.emitAgents();
+      },
       act: {
-        helper: this.helper,
+        helper: this.connections.router,
+        connectionRef: (name) => this.connections.ref(name),
         approvals: this.approvals,
         holds: this.holds,
         brakes: this.brakes,
@@ -170,10 +214,13 @@ export class Supervisor {
     });
     this.helper.onHealth((h) => {
       this.ui.emit('helper', h);
+      if (this.viewed !== LOCAL_CONNECTION_NAME) return;
       if (h.state === 'ready') this.tree.changed();
       else this.tree.helperDown(`the helper is ${h.state}${h.last_error !== undefined ? ` (${h.last_error})` : ''}`);
     });
-    this.helper.onDesktopChange((pids) => this.tree.changed(pids));
+    this.helper.onDesktopChange((pids) => {
+      if (this.viewed === LOCAL_CONNECTION_NAME) this.tree.changed(pids);
+    });
     // Changes travel as deltas without pixels (docs/architecture.md#ui-channel): a flood of cards never re-sends the queue.
     this.approvals.onChange((change) => {
       this.ui.emit('pending_delta', { added: change.added.map(withoutPictures), removed: change.removed });
@@ -212,6 +259,9 @@ export class Supervisor {
     await journal.append({ kind: 'system', event: 'started', pid: process.pid, version: OVERSEER_VERSION });
     await s.helper.setExclusions(s.exclusions());
     await s.helper.start();
+    await s.connections.start();
+    if (s.connections.corrupt !== undefined)
+      await journal.append({ kind: 'system', event: 'connections_corrupt', kept_as: s.connections.corrupt.aside, why: s.connections.corrupt.why });
     return s;
   }
 
@@ -284,6 +334,7 @@ export class Supervisor {
   /** Tells the UI who is connected: once a turn of the event loop however many changes it saw (a flood changes it per card). */
   emitAgents(): void {
     this.ui.emitLatest('agents', () => this.agentInfos());
+    this.emitConnections();
   }
 
   agentInfos(): UiSnapshot['agents'] {
@@ -313,7 +364,7 @@ export class Supervisor {
     );
     if (state === 'stopped' || state === 'emergency') this.approvals.brakeAll(state === 'emergency' ? 'emergency stop' : 'stopped by a person');
     if (state === 'emergency') await this.emergency();
-    if (previous === 'emergency' && state === 'running') await this.helper.resume();
+    if (previous === 'emergency' && state === 'running') await this.connections.resumeAll();
   }
 
   /** Settles once the latest brake change is journaled (or failed to be, which is logged). */
@@ -338,17 +389,32 @@ export class Supervisor {
       bounded,
     ]);
     systemClock.clearTimeout(timer);
-    this.helper.suspend();
+    // Every connection: every helper suspended and every target closed (every ssh channel ends).
+    await this.connections.suspendAll();
   }
 
   /** The desktops this supervisor reaches, as the person sees them. */
   connectionsView(): ConnectionsView {
-    return {
-      list: [
-        { name: LOCAL_CONNECTION_NAME, kind: 'local', where: 'this desktop', enabled: true, status: this.helper.health.state === 'ready' ? 'up' : 'down' },
-      ],
-      viewed: LOCAL_CONNECTION_NAME,
-    };
+    const active = new Map<string, string[]>();
+    for (const session of this.agents.list()) active.set(session.connection, [...(active.get(session.connection) ?? []), session.client]);
+    return { list: this.connections.list((name) => active.get(name) ?? []), viewed: this.viewed };
+  }
+
+  /** Tells the UI the connections changed (once a turn however many changes). */
+  emitConnections(): void {
+    this.ui.emitLatest('connections', () => this.connectionsView());
+  }
+
+  /** The person views another connection: the windows list, the tree and the Screen view follow it. */
+  async view(name: string): Promise<void> {
+    if (name !== this.viewed) {
+      this.viewed = name;
+      // What was shown belongs to the other desktop: the windows list and the tree start empty there.
+      this.windows = [];
+      this.ui.emit('windows', this.windows);
+      await this.tree.choose(undefined);
+    }
+    this.emitConnections();
   }
 
   /** Sets how agents connect (known once the listeners are up). */
@@ -362,6 +428,7 @@ export class Supervisor {
     this.agents.stop();
     this.tree.stop();
     this.approvals.brakeAll('the supervisor is shutting down');
+    await this.connections.stop();
     await this.helper.stop();
     await this.journal.append({ kind: 'system', event: 'stopped' }).catch(() => {});
     await this.journal.close();

@@ -61,6 +61,9 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       const item = s.approvals.get(approval_id);
       if (item === undefined) return Promise.reject(gone(approval_id));
       if (isTalkCard(item)) return Promise.reject(notAnAction(item));
+      // A shell command or a new connection is approved one card at a time: no rule ever covers them.
+      if (allow !== undefined && (item.action === 'remote_exec' || item.action === 'add_connection'))
+        return Promise.reject(fail('invalid_argument', `no session rule covers ${item.action}: approve this card alone`, { reason: 'no_rule' }));
       const request = allow !== undefined ? allowRequest(item, AnyAction.parse(item.action), allow.scope) : undefined;
       // The queued cards the person confirmed by name, checked against the rule before anything is decided.
       const also = (allow?.also ?? []).filter((id, i, all) => id !== approval_id && all.indexOf(id) === i);
@@ -145,13 +148,13 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       return { ok: true as const };
     },
     refresh_windows: async () => {
-      s.windows = (await s.helper.call('window_list', {})).windows;
+      s.windows = (await s.viewedHelper.call('window_list', {})).windows;
       s.ui.emit('windows', s.windows);
       return { windows: s.windows };
     },
     screen_view: async ({ window }) => {
       // The same capture, masking and exclusions as an agent's screenshot; a failure (capture_unavailable…) reaches the view typed.
-      const shot = await s.helper.call('screen_capture', { ...(window !== undefined ? { window } : {}), ...SCREEN_VIEW_SIZE, keep: false });
+      const shot = await s.viewedHelper.call('screen_capture', { ...(window !== undefined ? { window } : {}), ...SCREEN_VIEW_SIZE, keep: false });
       return {
         picture: `data:${shot.image.mime};base64,${shot.image.data}`,
         width: shot.image.width,
@@ -211,14 +214,30 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
         connection: s.options.connection,
       });
     },
-    // Connections are being built (issue 20): until the registry lands, only local exists.
-    connection_add: () => Promise.reject(fail('invalid_argument', 'connections cannot be added yet')),
-    connection_test: ({ name }) => Promise.reject(fail('connection_unavailable', `no connection "${name}"`, { connection: name, reason: 'removed' })),
-    connection_set_enabled: ({ name }) => Promise.reject(fail('connection_unavailable', `no connection "${name}"`, { connection: name, reason: 'removed' })),
-    connection_remove: ({ name }) => Promise.reject(fail('connection_unavailable', `no connection "${name}"`, { connection: name, reason: 'removed' })),
-    view_connection: ({ name }) =>
-      name === LOCAL_CONNECTION_NAME
-        ? Promise.resolve({ ok: true as const })
-        : Promise.reject(fail('connection_unavailable', `no connection "${name}"`, { connection: name, reason: 'removed' })),
+    // Settings → Connections (docs/connections.md#registry-and-tools): the person's own changes, no card.
+    connection_add: async ({ config }) => {
+      const entry = await s.connections.add({ ...config, enabled: true });
+      await s.journal.append({ kind: 'system', event: 'connection_added', by: 'human', connection: entry });
+      const info = s.connections.list().find((c) => c.name === entry.name);
+      if (info === undefined) throw fail('internal', `the connection "${entry.name}" was added but is not listed`);
+      return { connection: info };
+    },
+    connection_test: ({ name }) => s.connections.test(name),
+    connection_set_enabled: async ({ name, enabled }) => {
+      await s.connections.setEnabled(name, enabled);
+      await s.journal.append({ kind: 'system', event: enabled ? 'connection_enabled' : 'connection_disabled', by: 'human', connection: name });
+      return { ok: true as const };
+    },
+    connection_remove: async ({ name }) => {
+      await s.connections.remove(name);
+      if (s.viewed === name) await s.view(LOCAL_CONNECTION_NAME);
+      await s.journal.append({ kind: 'system', event: 'connection_removed', by: 'human', connection: name });
+      return { ok: true as const };
+    },
+    view_connection: async ({ name }) => {
+      if (!s.connections.has(name)) throw fail('not_found', `no connection "${name}"`, { name });
+      await s.view(name);
+      return { ok: true as const };
+    },
   };
 }

@@ -7,7 +7,11 @@ import {
   ActivateAnswer,
   ActivateArgs,
   AskAnswer,
+  CONNECTION_TOOL_ANSWERS,
+  CONNECTION_TOOL_ARGS,
+  CONNECTION_TOOL_NAMES,
   CtrlAnswer,
+  type ConnectionToolName,
   TALK_TOOL_NAMES,
   type TalkToolName,
   SCREEN_TOOL_ANSWERS,
@@ -131,7 +135,8 @@ export const activateTool: () => Tool = (() => {
       name: ACTIVATE_TOOL,
       description:
         `Add desktop tools to your tools/list (it is sent again: tools/list_changed). Tier "accessibility" (default): ${TOOL_NAMES.join(', ')}. ` +
-        `Tier "screen", when the person offers it: screenshots, pointer and keys (${SCREEN_TOOL_NAMES.length} tools) for what the accessibility tree cannot see.`,
+        `Tier "screen", when the person offers it: screenshots, pointer and keys (${SCREEN_TOOL_NAMES.length} tools) for what the accessibility tree cannot see. ` +
+        `Tier "connections": other desktops (${CONNECTION_TOOL_NAMES.join(', ')}).`,
       inputSchema: toolJsonSchema(ActivateArgs, 'input'),
       outputSchema: toolJsonSchema(ActivateAnswer, 'output'),
       annotations: { title: 'Activate desktop tools', readOnlyHint: true, openWorldHint: false },
@@ -164,5 +169,51 @@ export const talkToolList: () => Tool[] = (() => {
       inputSchema: toolJsonSchema(TALK_TOOL_ARGS[name], 'input'),
       outputSchema: toolJsonSchema(TALK_ANSWERS[name], 'output'),
       annotations: TALK_ANNOTATIONS[name],
+    })));
+})();
+
+const CONNECTION_DESCRIPTIONS: Record<ConnectionToolName, string> = {
+  list_connections: 'The desktops this supervisor reaches (local, ssh, OSWorld VMs): name, kind, host or URL, enabled, status with the last error, and which one is active for you.',
+  test_connection: 'Reach a connection and ask its helper who it is (platform, session type, capabilities); on failure a typed error says what to fix. Read-only.',
+  activate_connection:
+    'Make your desktop tools act on this connection from now on. Ids (windows, targets, observations, screenshots) from another connection answer wrong_connection there: read again after switching.',
+  use_local: 'Make your desktop tools act on the local desktop again (the one the supervisor runs on).',
+  add_connection:
+    'Ask the person to add a connection (kind "ssh" with host, user?, port?… or "osworld_http" with url): a card shows exactly the entry; never passwords or keys.',
+  remote_exec:
+    'Run a shell command on your active connection (never local), after the person approves the exact command. Answers exit_code, bounded stdout/stderr with truncated flags, duration_ms; ok only on exit 0.',
+};
+
+const CONNECTION_ANNOTATIONS: Record<ConnectionToolName, Tool['annotations']> = {
+  list_connections: readOnly('List connections'),
+  test_connection: readOnly('Test a connection'),
+  activate_connection: { title: 'Activate a connection', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  use_local: { title: 'Use the local desktop', readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  add_connection: { title: 'Add a connection (approval)', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: true },
+  remote_exec: { title: 'Run a command remotely (approval)', readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true },
+};
+
+/**
+ * MCP lists an input schema as one object: add_connection's kinds (a union) are listed as one object
+ * with every kind's fields and `name`, `kind` required; the runner still validates the exact union.
+ */
+function oneObject(schema: Tool['inputSchema']): Tool['inputSchema'] {
+  const variants = ((schema as { anyOf?: { properties?: Record<string, object> }[] }).anyOf ?? []).map((v) => v.properties ?? {});
+  const properties: Record<string, object> = {};
+  for (const v of variants)
+    for (const [k, p] of Object.entries(v)) properties[k] = k === 'kind' ? { type: 'string', enum: ['ssh', 'osworld_http'] } : p;
+  return { type: 'object', properties, required: ['name', 'kind'], additionalProperties: false };
+}
+
+/** The connections tier's tools as MCP lists them (docs/tools.md#connections-tier). */
+export const connectionToolList: () => Tool[] = (() => {
+  let tools: Tool[] | undefined;
+  return () =>
+    (tools ??= CONNECTION_TOOL_NAMES.map((name) => ({
+      name,
+      description: CONNECTION_DESCRIPTIONS[name],
+      inputSchema: name === 'add_connection' ? oneObject(toolJsonSchema(CONNECTION_TOOL_ARGS[name], 'input')) : toolJsonSchema(CONNECTION_TOOL_ARGS[name], 'input'),
+      outputSchema: toolJsonSchema(CONNECTION_TOOL_ANSWERS[name], 'output'),
+      annotations: CONNECTION_ANNOTATIONS[name],
     })));
 })();

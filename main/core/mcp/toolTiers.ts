@@ -2,9 +2,9 @@
 // default) an idle agent lists only what it needs to start, and computer_use_activate adds tiers.
 // Every tool stays callable by name; one of an inactive tier answers how to activate it.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
-import { ActivateArgs, RESERVED_TIERS, TIERS, errorInfo, invalidArgument, type ActivateAnswer, type ErrorInfo, type Tier } from '../../../protocol/index.js';
+import { ActivateArgs, TIERS, invalidArgument, type ActivateAnswer, type ErrorInfo, type Tier } from '../../../protocol/index.js';
 import type { AgentSession } from '../tools/agentSession.js';
-import { ACTIVATE_TOOL, activateTool, screenToolList, talkToolList, toolList } from './toolList.js';
+import { ACTIVATE_TOOL, activateTool, connectionToolList, screenToolList, talkToolList, toolList } from './toolList.js';
 
 /**
  * Tools every agent lists, idle or not, whatever tiers it activated: talking to the person
@@ -15,7 +15,7 @@ export const ALWAYS_LISTED: readonly (() => Tool[])[] = [talkToolList];
 
 /** The tools of one tier as MCP lists them. */
 function tierTools(tier: Tier): Tool[] {
-  return tier === 'accessibility' ? toolList() : screenToolList();
+  return tier === 'accessibility' ? toolList() : tier === 'screen' ? screenToolList() : connectionToolList();
 }
 
 /** Whether a tier's tools are listed for this agent now: activated, and (screen) offered by the person. */
@@ -35,22 +35,8 @@ export function listedTools(session: AgentSession, screenOffered: boolean): Tool
 /** What an activation did: the answer, and whether the listing changed (then tools/list_changed is sent). */
 export type Activation = { ok: true; answer: ActivateAnswer; changed: boolean } | { ok: false; error: ErrorInfo };
 
-/**
- * computer_use_activate: adds the tiers asked for (default accessibility) to what the agent has.
- * A reserved tier ("connections") refuses the whole call, naming it, so nothing is half done.
- */
+/** computer_use_activate: adds the tiers asked for (default accessibility) to what the agent has. */
 export function activate(session: AgentSession, raw: unknown, screenOffered: boolean): Activation {
-  const asked = (raw as { tiers?: unknown } | null | undefined)?.tiers;
-  const reserved = Array.isArray(asked) ? RESERVED_TIERS.find((r) => asked.includes(r)) : undefined;
-  if (reserved !== undefined)
-    return {
-      ok: false,
-      error: errorInfo('invalid_argument', `the "${reserved}" tier is not available yet; activate "accessibility" or "screen"`, {
-        reason: 'tier_unavailable',
-        tier: reserved,
-        tiers: [...TIERS],
-      }),
-    };
   const parsed = ActivateArgs.safeParse(raw ?? {});
   if (!parsed.success) return { ok: false, error: invalidArgument(parsed.error, ACTIVATE_TOOL) };
   const tiers = parsed.data.tiers ?? ['accessibility'];

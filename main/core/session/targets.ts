@@ -115,6 +115,11 @@ export class TargetRegistry {
     return entry.handle;
   }
 
+  /** The observation a handle is bound to now, without checking or spending it (undefined when not held). */
+  observationOf(handle: string): string | undefined {
+    return this.entries.get(handle)?.observationId;
+  }
+
   /** Resolves a handle for acting: the bound ref, or throws OverseerError snapshot_unknown | snapshot_expired | snapshot_spent | snapshot_superseded | snapshot_evicted. */
   resolve(handle: unknown): ResolvedTarget {
     if (typeof handle !== 'string' || !HANDLE.test(handle)) {

@@ -16,10 +16,10 @@ import {
 } from '../../../protocol/index.js';
 import { riskHints } from '../supervision/riskHints.js';
 import { changedBeyondView, viewMayChangeState } from '../supervision/viewOnly.js';
-import type { AgentSession } from './agentSession.js';
+import type { AgentSession, Via } from './agentSession.js';
 import { bindTargets } from './readTools.js';
 import { pictureOf } from './screenTools.js';
-import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
+import { connectionRef, refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
 
 export { MAX_WAITING_PER_AGENT, actionWait, type ActDeps, type Progress } from './supervisedFlow.js';
 
@@ -45,20 +45,20 @@ function fromHelper(receiptId: string, h: HelperActResult, decision?: Decision):
  * An ambiguous selector's candidates get target handles, as element_find's matches do when the
  * window is named (docs/tools.md#ambiguous-selectors): the agent can act on the one it means.
  */
-function targetCandidates(session: AgentSession, args: ElementActArgs, h: HelperActResult): void {
+function targetCandidates(session: AgentSession, connection: string, args: ElementActArgs, h: HelperActResult): void {
   const candidates = h.refusal?.code === 'ambiguous' ? h.refusal.data?.['candidates'] : undefined;
   if (args.window === undefined || h.window === undefined || h.candidate_refs === undefined || !Array.isArray(candidates)) return;
-  bindTargets(session, args.selector, h.window, candidates as Element[], h.candidate_refs);
+  bindTargets(session, connection, args.selector, h.window, candidates as Element[], h.candidate_refs);
 }
 
 /** The card picture of an element_act: the target window (supervisor and excluded apps masked) with the element outlined. */
-async function windowPicture(deps: ActDeps, session: AgentSession, item: PendingApproval, signal: AbortSignal): Promise<void> {
+async function windowPicture(deps: ActDeps, via: Via, item: PendingApproval, signal: AbortSignal): Promise<void> {
   if (item.window === undefined) return;
   try {
     const shot = await deps.helper.call(
       'screen_capture',
       { window: item.window.window, ...CARD_PICTURE, keep: false },
-      { signal, timeoutMs: 5000, ...session.via },
+      { signal, timeoutMs: 5000, ...via },
     );
     const picture = pictureOf(shot);
     const rect = item.target?.rect;
@@ -98,6 +98,8 @@ export function elementAct(
 ): Promise<Receipt> {
   const receiptId = `R${randomBytes(9).toString('base64url')}`;
   const r = base(receiptId, args);
+  // Where the act goes is fixed when the call begins: the check, the card, its picture and the dispatch all go there.
+  const via = session.via;
   const check = async (): Promise<Receipt | Checked> => {
     let bound: ElementRef | undefined;
     let observationId: string | undefined;
@@ -118,7 +120,7 @@ export function elementAct(
         ...(args.rebind === true ? { rebind: true } : {}),
         check_only: true,
       },
-      { signal, timeoutMs: 20_000, ...session.via },
+      { signal, timeoutMs: 20_000, ...via },
     );
     const password = checkedByHelper.target?.state.password === true;
     if (checkedByHelper.target !== undefined && args.text !== undefined) r.text = password ? MASKED_TEXT : args.text;
@@ -129,7 +131,7 @@ export function elementAct(
       checkedByHelper.window === undefined
     ) {
       const { text: _text, ...answer } = fromHelper(receiptId, checkedByHelper);
-      targetCandidates(session, args, checkedByHelper);
+      targetCandidates(session, via.connection, args, checkedByHelper);
       return { ...answer, ...(r.text !== undefined ? { text: r.text } : {}) };
     }
     const { target, window } = checkedByHelper;
@@ -148,6 +150,7 @@ export function elementAct(
       target,
       ancestor_path: ref.ancestors ?? [],
       window,
+      connection: connectionRef(deps, via.connection),
       risk_hints: [
         ...(selects !== undefined ? [SELECTION_HINT] : []),
         ...riskHints([target.name, password ? undefined : args.text, ...(ref.ancestors ?? []), window.title]),
@@ -161,8 +164,13 @@ export function elementAct(
       element: ref.key,
       mutating,
       card,
-      journal: { target: { key: target.key, role: target.role, name: target.name ?? null }, app: window.app, pid: window.pid },
-      enrich: (item) => windowPicture(deps, session, item, signal),
+      journal: {
+        target: { key: target.key, role: target.role, name: target.name ?? null },
+        app: window.app,
+        pid: window.pid,
+        connection: connectionRef(deps, via.connection),
+      },
+      enrich: (item) => windowPicture(deps, via, item, signal),
       async dispatch(decision) {
         // A person's approval binds the state the card showed; an automatic decision binds identity only.
         const { shown: _shown, ...identity } = ref;
@@ -173,7 +181,7 @@ export function elementAct(
             'element_act',
             { element: dispatchRef, action: args.action, ...(args.text !== undefined ? { text: args.text } : {}) },
             // In the agent's scope but in no lane: a decided action never waits behind the agent's own reads.
-            { timeoutMs: 30_000, scope: session.scope },
+            { timeoutMs: 30_000, scope: via.scope, connection: via.connection },
           );
         } catch (error) {
           // The helper died or stopped answering after dispatch may have begun: never retried, never guessed.
@@ -194,5 +202,5 @@ export function elementAct(
       },
     };
   };
-  return supervise(deps, session, r, check, progress, braked, signal);
+  return supervise(deps, session, r, check, progress, braked, signal, via.connection);
 }

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { TIERS, type AgentInfo, type CallScope, type ErrorInfo, type Receipt, type TalkAnswer, type Tier } from '../../../protocol/index.js';
+import { ConnectionBindings } from '../session/connectionBindings.js';
 import { ObservationStore } from '../session/observations.js';
 import { ScreenshotStore } from '../session/screenshots.js';
 import { TargetRegistry } from '../session/targets.js';
@@ -40,6 +41,13 @@ export interface InflightCall {
   running?: Promise<unknown>;
 }
 
+/** Where and how one agent's helper calls go. */
+export interface Via {
+  scope: CallScope;
+  lane: string;
+  connection: string;
+}
+
 /** Longest agent name shown to the person. */
 export const MAX_AGENT_NAME = 80;
 
@@ -78,6 +86,10 @@ export class AgentSession {
   /** Targets live 5 minutes (on the session's clock). */
   readonly targets: TargetRegistry;
   readonly acts = new Map<string, ActFlow>();
+  /** The connection this agent's tools act on now (docs/connections.md): local until it activates another. */
+  connection = 'local';
+  /** Which connection issued each id this agent received. */
+  readonly bindings = new ConnectionBindings();
   /** Questions and handoffs of this agent in flight, by receipt id. */
   readonly talks = new Map<string, TalkFlow>();
   private readonly inflight = new Set<InflightCall>();
@@ -123,9 +135,13 @@ export class AgentSession {
     return { agent: this.id, ...(this.hostPids.length > 0 ? { exclude_pids: [...this.hostPids] } : {}) };
   }
 
-  /** How this agent's helper calls go: in its scope, and in its identity's lane (a few at a time, docs/architecture.md#fair-lanes). */
-  get via(): { scope: CallScope; lane: string } {
-    return { scope: this.scope, lane: this.identity };
+  /**
+   * How this agent's helper calls go: to its active connection, in its scope, and in its identity's
+   * lane (a few at a time, docs/architecture.md#fair-lanes). A tool takes it once, at its start, so a
+   * call made before the agent switched connections never goes where it switched to.
+   */
+  get via(): Via {
+    return { scope: this.scope, lane: this.identity, connection: this.connection };
   }
 
   /** A request of the agent began (returns its end); while any is open the session is not idle. */
@@ -195,6 +211,7 @@ export class AgentSession {
       pending,
       activated: this.activated,
       last_active: new Date(this.lastActive).toISOString(),
+      connection: this.connection,
     };
     if (idleLimitMs !== undefined && this.transport === 'http' && this.open === 0) info.expires_at = new Date(this.lastActive + idleLimitMs).toISOString();
     return info;

@@ -13,19 +13,23 @@ import {
   type WindowReadArgs,
 } from '../../../protocol/index.js';
 import { phase } from '../callProfile.js';
-import type { HelperCaller } from '../helperSupervisor.js';
+import type { HelperRouter } from '../connections/manager.js';
 import { observationScope } from '../session/canonical.js';
 import type { AgentSession } from './agentSession.js';
 
 /** What the read tools need from the supervisor. */
 export interface ReadDeps {
-  helper: HelperCaller;
+  /** Every call names its connection (the agent's active one when the tool began). */
+  helper: HelperRouter;
   settings: () => { read_timeout_ms: number; read_max_nodes: number };
 }
 
 /** window_list through the helper. */
 export async function windowList(deps: ReadDeps, session: AgentSession, args: WindowListArgs, signal: AbortSignal): Promise<WindowListAnswer> {
-  return deps.helper.call('window_list', args.limit === undefined ? {} : { limit: args.limit }, { signal, timeoutMs: 10_000, ...session.via });
+  const via = session.via;
+  const answer = await deps.helper.call('window_list', args.limit === undefined ? {} : { limit: args.limit }, { signal, timeoutMs: 10_000, ...via });
+  for (const w of answer.windows) session.bindings.note('window', w.window, via.connection);
+  return answer;
 }
 
 /** Visits every element of a tree or flat list. */
@@ -74,6 +78,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   const wantTargets = args.targets ?? args.window !== undefined;
   // The text answer shows no rectangles: only JSON asks every element for one (docs/performance.md#what-a-read-asks).
   const rects = args.output === 'json';
+  const via = session.via;
   const helperCalled = phase('helper');
   const read = await deps.helper.call(
     'window_read',
@@ -89,10 +94,13 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
       ...(args.max_text_chars !== undefined ? { max_text_chars: args.max_text_chars } : {}),
       ...(args.max_tokens !== undefined ? { max_tokens: args.max_tokens } : {}),
     },
-    { signal, timeoutMs: Math.min(args.timeout_ms ?? READ_LIMITS.timeout_ms.default, READ_LIMITS.timeout_ms.ceiling) + 5000, ...session.via },
+    { signal, timeoutMs: Math.min(args.timeout_ms ?? READ_LIMITS.timeout_ms.default, READ_LIMITS.timeout_ms.ceiling) + 5000, ...via },
   );
   helperCalled();
   const id = session.observations.allocate();
+  // Bound to the connection the read went to, whatever the agent activated meanwhile.
+  session.bindings.note('observation', id, via.connection);
+  session.bindings.note('window', read.window.window, via.connection);
   const scopeKey = windowScope(read.window);
   if (wantTargets) {
     // Identity comes from the helper as it built it (uncut names, whole ancestor path), never rebuilt here.
@@ -115,6 +123,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   };
   if (args.since !== undefined) {
     const d = session.observations.diff(args.since, observation, id);
+    session.bindings.note('observation', d.observation, via.connection);
     if (d.mode === 'delta') return { ...meta, window: read.window, observation: d.observation, mode: 'delta', format, delta: d.delta };
     return { ...meta, window: read.window, observation: d.observation, mode: 'full', format, elements: read.elements, reset_reason: d.reset_reason };
   }
@@ -126,9 +135,17 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
  * Gives elements a selector found their target handles, bound to a find observation of their window
  * (element_find's matches, an ambiguous element_act's candidates): `refs[i]` is `elements[i]`'s identity.
  */
-export function bindTargets(session: AgentSession, selector: unknown, window: WindowInfo, elements: Element[], refs: readonly ElementRef[]): void {
+export function bindTargets(
+  session: AgentSession,
+  connection: string,
+  selector: unknown,
+  window: WindowInfo,
+  elements: Element[],
+  refs: readonly ElementRef[],
+): void {
   if (refs.length === 0) return;
   const id = session.observations.allocate();
+  session.bindings.note('observation', id, connection);
   const scopeKey = windowScope(window);
   session.observations.record({ scope: `${FIND_SCOPE}${JSON.stringify(selector)}`, window, format: 'flat', elements, truncated: true, meta: {} }, id);
   elements.forEach((e, i) => {
@@ -141,13 +158,15 @@ export function bindTargets(session: AgentSession, selector: unknown, window: Wi
 export async function elementFind(deps: ReadDeps, session: AgentSession, args: ElementFindArgs, signal: AbortSignal): Promise<ElementFindAnswer> {
   const { output: _output, ...params } = args;
   const wantTargets = args.window !== undefined;
+  const via = session.via;
   const found = await deps.helper.call(
     'element_find',
     { ...params, refs: wantTargets },
-    { signal, timeoutMs: Math.min(args.timeout_ms ?? 0, FIND_TIMEOUT.ceiling) + READ_LIMITS.timeout_ms.default + 5000, ...session.via },
+    { signal, timeoutMs: Math.min(args.timeout_ms ?? 0, FIND_TIMEOUT.ceiling) + READ_LIMITS.timeout_ms.default + 5000, ...via },
   );
   const { refs, ...answer } = found;
-  if (wantTargets && refs !== undefined) bindTargets(session, args.selector, found.window, answer.matches, refs);
+  session.bindings.note('window', found.window.window, via.connection);
+  if (wantTargets && refs !== undefined) bindTargets(session, via.connection, args.selector, found.window, answer.matches, refs);
   for (const m of answer.matches) delete m.digest;
   return answer;
 }

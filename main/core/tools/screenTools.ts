@@ -36,7 +36,7 @@ import { riskHints } from '../supervision/riskHints.js';
 import { keysOutOfScope, textOutOfScope } from '../supervision/ruleScope.js';
 import type { ScreenshotRecord } from '../session/screenshots.js';
 import type { AgentSession } from './agentSession.js';
-import { refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
+import { connectionRef, refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
 
 /** Image tokens as the common estimate has them: one token per 750 pixels (Anthropic's formula for images). */
 export const PIXELS_PER_TOKEN = 750;
@@ -52,8 +52,11 @@ export async function screenshot(
   signal: AbortSignal,
 ): Promise<{ answer: ScreenshotAnswer; image: { data: string; mimeType: string } }> {
   const { output: _output, ...capture } = args as ScreenshotArgs & { output?: string };
-  const result = await deps.helper.call('screen_capture', capture, { signal, timeoutMs: 20_000, ...session.via });
+  const via = session.via;
+  const result = await deps.helper.call('screen_capture', capture, { signal, timeoutMs: 20_000, ...via });
   const record = session.screenshots.add(result);
+  session.bindings.note('screenshot', record.id, via.connection);
+  if (result.window !== undefined) session.bindings.note('window', result.window.window, via.connection);
   const answer: ScreenshotAnswer = {
     screenshot: record.id,
     width: record.width,
@@ -263,6 +266,8 @@ export function screenInput(
     verification: 'not_checked',
     after_read: { status: 'unavailable' },
   };
+  // Where the input goes is fixed when the call begins: the check, the card and the dispatch all go there.
+  const via = session.via;
   const check = async (): Promise<Receipt | Checked> => {
     let planned: Planned;
     try {
@@ -274,7 +279,7 @@ export function screenInput(
     r.screen = planned.detail;
     let checked: ScreenInputResult;
     try {
-      checked = await deps.helper.call('screen_input', { ...planned.params, check_only: true }, { signal, timeoutMs: 20_000, ...session.via });
+      checked = await deps.helper.call('screen_input', { ...planned.params, check_only: true }, { signal, timeoutMs: 20_000, ...via });
     } catch (error) {
       if (error instanceof OverseerError && REFUSED_BEFORE_DISPATCH.has(error.code)) return refused(r, error.info);
       throw error;
@@ -301,6 +306,7 @@ export function screenInput(
       action,
       password,
       ancestor_path: [],
+      connection: connectionRef(deps, via.connection),
       risk_hints: riskHints([checked.element?.name, checked.window?.title, checked.focus_password === true ? undefined : planned.text, detail.keys]),
       ...(picture !== undefined ? { screen: { card: picture, detail } } : {}),
     };
@@ -313,6 +319,7 @@ export function screenInput(
       card,
       journal: {
         app,
+        connection: connectionRef(deps, via.connection),
         ...(checked.window?.pid !== undefined ? { pid: checked.window.pid } : {}),
         screen: {
           ...(detail.screenshot !== undefined ? { screenshot: detail.screenshot } : {}),
@@ -345,7 +352,7 @@ export function screenInput(
           const perChar = params.stay !== undefined ? 80 : 20;
           const budget = 30_000 + (params.duration_ms ?? 0) + [...(params.text ?? '')].length * perChar + (params.keys?.length ?? 0) * 80;
           // In the agent's scope but in no lane: a decided input never waits behind the agent's own reads.
-          done = await deps.helper.call('screen_input', params, { timeoutMs: budget, scope: session.scope });
+          done = await deps.helper.call('screen_input', params, { timeoutMs: budget, scope: via.scope, connection: via.connection });
         } catch (error) {
           const sent = error instanceof OverseerError && error.info.data?.['reason'] === 'left_rule_scope' ? stoppedAt(error.info.data) : undefined;
           // Stopped part way: what was sent ran; the rest was refused, and the receipt says how far it got.
@@ -369,5 +376,5 @@ export function screenInput(
       },
     };
   };
-  return supervise(deps, session, r, check, progress, braked, signal);
+  return supervise(deps, session, r, check, progress, braked, signal, via.connection);
 }

@@ -1,6 +1,7 @@
 import {
-  LOCAL_CONNECTION,
+  LOCAL_CONNECTION_NAME,
   RULE_SCOPE_HINT,
+  type ConnectionRef,
   errorInfo,
   fail,
   type ActionWaitArgs,
@@ -12,7 +13,6 @@ import {
   type WindowInfo,
 } from '../../../protocol/index.js';
 import type { Clock } from '../clock.js';
-import type { HelperCaller } from '../helperSupervisor.js';
 import type { AllowScope, ApprovalOutcome, ApprovalQueue, RuleSubject, WithdrawReason } from '../supervision/approvals.js';
 import { ApprovalQueue as Queue } from '../supervision/approvals.js';
 import { QUEUE_BOUNDS, type Admitted, type QueueAdmission } from '../supervision/admission.js';
@@ -20,11 +20,16 @@ import type { Brakes } from '../supervision/brakes.js';
 import type { HandoffGate } from '../supervision/handoff.js';
 import type { HoldList } from '../supervision/holds.js';
 import type { Policy } from '../supervision/policy.js';
+import type { HelperRouter } from '../connections/manager.js';
+import { queueCard } from './personQueue.js';
 import type { ActFlow, AgentSession } from './agentSession.js';
 
 /** What a supervised action needs from the supervisor. */
 export interface ActDeps {
-  helper: HelperCaller;
+  /** Every call names its connection: the one the act was checked on, fixed when the call began. */
+  helper: HelperRouter;
+  /** Where a connection goes, for cards, receipts and the journal (local only, when not given). */
+  connectionRef?: (name: string) => ConnectionRef;
   approvals: ApprovalQueue;
   holds: HoldList;
   brakes: Brakes;
@@ -68,6 +73,11 @@ export type Progress = (progress: number, total: number | undefined, message: st
  * told to wait for the decisions it has. Identities and the whole queue have bounds too (`QUEUE_BOUNDS`).
  */
 export const MAX_WAITING_PER_AGENT = QUEUE_BOUNDS.perSession;
+
+/** Where a connection goes, as a card shows it. */
+export function connectionRef(deps: Pick<ActDeps, 'connectionRef'>, name: string): ConnectionRef {
+  return deps.connectionRef?.(name) ?? { name, kind: name === LOCAL_CONNECTION_NAME ? 'local' : 'ssh', where: name === LOCAL_CONNECTION_NAME ? 'this desktop' : name };
+}
 
 export function refused(r: Receipt, refusal: ErrorInfo, decision?: Decision): Receipt {
   return { ...r, outcome: 'refused', refusal, ...(decision !== undefined ? { decision } : {}) };
@@ -127,6 +137,7 @@ export async function supervise(
   progress: Progress | undefined,
   braked: Promise<ErrorInfo>,
   signal?: AbortSignal,
+  connection: string = LOCAL_CONNECTION_NAME,
 ): Promise<Receipt> {
   const receiptId = r.receipt_id;
   const stamp = (): string => deps.approvals.stamp();
@@ -141,7 +152,7 @@ export async function supervise(
   if (signal?.aborted === true) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
   const flow = (async (): Promise<Receipt> => {
-    const handedOff = await waitForHandoff(deps, session, r, entry);
+    const handedOff = await waitForHandoff(deps, session, r, entry, connection);
     if (handedOff !== undefined) return handedOff;
     const checked = await check();
     if (!('dispatch' in checked)) return checked;
@@ -207,7 +218,10 @@ export async function supervise(
         if (refusal !== undefined) return refusal;
         entry.phase = 'asking';
         await checked.enrich?.(item);
-        const outcome = await askPerson(deps, item, subject, checked.journal, () => {
+        const outcome = await queueCard(deps, item, {
+          journal: checked.journal,
+          subject,
+          gate: (): ApprovalOutcome | undefined => {
           if (deps.brakes.refusing)
             return {
               decision: {
@@ -220,6 +234,7 @@ export async function supervise(
           const away = ended();
           if (away !== undefined) return { decision: { verdict: 'withdrawn', by: 'policy', at: stamp(), note: away.note }, withdrawn: away.reason };
           return undefined;
+          },
         });
         decision = outcome.decision;
         if (decision.verdict !== 'approved') return refused(r, notApproved(outcome), decision);
@@ -280,9 +295,10 @@ export async function supervise(
  * would act on may change under the person's hands), counted against the queue's bounds like an
  * action the pause holds. Answers a refusal when it may never run; undefined when it goes on.
  */
-async function waitForHandoff(deps: ActDeps, session: AgentSession, r: Receipt, entry: ActFlow): Promise<Receipt | undefined> {
+async function waitForHandoff(deps: ActDeps, session: AgentSession, r: Receipt, entry: ActFlow, connection: string): Promise<Receipt | undefined> {
   const gate = deps.handoffs;
-  if (gate === undefined || !gate.handedOff(LOCAL_CONNECTION)) return undefined;
+  // Handoffs are per connection: the person holding one desktop holds inputs bound for it alone.
+  if (gate === undefined || !gate.handedOff(connection)) return undefined;
   const admitted = deps.admission.admit(session.id, session.identity);
   if (!admitted.ok)
     return refused(r, errorInfo('denied', admitted.detail, { limit: admitted.limit, reason: admitted.reason, waiting: admitted.waiting }), {
@@ -293,7 +309,7 @@ async function waitForHandoff(deps: ActDeps, session: AgentSession, r: Receipt, 
     });
   entry.phase = 'held';
   try {
-    const end = await gate.wait({ receiptId: r.receipt_id, session: session.id, connection: LOCAL_CONNECTION, action: r.action });
+    const end = await gate.wait({ receiptId: r.receipt_id, session: session.id, connection, action: r.action });
     if (end?.kind === 'withdrawn')
       return refused(r, errorInfo('withdrawn', end.note), { verdict: 'withdrawn', by: 'policy', at: deps.approvals.stamp(), note: end.note });
     return undefined;
@@ -360,42 +376,6 @@ function approvalItem(deps: ActDeps, checked: Checked): PendingApproval {
     created_at: new Date(created).toISOString(),
     expires_at: new Date(created + expiryMs).toISOString(),
   };
-}
-
-/** Queues the exact thing for a person and journals the request and its resolution. */
-async function askPerson(
-  deps: ActDeps,
-  item: PendingApproval,
-  subject: RuleSubject | undefined,
-  target: Record<string, unknown>,
-  gate: () => ApprovalOutcome | undefined,
-): Promise<ApprovalOutcome> {
-  const expiryMs = Date.parse(item.expires_at) - Date.parse(item.created_at);
-  await deps.journalEvent({
-    kind: 'approval_pending',
-    approval_id: item.approval_id,
-    receipt_id: item.receipt_id,
-    session: item.session,
-    agent: item.agent,
-    action: item.action,
-    ...target,
-    // A picture is journaled by its hash and size, never its pixels.
-    ...(item.picture !== undefined ? { picture: { sha256: item.picture.sha256, bytes: item.picture.bytes } } : {}),
-    expires_at: item.expires_at,
-  });
-  // Checked again in the same turn as the card is queued: a Stop or a departure while the picture was
-  // taken or the request journaled would otherwise leave a card the brake already swept.
-  const outcome = gate() ?? (await deps.approvals.request(item, expiryMs, subject));
-  await deps.journalEvent({
-    kind: 'approval_resolved',
-    approval_id: item.approval_id,
-    receipt_id: item.receipt_id,
-    verdict: outcome.decision.verdict,
-    by: outcome.decision.by,
-    ...(outcome.decision.note !== undefined ? { note: outcome.decision.note } : {}),
-    ...(outcome.allow !== undefined ? { allow_for_session: outcome.allow } : {}),
-  });
-  return outcome;
 }
 
 /** action_wait: keeps waiting for a pending act's final receipt (a brake answers it at once). */

@@ -4,7 +4,6 @@
 // approval wait it answers `pending`, and action_wait gives the final answer.
 import { randomBytes } from 'node:crypto';
 import {
-  LOCAL_CONNECTION,
   TALK_LIMITS,
   errorInfo,
   fail,
@@ -23,7 +22,8 @@ import type { ApprovalOutcome } from '../supervision/approvals.js';
 import { ApprovalQueue } from '../supervision/approvals.js';
 import type { HandoffGate } from '../supervision/handoff.js';
 import type { AgentSession } from './agentSession.js';
-import { firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
+import { queueAdmittedCard } from './personQueue.js';
+import { connectionRef, firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
 
 /** Whether a person is watching, as computer_ctrl tells agents. */
 export interface PersonState {
@@ -68,50 +68,15 @@ function ended(outcome: ApprovalOutcome): ErrorInfo {
   return errorInfo(code, d.note ?? `the card was ${d.verdict}`);
 }
 
-/**
- * Queues one card and waits for it, counted against the queue's bounds and journaled (request and
- * resolution); `before` runs in the same turn as the card is queued (a handoff starts holding inputs).
- */
-async function askPerson(
+/** Queues one card and waits for it, counted against the queue's bounds and journaled (personQueue.ts). */
+function askPerson(
   deps: TalkDeps,
   session: AgentSession,
   item: PendingApproval,
   journal: Record<string, unknown>,
   before?: () => void,
 ): Promise<ApprovalOutcome | ErrorInfo> {
-  const admitted = deps.admission.admit(session.id, session.identity);
-  if (!admitted.ok) return errorInfo('denied', admitted.detail, { limit: admitted.limit, reason: admitted.reason, waiting: admitted.waiting });
-  try {
-    await deps.journalEvent({
-      kind: 'approval_pending',
-      approval_id: item.approval_id,
-      receipt_id: item.receipt_id,
-      session: item.session,
-      agent: item.agent,
-      action: item.action,
-      ...journal,
-      expires_at: item.expires_at,
-    });
-    // Checked again in the same turn as the card is queued: a Stop or a departure while journaling swept the queue already.
-    const late = cannotAsk(deps, session);
-    if (late !== undefined) return late;
-    before?.();
-    const outcome = await deps.approvals.request(item, Date.parse(item.expires_at) - Date.parse(item.created_at));
-    await deps.journalEvent({
-      kind: 'approval_resolved',
-      approval_id: item.approval_id,
-      receipt_id: item.receipt_id,
-      verdict: outcome.decision.verdict,
-      by: outcome.decision.by,
-      ...(outcome.decision.note !== undefined ? { note: outcome.decision.note } : {}),
-      ...(outcome.answer !== undefined
-        ? { answer: outcome.answer.text, ...(outcome.answer.choice !== undefined ? { choice: outcome.answer.choice } : {}) }
-        : {}),
-    });
-    return outcome;
-  } finally {
-    admitted.release();
-  }
+  return queueAdmittedCard(deps, session, item, { journal, gate: () => cannotAsk(deps, session), ...(before !== undefined ? { before } : {}) });
 }
 
 /** A card of the queue for this agent, its times set. */
@@ -228,6 +193,8 @@ export function computerCtrl(
       receipt_id: mine.receiptId,
     });
   const reason = args.handoff.reason;
+  // A handoff gives the person the desktop this agent acts on now: its active connection.
+  const connection = session.connection;
   const base = { receipt_id: newReceiptId(), kind: 'handoff' as const };
   const flow = (async (): Promise<HandoffAnswer> => {
     const refused = (refusal: ErrorInfo): HandoffAnswer => ({ ...base, outcome: 'refused', refusal });
@@ -235,12 +202,13 @@ export function computerCtrl(
     if (now !== undefined) return refused(now);
     const item = card(deps, session, base.receipt_id, HANDOFF_EXPIRY_MS, {
       action: 'handoff',
-      handoff: { reason, connection: LOCAL_CONNECTION, held_inputs: deps.handoffs.held(LOCAL_CONNECTION).length },
+      handoff: { reason, connection, held_inputs: deps.handoffs.held(connection).length },
+      connection: connectionRef(deps, connection),
     });
     let begun = false;
     try {
-      const outcome = await askPerson(deps, session, item, { reason, connection: LOCAL_CONNECTION }, () => {
-        deps.handoffs.begin({ approvalId: item.approval_id, receiptId: base.receipt_id, session: session.id, connection: LOCAL_CONNECTION, reason });
+      const outcome = await askPerson(deps, session, item, { reason }, () => {
+        deps.handoffs.begin({ approvalId: item.approval_id, receiptId: base.receipt_id, session: session.id, connection, reason });
         begun = true;
       });
       if (!('decision' in outcome)) return refused(outcome);
@@ -263,7 +231,7 @@ export function ctrlState(deps: TalkDeps, session: AgentSession): CtrlState {
     kind: 'state',
     brake: deps.brakes.state,
     person: deps.person(),
-    connection: { id: LOCAL_CONNECTION, handed_off: deps.handoffs.handedOff(LOCAL_CONNECTION) },
+    connection: { id: session.connection, handed_off: deps.handoffs.handedOff(session.connection) },
     tiers: { accessibility: session.tiers.has('accessibility'), screen: screenOffered && session.tiers.has('screen'), screen_offered: screenOffered },
     pending: deps.approvals
       .list()

@@ -2,8 +2,13 @@ import { createHash } from 'node:crypto';
 import { type z } from 'zod';
 import {
   MASKED_TEXT,
+  CONNECTION_TOOL_ARGS,
   SCREEN_INPUT_TOOLS,
   SCREEN_TOOL_ARGS,
+  type ConnectionRef,
+  type ConnectionToolName,
+  type RemoteExecArgs,
+  type RemoteExecResult,
   ActionWaitArgs,
   ComputerAskArgs,
   ComputerCtrlArgs,
@@ -39,6 +44,10 @@ import { capabilities, cursorPosition, screenInput, screenshot, wait } from './s
 import { HandoffGate } from '../supervision/handoff.js';
 import { renderCtrlState, renderTalk } from './renderTalk.js';
 import { computerAsk, computerCtrl, talkWait, type PersonState, type TalkDeps } from './talkTools.js';
+import type { ConnectionManager } from '../connections/manager.js';
+import { activateConnection, addConnection, listConnections, remoteExec, testConnection, type ConnectionToolDeps } from './connectionTools.js';
+import { checkBindings } from './bindingCheck.js';
+import { renderActivated, renderAdded, renderConnectionList, renderConnectionTest, renderRemoteExec } from './renderConnections.js';
 
 /** The argument schema of each tool. */
 export const TOOL_ARGS = {
@@ -68,14 +77,19 @@ export type ToolResult =
   | { isError: false; text: string; structured: Record<string, unknown>; images?: { data: string; mimeType: string }[] }
   | { isError: true; text: string; error: ErrorInfo };
 
-/** Every tool an agent can call: the accessibility tools, the screen tier, and the tools that talk to the person. */
-export type AnyToolName = ToolName | ScreenToolName | TalkToolName;
+/** Every tool an agent can call: the accessibility tools, the screen tier, the connections tier, and the tools that talk to the person. */
+export type AnyToolName = ToolName | ScreenToolName | TalkToolName | ConnectionToolName;
+
+function isConnectionTool(tool: string): tool is ConnectionToolName {
+  return Object.hasOwn(CONNECTION_TOOL_ARGS, tool);
+}
 
 /** The arguments schema of a tool, if it is one. */
 function argsOf(tool: string): z.ZodType | undefined {
   if (Object.hasOwn(TOOL_ARGS, tool)) return TOOL_ARGS[tool as ToolName];
   if (Object.hasOwn(SCREEN_TOOL_ARGS, tool)) return SCREEN_TOOL_ARGS[tool as ScreenToolName];
   if (isTalkTool(tool)) return TALK_TOOL_ARGS[tool];
+  if (Object.hasOwn(CONNECTION_TOOL_ARGS, tool)) return CONNECTION_TOOL_ARGS[tool as ConnectionToolName];
   return undefined;
 }
 
@@ -188,6 +202,10 @@ export interface RunnerDeps {
   person?: () => PersonState;
   /** Whether the emergency stop is engaged: every call answers `braked` until re-arm (docs/supervision.md#emergency-stop). */
   emergency?: () => boolean;
+  /** The connections (docs/connections.md): without them, only local exists and the connections tier refuses. */
+  connections?: ConnectionManager;
+  /** An agent's active connection changed (the agents panel shows it). */
+  onActiveChanged?: (session: AgentSession) => void;
 }
 
 /**
@@ -196,8 +214,13 @@ export interface RunnerDeps {
  */
 export class ToolRunner {
   private readonly talk: TalkDeps;
+  private readonly conn: ConnectionToolDeps | undefined;
 
   constructor(private readonly deps: RunnerDeps) {
+    this.conn =
+      deps.connections === undefined
+        ? undefined
+        : { ...deps.act, connections: deps.connections, ...(deps.onActiveChanged !== undefined ? { onActiveChanged: deps.onActiveChanged } : {}) };
     this.talk = {
       ...deps.act,
       handoffs: deps.act.handoffs ?? new HandoffGate(deps.act.clock),
@@ -230,6 +253,8 @@ export class ToolRunner {
   ): Promise<ToolResult> {
     const started = Date.now();
     session.calls++;
+    // Where this call acts, fixed when it begins (cards, receipts and its journal record name it).
+    const where = this.where(session.connection);
     let answer: unknown;
     let error: ErrorInfo | undefined;
     // Asked for JSON, a program gets its errors as JSON too, even when the other arguments are invalid.
@@ -239,7 +264,7 @@ export class ToolRunner {
       if (schema === undefined)
         throw new OverseerError(
           errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, {
-            tools: [...Object.keys(TOOL_ARGS), ...Object.keys(SCREEN_TOOL_ARGS), ...Object.keys(TALK_TOOL_ARGS)],
+            tools: [...Object.keys(TOOL_ARGS), ...Object.keys(SCREEN_TOOL_ARGS), ...Object.keys(TALK_TOOL_ARGS), ...Object.keys(CONNECTION_TOOL_ARGS)],
           }),
         );
       if (isScreenTool(tool) && this.deps.screenTools?.() !== true)
@@ -272,12 +297,18 @@ export class ToolRunner {
       const data = parsed.data as { output?: 'text' | 'json' };
       output = data.output ?? 'text';
       validated();
+      // Ids of another connection answer wrong_connection, and an unusable active connection
+      // connection_unavailable, before any helper call (docs/connections.md#ids-are-bound-to-their-connection).
+      if (tier === 'accessibility' || tier === 'screen') checkBindings(session, parsed.data as Record<string, unknown>, this.deps.connections);
       const ran = phase('tool');
       answer = isScreenTool(tool)
         ? await this.executeScreen(session, tool, parsed.data as Record<string, unknown>, signal, progress, braked)
         : isTalkTool(tool)
           ? await this.executeTalk(session, tool, parsed.data, progress, braked)
-          : await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
+          : isConnectionTool(tool)
+            ? await this.executeConnection(session, tool, parsed.data as Record<string, unknown>, signal, progress, braked)
+            : await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
+      if (tool === 'capabilities') answer = { ...(answer as object), active_connection: where };
       ran();
     } catch (e) {
       if (e instanceof OverseerError) error = e.info;
@@ -286,7 +317,38 @@ export class ToolRunner {
         error = errorInfo('internal', `internal error in ${tool}; it was logged`);
       }
     }
-    return this.record(session, tool, rawArgs, Date.now() - started, output, answer, error);
+    return this.record(session, tool, rawArgs, Date.now() - started, output, answer, error, where);
+  }
+
+  /** Where a connection goes, as the journal and the timeline name it. */
+  private where(name: string): ConnectionRef {
+    return this.deps.connections?.ref(name) ?? { name, kind: 'local', where: 'this desktop' };
+  }
+
+  private executeConnection(
+    session: AgentSession,
+    tool: ConnectionToolName,
+    args: Record<string, unknown>,
+    signal: AbortSignal,
+    progress: Progress | undefined,
+    braked: Promise<ErrorInfo>,
+  ): Promise<unknown> {
+    const deps = this.conn;
+    if (deps === undefined) return Promise.reject(new OverseerError(errorInfo('invalid_argument', `${tool}: this supervisor has no connections`)));
+    switch (tool) {
+      case 'list_connections':
+        return listConnections(deps, session);
+      case 'test_connection':
+        return answeredByBrake(testConnection(deps, session, args['name'] as string, signal), braked);
+      case 'activate_connection':
+        return activateConnection(deps, session, args['name'] as string);
+      case 'use_local':
+        return activateConnection(deps, session, 'local');
+      case 'add_connection':
+        return addConnection(deps, session, args, progress, braked);
+      case 'remote_exec':
+        return remoteExec(deps, session, args as RemoteExecArgs, signal, progress, braked);
+    }
   }
 
   /** Journals a call refused before it reached a tool (a malformed tools/call) and answers its error. */
@@ -304,6 +366,7 @@ export class ToolRunner {
     output: 'text' | 'json',
     answer: unknown,
     error: ErrorInfo | undefined,
+    where: ConnectionRef = this.where(session.connection),
   ): Promise<ToolResult> {
     const talk = isTalkAnswer(answer) ? answer : undefined;
     const receipt = answersReceipt(tool) && talk === undefined ? (answer as Receipt | undefined) : undefined;
@@ -321,6 +384,7 @@ export class ToolRunner {
         session: session.id,
         agent: session.client,
         tool: String(tool).slice(0, 100),
+        connection: where,
         args: journalArgs(rawArgs, textSafe),
         outcome: error !== undefined ? 'error' : (receipt?.outcome ?? talk?.outcome ?? 'ok'),
         ...(error !== undefined ? { error } : {}),
@@ -329,6 +393,8 @@ export class ToolRunner {
         ...(talk !== undefined ? { answer: talk } : {}),
         // A screenshot is journaled by its hash and size, never its pixels.
         ...(shot !== undefined ? { screenshot: screenshotSummary(shot) } : {}),
+        // A command's end is journaled whole but its output by size (it is the agent's to read, bounded).
+        ...(tool === 'remote_exec' && answer !== undefined ? { remote_exec: execSummary(answer as RemoteExecResult) } : {}),
         duration_ms: durationMs,
       }))().then(
       (record) => ({ ok: true as const, record }),
@@ -346,7 +412,7 @@ export class ToolRunner {
       const info = errorInfo('internal', 'the call could not be journaled, so its answer is withheld', receipt !== undefined ? { receipt } : undefined);
       return { isError: true, text: renderError(info), error: info };
     }
-    this.deps.onReceipt(this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, receipt, error, talk));
+    this.deps.onReceipt({ ...this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, receipt, error, talk), connection: where });
     if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), error };
     if (rendered?.ok !== true) throw rendered?.e;
     return rendered.result;
@@ -449,6 +515,13 @@ export class ToolRunner {
 
   private render(tool: AnyToolName, answer: unknown): string {
     if (isTalkAnswer(answer)) return renderTalk(answer);
+    if (isConnectionTool(tool)) {
+      if (tool === 'list_connections') return renderConnectionList(answer as never);
+      if (tool === 'test_connection') return renderConnectionTest(answer as never);
+      if (tool === 'add_connection') return renderAdded(answer as never);
+      if (tool === 'remote_exec') return renderRemoteExec(answer as never);
+      return renderActivated(answer as never);
+    }
     if (tool === 'computer_ctrl') return renderCtrlState(answer as CtrlState);
     if (tool === 'computer_ask') throw new Error('computer_ask answered something that is not a question');
     if (isScreenTool(tool)) {
@@ -510,6 +583,19 @@ export class ToolRunner {
     if (error !== undefined) e.error = error;
     return e;
   }
+}
+
+/** What the journal keeps of a remote_exec's end: exit, sizes and flags (the output itself is the agent's). */
+function execSummary(r: RemoteExecResult): Record<string, unknown> {
+  return {
+    exit_code: r.exit_code,
+    stdout_bytes: Buffer.byteLength(r.stdout),
+    stderr_bytes: Buffer.byteLength(r.stderr),
+    stdout_truncated: r.stdout_truncated,
+    stderr_truncated: r.stderr_truncated,
+    duration_ms: r.duration_ms,
+    ...(r.timed_out === true ? { timed_out: true } : {}),
+  };
 }
 
 /** A question's or handoff's answer as the timeline says it. */

@@ -1,0 +1,466 @@
+// One helper supervisor per connection (docs/connections.md#registry-and-tools): the local one always
+// runs; a remote one starts on first use (after its target is prepared) and stops when no agent has
+// used it for a while. Every call names its connection and goes there or nowhere: a connection that
+// is disabled, removed or down answers connection_unavailable, never another connection's helper.
+import {
+  LOCAL_CONNECTION_NAME,
+  OverseerError,
+  connectionWhere,
+  errorInfo,
+  fail,
+  isPrivateUrl,
+  type ConnectionConfig,
+  type ConnectionInfo,
+  type ConnectionRef,
+  type ConnectionStatus,
+  type ConnectionTest,
+  type ErrorInfo,
+  type Exclusions,
+  type HelperMethod,
+  type HelperParams,
+  type HelperResult,
+  type CallScope,
+} from '../../../protocol/index.js';
+import { systemClock, type Clock, type TimerHandle } from '../clock.js';
+import { HelperSupervisor } from '../helperSupervisor.js';
+import { LOCAL_WHERE } from './localTarget.js';
+import type { TargetContext, TargetFactory } from './makeTarget.js';
+import type { ConnectionRegistry } from './registry.js';
+import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
+
+/** A remote helper nobody used for this long is stopped (started again on next use). */
+export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
+/** The file is checked for another writer's change at most this often. */
+const REFRESH_EVERY_MS = 1000;
+
+/** Options of a helper call, as the tools make it: where it goes, for whom, in which lane. */
+export interface RoutedCallOptions {
+  signal?: AbortSignal;
+  timeoutMs?: number;
+  scope?: CallScope;
+  lane?: string;
+  /** The connection the call goes to; nothing without one goes anywhere. */
+  connection?: string;
+}
+
+/** What the tools need of the helpers: one typed call that names its connection. */
+export interface HelperRouter {
+  call<M extends HelperMethod>(method: M, params: HelperParams<M>, options?: RoutedCallOptions): Promise<HelperResult<M>>;
+}
+
+export interface ConnectionManagerOptions {
+  registry: ConnectionRegistry;
+  /** The local helper's supervisor (always running) and the local target. */
+  local: HelperSupervisor;
+  localTarget: ConnectionTarget;
+  makeTarget: TargetFactory;
+  context: TargetContext;
+  helperEnv: Record<string, string | undefined>;
+  log: (line: string) => void;
+  clock?: Clock;
+  idleStopMs?: number;
+  /** What remote helpers never read or act on (the supervisor's own pids are of this machine and are left out). */
+  exclusions: () => Exclusions;
+  /** Told on every change the person should see (status, list, enabled). */
+  onChange: () => void;
+  /** A connection's helper reported applications that changed. */
+  onDesktopChange?: (connection: string, pids: number[]) => void;
+  /** Watchdog settings of remote helpers (unit tests). */
+  watchdogIntervalMs?: number;
+}
+
+/** One remote connection as the manager keeps it. */
+interface Remote {
+  config: ConnectionConfig;
+  target: ConnectionTarget | undefined;
+  helper: HelperSupervisor | undefined;
+  starting: Promise<HelperSupervisor> | undefined;
+  lastUsed: number;
+  inflight: number;
+  status: ConnectionStatus;
+  lastError: { code: string; detail: string } | undefined;
+  checkedAt: string | undefined;
+  /** Running when an emergency stop suspended it: re-arm resumes it. */
+  suspended: boolean;
+}
+
+/** The typed refusal of a connection that cannot be used now. */
+export function unavailable(connection: string, reason: string, detail: string, hint: string): OverseerError {
+  return fail('connection_unavailable', detail, { connection, reason, hint });
+}
+
+export class ConnectionManager {
+  private readonly remotes = new Map<string, Remote>();
+  /** Names removed while this supervisor ran: their ids and agents answer reason "removed". */
+  private readonly removed = new Set<string>();
+  private readonly clock: Clock;
+  private readonly idleStopMs: number;
+  private idleTimer: TimerHandle | undefined;
+  private lastRefresh = 0;
+  private emergency = false;
+
+  constructor(private readonly options: ConnectionManagerOptions) {
+    this.clock = options.clock ?? systemClock;
+    this.idleStopMs = options.idleStopMs ?? DEFAULT_IDLE_STOP_MS;
+    options.local.onHealth(() => options.onChange());
+  }
+
+  /** Loads the registry and starts watching for idle helpers. */
+  async start(): Promise<void> {
+    await this.options.registry.load();
+    this.reconcile();
+    this.lastRefresh = this.clock.now();
+    this.idleTimer = this.clock.setInterval(() => void this.stopIdle(), Math.max(1000, Math.min(60_000, Math.floor(this.idleStopMs / 4))));
+  }
+
+  /** The router the tools call through: each call goes to the connection it names. */
+  get router(): HelperRouter {
+    return { call: (method, params, options) => this.call(method, params, options) };
+  }
+
+  /** Whether a connection exists now (local always does). */
+  has(name: string): boolean {
+    return name === LOCAL_CONNECTION_NAME || this.remotes.has(name);
+  }
+
+  /** Where a connection goes, as cards, receipts and journal records name it. */
+  ref(name: string): ConnectionRef {
+    if (name === LOCAL_CONNECTION_NAME) return { name, kind: 'local', where: LOCAL_WHERE };
+    const r = this.remotes.get(name);
+    return r === undefined ? { name, kind: 'ssh', where: '(removed)' } : { name, kind: r.config.kind, where: connectionWhere(r.config) };
+  }
+
+  /** The entry of a remote connection. */
+  config(name: string): ConnectionConfig | undefined {
+    return this.remotes.get(name)?.config;
+  }
+
+  /**
+   * Why a connection cannot be used now (disabled, removed, or an emergency stop), or undefined.
+   * A connection that is merely down is tried again (its helper restarts): the call answers how that went.
+   */
+  refusal(name: string): ErrorInfo | undefined {
+    if (name === LOCAL_CONNECTION_NAME) return undefined;
+    const r = this.remotes.get(name);
+    if (r === undefined)
+      return this.removed.has(name)
+        ? unavailable(name, 'removed', `the connection "${name}" was removed`, 'activate another connection, or use_local').info
+        : unavailable(name, 'removed', `there is no connection "${name}"`, 'list_connections names the connections there are').info;
+    if (!r.config.enabled)
+      return unavailable(name, 'disabled', `the connection "${name}" is disabled`, 'the person can enable it in Settings → Connections').info;
+    return undefined;
+  }
+
+  /** Every connection, local first, as agents and the person see them. */
+  list(activeFor: (name: string) => string[] = () => []): ConnectionInfo[] {
+    const local = this.options.local.health;
+    const out: ConnectionInfo[] = [
+      {
+        name: LOCAL_CONNECTION_NAME,
+        kind: 'local',
+        where: LOCAL_WHERE,
+        enabled: true,
+        status: local.state === 'ready' ? 'up' : local.state === 'starting' ? 'unknown' : 'down',
+        ...(local.last_error !== undefined && local.state !== 'ready' ? { last_error: { code: 'helper_unavailable', detail: local.last_error } } : {}),
+      },
+    ];
+    for (const r of this.remotes.values()) {
+      const info: ConnectionInfo = { name: r.config.name, kind: r.config.kind, where: connectionWhere(r.config), enabled: r.config.enabled, status: r.status };
+      if (r.lastError !== undefined) info.last_error = r.lastError;
+      if (r.checkedAt !== undefined) info.checked_at = r.checkedAt;
+      if (r.config.kind === 'osworld_http' && !isPrivateUrl(r.config.url)) info.public_url = true;
+      out.push(info);
+    }
+    for (const info of out) {
+      const agents = activeFor(info.name);
+      if (agents.length > 0) info.active_for = agents;
+    }
+    return out;
+  }
+
+  /** Calls the named connection's helper, starting it on first use. */
+  async call<M extends HelperMethod>(method: M, params: HelperParams<M>, options: RoutedCallOptions = {}): Promise<HelperResult<M>> {
+    const { connection, ...rest } = options;
+    // A call that names no connection is a bug, and goes nowhere (never to local by default).
+    if (connection === undefined) throw fail('internal', `a ${method} call named no connection`);
+    if (connection === LOCAL_CONNECTION_NAME) return this.options.local.call(method, params, rest);
+    await this.maybeRefresh();
+    const r = this.remotes.get(connection);
+    const refusal = this.refusal(connection);
+    if (r === undefined || refusal !== undefined) throw new OverseerError(refusal ?? errorInfo('connection_unavailable', 'no such connection'));
+    r.inflight++;
+    r.lastUsed = this.clock.now();
+    try {
+      const helper = await this.helperOf(r);
+      try {
+        const result = await helper.call(method, params, rest);
+        this.mark(r, 'up');
+        return result;
+      } catch (error) {
+        // The helper is gone or restarting (its transport broke): the connection is down, said so in its own terms.
+        if (error instanceof OverseerError && error.code === 'helper_unavailable') {
+          this.mark(r, 'down', error.info);
+          throw unavailable(connection, 'down', `the connection "${connection}" is down: ${error.info.detail}`, 'test_connection says what fails');
+        }
+        throw error;
+      }
+    } finally {
+      r.inflight--;
+      r.lastUsed = this.clock.now();
+    }
+  }
+
+  /** Runs a shell command on a remote connection (never local: its target refuses). */
+  async exec(name: string, command: string, options: ExecOptions): Promise<ExecOutcome> {
+    if (name === LOCAL_CONNECTION_NAME) return this.options.localTarget.exec(command, options);
+    await this.maybeRefresh();
+    const r = this.remotes.get(name);
+    const refusal = this.refusal(name);
+    if (r === undefined || refusal !== undefined) throw new OverseerError(refusal ?? errorInfo('connection_unavailable', 'no such connection'));
+    r.inflight++;
+    try {
+      const out = await this.targetOf(r).exec(command, options);
+      this.mark(r, 'up');
+      return out;
+    } catch (error) {
+      if (error instanceof OverseerError && error.code === 'connection_unavailable') this.mark(r, 'down', error.info);
+      throw error;
+    } finally {
+      r.inflight--;
+      r.lastUsed = this.clock.now();
+    }
+  }
+
+  /** Reaches a connection and asks its helper who it is (read-only). */
+  async test(name: string, signal?: AbortSignal): Promise<ConnectionTest> {
+    if (name === LOCAL_CONNECTION_NAME) {
+      const t = await this.options.localTarget.test(signal);
+      const h = this.options.local.health;
+      return { ...t, ...(h.backend !== undefined ? { backend: h.backend } : {}) };
+    }
+    await this.maybeRefresh();
+    const r = this.remotes.get(name);
+    if (r === undefined) throw new OverseerError(this.refusal(name) ?? errorInfo('connection_unavailable', 'no such connection'));
+    try {
+      const t = await this.targetOf(r).test(signal);
+      this.mark(r, t.reachable && t.authenticated ? 'up' : 'down');
+      return t;
+    } catch (error) {
+      this.mark(r, 'down', error instanceof OverseerError ? error.info : errorInfo('internal', String(error)));
+      throw error;
+    }
+  }
+
+  /** The person's add (enabled) or an approved add_connection. */
+  async add(config: unknown): Promise<ConnectionConfig> {
+    const entry = await this.options.registry.add(config);
+    this.removed.delete(entry.name);
+    this.reconcile();
+    return entry;
+  }
+
+  /** Turns a connection on or off: off stops its helper and closes its target at once. */
+  async setEnabled(name: string, enabled: boolean): Promise<void> {
+    if (name === LOCAL_CONNECTION_NAME) throw fail('invalid_argument', 'local is always enabled', { reason: 'local' });
+    await this.options.registry.setEnabled(name, enabled);
+    this.reconcile();
+  }
+
+  /** Removes a connection: its helper is stopped and its target closed at once. */
+  async remove(name: string): Promise<void> {
+    if (name === LOCAL_CONNECTION_NAME) throw fail('invalid_argument', 'local cannot be removed', { reason: 'local' });
+    await this.options.registry.remove(name);
+    this.reconcile();
+  }
+
+  /** Emergency stop: every helper suspended (local included) and every target closed (every ssh channel ends). */
+  async suspendAll(): Promise<void> {
+    this.emergency = true;
+    this.options.local.suspend();
+    const closing: Promise<void>[] = [];
+    for (const r of this.remotes.values()) {
+      if (r.helper !== undefined) {
+        r.suspended = true;
+        r.helper.suspend();
+      }
+      if (r.target !== undefined) closing.push(this.close(r));
+    }
+    await Promise.all(closing);
+    this.options.onChange();
+  }
+
+  /** Re-arm: the helpers that ran before the emergency stop run again. */
+  async resumeAll(): Promise<void> {
+    this.emergency = false;
+    await this.options.local.resume();
+    for (const r of this.remotes.values()) {
+      if (!r.suspended || r.helper === undefined) continue;
+      r.suspended = false;
+      const helper = r.helper;
+      void (async () => {
+        await this.targetOf(r).prepare?.();
+        await helper.resume();
+      })().catch((error: unknown) => {
+        this.mark(r, 'down', error instanceof OverseerError ? error.info : errorInfo('internal', String(error)));
+      });
+    }
+    this.options.onChange();
+  }
+
+  /** Stops every remote helper and closes every target (the supervisor is shutting down). */
+  async stop(): Promise<void> {
+    this.clock.clearInterval(this.idleTimer);
+    await Promise.all([...this.remotes.values()].map((r) => this.shut(r, 'the supervisor stopped')));
+  }
+
+  /** Set when the registry file was found broken at start (kept aside). */
+  get corrupt(): { aside: string; why: string } | undefined {
+    return this.options.registry.corrupt;
+  }
+
+  /** Whether a remote helper runs now (tests, the bench). */
+  running(name: string): boolean {
+    return this.remotes.get(name)?.helper !== undefined;
+  }
+
+  /** Picks up another writer's change of connections.json (the CLI), at most once a second. */
+  async maybeRefresh(): Promise<void> {
+    const now = this.clock.now();
+    if (now - this.lastRefresh < REFRESH_EVERY_MS) return;
+    this.lastRefresh = now;
+    const { changed } = await this.options.registry.refresh().catch((error: unknown) => {
+      this.options.log(`[connections] reading the registry failed: ${error instanceof Error ? error.message : String(error)}`);
+      return { changed: false };
+    });
+    if (changed) this.reconcile();
+  }
+
+  /** Brings the running helpers in line with the registry: removed and disabled ones stop. */
+  private reconcile(): void {
+    const entries = new Map(this.options.registry.list().map((e) => [e.name, e]));
+    for (const [name, r] of this.remotes) {
+      const e = entries.get(name);
+      if (e === undefined) {
+        this.remotes.delete(name);
+        this.removed.add(name);
+        void this.shut(r, 'removed');
+      } else {
+        const changedWhere = JSON.stringify({ ...e, enabled: true }) !== JSON.stringify({ ...r.config, enabled: true });
+        if (!e.enabled || changedWhere) void this.shut(r, e.enabled ? 'changed' : 'disabled');
+        r.config = e;
+      }
+    }
+    for (const [name, e] of entries) {
+      if (this.remotes.has(name)) continue;
+      this.removed.delete(name);
+      this.remotes.set(name, {
+        config: e,
+        target: undefined,
+        helper: undefined,
+        starting: undefined,
+        lastUsed: 0,
+        inflight: 0,
+        status: 'unknown',
+        lastError: undefined,
+        checkedAt: undefined,
+        suspended: false,
+      });
+    }
+    this.options.onChange();
+  }
+
+  private targetOf(r: Remote): ConnectionTarget {
+    r.target ??= this.options.makeTarget(r.config, this.options.context);
+    return r.target;
+  }
+
+  /** The connection's helper, started (once, however many calls ask at the same time) on first use. */
+  private helperOf(r: Remote): Promise<HelperSupervisor> {
+    if (r.helper !== undefined && r.starting === undefined) return Promise.resolve(r.helper);
+    if (this.emergency) return Promise.reject(fail('braked', 'the emergency stop is engaged', { brake: 'emergency' }));
+    r.starting ??= this.launch(r).finally(() => (r.starting = undefined));
+    return r.starting;
+  }
+
+  private async launch(r: Remote): Promise<HelperSupervisor> {
+    const name = r.config.name;
+    let helper: HelperSupervisor | undefined;
+    try {
+      const target = this.targetOf(r);
+      await target.prepare?.();
+      helper = new HelperSupervisor({
+        env: this.options.helperEnv,
+        log: (line) => this.options.log(`[${name}] ${line}`),
+        // Through targetOf: an emergency stop closes the target, and re-arm spawns through a new one.
+        spawn: (env) => this.targetOf(r).spawnHelper(env),
+        clock: this.clock,
+        ...(this.options.watchdogIntervalMs !== undefined ? { watchdogIntervalMs: this.options.watchdogIntervalMs } : {}),
+      });
+      const h = helper;
+      h.onHealth((health) => {
+        if (r.helper !== h) return;
+        if (health.state === 'ready') this.mark(r, 'up');
+        else if (health.state === 'restarting' || health.state === 'failed')
+          this.mark(r, 'down', { code: 'connection_unavailable', detail: health.last_error ?? `the helper is ${health.state}` });
+      });
+      h.onDesktopChange((pids) => {
+        if (r.helper === h) this.options.onDesktopChange?.(name, pids);
+      });
+      r.helper = h;
+      await h.setExclusions(this.options.exclusions());
+      await h.start();
+      this.options.log(`[connections] ${name}: helper started`);
+      return h;
+    } catch (error) {
+      if (helper !== undefined && r.helper === helper) r.helper = undefined;
+      await helper?.stop().catch(() => {});
+      const info =
+        error instanceof OverseerError && error.code === 'connection_unavailable'
+          ? error.info
+          : unavailable(
+              name,
+              'down',
+              `the helper on "${name}" did not start: ${error instanceof Error ? error.message : String(error)}`,
+              'test_connection says what fails',
+            ).info;
+      this.mark(r, 'down', info);
+      throw new OverseerError(info);
+    }
+  }
+
+  /** Stops a helper nobody used for idleStopMs (and nothing is in flight on it). */
+  private async stopIdle(): Promise<void> {
+    const now = this.clock.now();
+    for (const r of this.remotes.values())
+      if (r.helper !== undefined && r.starting === undefined && r.inflight === 0 && !r.suspended && now - r.lastUsed >= this.idleStopMs)
+        await this.shut(r, `idle for ${Math.round((now - r.lastUsed) / 1000)} s`);
+  }
+
+  /** Stops a connection's helper and closes its target. */
+  private async shut(r: Remote, why: string): Promise<void> {
+    const helper = r.helper;
+    r.helper = undefined;
+    r.suspended = false;
+    if (helper !== undefined) {
+      this.options.log(`[connections] ${r.config.name}: helper stopped (${why})`);
+      await helper.stop().catch(() => {});
+    }
+    await this.close(r);
+    this.options.onChange();
+  }
+
+  private async close(r: Remote): Promise<void> {
+    const target = r.target;
+    r.target = undefined;
+    await target?.close().catch((error: unknown) => this.options.log(`[connections] closing ${r.config.name} failed: ${String(error)}`));
+  }
+
+  private mark(r: Remote, status: ConnectionStatus, error?: { code: string; detail: string }): void {
+    const before = `${r.status}|${r.lastError?.detail ?? ''}`;
+    r.status = status;
+    r.checkedAt = new Date(this.clock.now()).toISOString();
+    if (status === 'up') r.lastError = undefined;
+    else if (error !== undefined) r.lastError = { code: error.code, detail: error.detail.slice(0, 500) };
+    if (`${r.status}|${r.lastError?.detail ?? ''}` !== before) this.options.onChange();
+  }
+}
