@@ -112,7 +112,8 @@ describe('connections in the supervisor UI (browser lane)', () => {
     await openSettings(page);
     await addThroughForm('ssh', { name: 'lab', host: '127.0.0.1', port: String(port), display: ':7' });
     await addThroughForm('osworld_http', { name: 'vm1', url: `http://127.0.0.1:${port}`, timeout_ms: '5000' });
-    assert.equal(await page.getByTestId('connection-added').textContent(), 'Added “vm1”, enabled.');
+    // The row can arrive (the supervisor's connections event) just before the command's own answer.
+    await page.getByTestId('connection-added').filter({ hasText: 'Added “vm1”, enabled.' }).waitFor();
     for (const [name, where] of [
       ['lab', `127.0.0.1:${port}`],
       ['vm1', `http://127.0.0.1:${port}`],
@@ -132,6 +133,19 @@ describe('connections in the supervisor UI (browser lane)', () => {
     const switcher = page.getByTestId('connection-switcher');
     assert.equal(await switcher.inputValue(), 'local');
     assert.deepEqual(await switcher.locator('option').evaluateAll((os) => os.map((o) => (o as HTMLOptionElement).value)), ['local', 'lab', 'vm1']);
+  });
+
+  it('switches the desktop the windows list and tree show, emptying them first, and back', async () => {
+    await page.getByTestId('tab-tree').click();
+    const switcher = page.getByTestId('connection-switcher');
+    await switcher.selectOption('lab');
+    await page.locator('[data-testid="viewed-desktop"][data-connection="lab"]').waitFor({ timeout: 15_000 });
+    assert.equal(await switcher.inputValue(), 'lab');
+    assert.equal(await page.getByTestId('window-item').count(), 0, 'no window of this desktop is listed as one of lab’s');
+    await screenshot(page, 'connections-viewing-lab');
+    await switcher.selectOption('local');
+    await page.getByTestId('viewed-desktop').waitFor({ state: 'detached', timeout: 15_000 });
+    assert.equal(await switcher.inputValue(), 'local');
   });
 
   it('shows a remote_exec card naming the connection and its host, with the exact hostile command, and no session rule', async () => {
@@ -238,7 +252,7 @@ describe('connections in the supervisor UI (browser lane)', () => {
     assert.equal(await lab.getByTestId('connection-toggle').textContent(), 'Enable');
     const refused = await call('activate_connection', { name: 'lab' });
     assert.equal(refused.error?.code, 'connection_unavailable', 'a disabled connection is refused to agents');
-    await screenshot(page, 'connections-settings-1280x720-light');
+    await screenshot(page, 'connections-settings-disabled');
     await lab.getByTestId('connection-toggle').click();
     await lab.and(page.locator(':not([data-status="disabled"])')).waitFor();
 

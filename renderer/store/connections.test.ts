@@ -11,6 +11,7 @@ import {
 } from '../../protocol/index.js';
 import { emptyDraft, parseDraft, publicUrlWarning } from './connectionForm.js';
 import { agentConnection, isRemote, mayAllowForSession, statusWords, whereLine } from './connectionWords.js';
+import { outcomeLine, type DecisionRecord } from './outcome.js';
 import { groupReceipts, type ReceiptRow } from './receiptRows.js';
 import { detailFields, searchText } from './receiptWords.js';
 import { selectConnections, selectViewedConnection } from './selectors.js';
@@ -242,5 +243,54 @@ describe('a card on another desktop', () => {
     assert.equal(store.getState().selectedKey, undefined, 'the local element with the same key is not selected');
     store.getState().selectApproval('here');
     assert.equal(store.getState().selectedKey, 'root');
+  });
+});
+
+describe('the outcome line of a remote_exec or add_connection card', () => {
+  const exec: PendingApproval = {
+    approval_id: 'x1',
+    receipt_id: 'r-x1',
+    session: 's1',
+    agent: 'claude',
+    action: 'remote_exec',
+    connection: { name: 'lab', kind: 'ssh', where: 'lab.example' },
+    remote_exec: { command: 'uptime', timeout_ms: 30_000 },
+    password: false,
+    ancestor_path: [],
+    created_at: new Date(0).toISOString(),
+    expires_at: new Date(120_000).toISOString(),
+    risk_hints: [],
+  };
+  const final = (extra: Partial<ReceiptEntry>): ReceiptEntry => ({
+    seq: 2,
+    at: new Date(2).toISOString(),
+    session: 's1',
+    agent: 'claude',
+    tool: 'remote_exec',
+    receipt_id: 'r-x1',
+    outcome: 'ok',
+    duration_ms: 5,
+    summary: 'remote_exec ok',
+    ...extra,
+  });
+  const rec = (r: Partial<DecisionRecord>): DecisionRecord => ({ approval_id: 'x1', receipt_id: 'r-x1', card: exec, at: 0, ...r });
+
+  it('says what became of the command once its final entry arrives', () => {
+    assert.equal(outcomeLine(rec({ verdict: 'approved', sent: 'accepted' }), false).text, 'Approved — running…');
+    assert.equal(outcomeLine(rec({ verdict: 'approved', final: final({}) }), false).text, 'Approved — ran; its output went to the agent');
+    assert.equal(
+      outcomeLine(rec({ verdict: 'denied', final: final({ outcome: 'error', error: { code: 'denied', detail: 'not on lab' } }) }), false).text,
+      'Denied — the agent was told',
+    );
+    assert.equal(
+      outcomeLine(rec({ verdict: 'approved', final: final({ outcome: 'error', error: { code: 'connection_unavailable', detail: 'ssh exited 255' } }) }), false)
+        .text,
+      'Approved — failed: connection_unavailable — ssh exited 255',
+    );
+    assert.equal(
+      outcomeLine(rec({ final: final({ outcome: 'error', error: { code: 'expired', detail: 'nobody answered' } }) }), false).text,
+      'Expired — nobody answered',
+    );
+    assert.equal(outcomeLine(rec({ card: { ...exec, action: 'add_connection' }, verdict: 'approved', final: final({}) }), false).text, 'Approved — added');
   });
 });
