@@ -142,10 +142,19 @@ describe('connections in the supervisor UI (browser lane)', () => {
     await page.locator('[data-testid="viewed-desktop"][data-connection="lab"]').waitFor({ timeout: 15_000 });
     assert.equal(await switcher.inputValue(), 'lab');
     assert.equal(await page.getByTestId('window-item').count(), 0, 'no window of this desktop is listed as one of lab’s');
+    // The Screen view captures lab's screen, not this one: lab cannot be reached, so it says why and shows no picture.
+    await page.getByTestId('aside-screen').click();
+    const screenView = page.getByTestId('screen-view');
+    await screenView.locator('[data-testid="viewed-desktop"][data-connection="lab"]').waitFor();
+    await screenView.getByTestId('screen-error').waitFor({ timeout: 30_000 });
+    assert.equal(await screenView.getByTestId('screen-view-picture').count(), 0, 'no picture of this desktop stands for lab');
+    console.log(`[connections] Screen view on lab: ${await screenView.getByTestId('screen-error').innerText()}`);
     await screenshot(page, 'connections-viewing-lab');
     await switcher.selectOption('local');
-    await page.getByTestId('viewed-desktop').waitFor({ state: 'detached', timeout: 15_000 });
+    await page.getByTestId('viewed-desktop').first().waitFor({ state: 'detached', timeout: 15_000 });
     assert.equal(await switcher.inputValue(), 'local');
+    await screenView.getByTestId('screen-view-picture').waitFor({ timeout: 30_000 });
+    await page.getByTestId('aside-detail').click();
   });
 
   it('shows a remote_exec card naming the connection and its host, with the exact hostile command, and no session rule', async () => {
