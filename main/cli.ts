@@ -1,3 +1,4 @@
+import { connectionCommand } from './commands/connectionCmd.js';
 import { doctor } from './commands/doctor.js';
 import { installDeps } from './commands/installDeps.js';
 import { journalCommand } from './commands/journalCmd.js';
@@ -8,11 +9,12 @@ const USAGE = `usage: overseer <command>
   serve [--host 127.0.0.1] [--port N] [--token T] [--data-dir DIR] [--demo]   the supervisor with the browser UI
   mcp [--data-dir DIR]                                                       the stdio MCP server an agent launches
   journal verify|export [--data-dir DIR]                                     check or print the receipts journal
+  connection list|add|test|remove [--data-dir DIR]                           the desktops this supervisor reaches (ssh, OSWorld)
   doctor                                                                     why a tree is empty
   install-deps [--test] [--dry-run]                                          install the demo's (--test: the tests') Debian/Ubuntu packages
 `;
 
-/** `overseer serve | mcp | journal | doctor | install-deps`. */
+/** `overseer serve | mcp | journal | connection | doctor | install-deps`. */
 async function main(argv: readonly string[]): Promise<void> {
   const [command, ...rest] = argv;
   switch (command) {
@@ -22,6 +24,9 @@ async function main(argv: readonly string[]): Promise<void> {
       return mcpBridge(rest);
     case 'journal':
       process.exitCode = await journalCommand(rest);
+      return;
+    case 'connection':
+      process.exitCode = await connectionCommand(rest);
       return;
     case 'doctor':
       process.exitCode = await doctor();

@@ -139,8 +139,12 @@ export const MAX_REMOTE_EXEC_MS = 300_000;
 const Output = z.enum(['text', 'json']).optional().describe('"json" for the structured answer as JSON text');
 
 export const ListConnectionsArgs = z.strictObject({ output: Output });
-export const TestConnectionArgs = z.strictObject({ name: ConnectionName, output: Output });
-export const ActivateConnectionArgs = z.strictObject({ name: ConnectionName, output: Output });
+const NameArg = ConnectionName.describe('A connection name from list_connections');
+export const TestConnectionArgs = z.strictObject({ name: NameArg, output: Output });
+export const ActivateConnectionArgs = z.strictObject({
+  name: NameArg.describe('The connection your tools act on from now on ("local": this desktop)'),
+  output: Output,
+});
 export const UseLocalArgs = z.strictObject({ output: Output });
 /** add_connection: an entry as the registry keeps it (enabled once the person approves), shown whole on its card. */
 export const AddConnectionArgs = z.union([

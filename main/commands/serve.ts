@@ -7,6 +7,7 @@ import { staticFiles } from '../core/server/staticFiles.js';
 import { MIN_TOKEN_LENGTH, UI_SECRET_FILE, loadOrCreateSecret, newToken, writeTokenFile } from '../core/server/tokenFile.js';
 import { PAIR_LINK_TTL_MS, PAIR_PATH, UiAuth } from '../core/server/uiAuth.js';
 import { REPO_ROOT } from '../core/paths.js';
+import type { TargetFactory } from '../core/connections/makeTarget.js';
 import { Supervisor } from '../core/supervisor.js';
 import { defaultDataDir, isLoopback, parseFlags, socketPath } from '../cliArgs.js';
 import { startDemoDesktop } from '../../desktop/demoDesktop.js';
@@ -58,10 +59,13 @@ export async function serve(argv: readonly string[]): Promise<void> {
   try {
     // OVERSEER_PROGRESS_INTERVAL_MS: how often a waiting call reports progress (tests shorten it; default 5 s).
     const progress = Number(process.env['OVERSEER_PROGRESS_INTERVAL_MS']);
+    // Desktop tests stand a second private desktop in for a remote one (main/testing/standInTarget.ts, loaded with --import).
+    const standIn = (globalThis as Record<symbol, unknown>)[Symbol.for('overseer.test.standInTargets')] as TargetFactory | undefined;
     supervisor = await Supervisor.start({
       dataDir,
       helperEnv,
       log,
+      ...(typeof standIn === 'function' ? { makeTarget: standIn } : {}),
       connection: { mcp_url: '', stdio_command: stdioCommand },
       ...(Number.isInteger(progress) && progress > 0 ? { progressIntervalMs: progress } : {}),
     });

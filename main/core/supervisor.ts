@@ -155,7 +155,13 @@ export class Supervisor {
       connections: this.connections,
       onActiveChanged: (session) => {
         void this.journal
-          .append({ kind: 'system', event: 'connection_activated', session: session.id, agent: session.client, connection: this.connections.ref(session.connection) })
+          .append({
+            kind: 'system',
+            event: 'connection_activated',
+            session: session.id,
+            agent: session.client,
+            connection: this.connections.ref(session.connection),
+          })
           .catch(() => {});
         this.emitAgents();
       },

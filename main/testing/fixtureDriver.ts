@@ -33,6 +33,13 @@ export class FixtureDriver {
     await dbusCall(this.bus, busName, path, 'org.a11y.atspi.EditableText', 'SetTextContents', { signature: 's', body: [text], timeoutMs: CALL_MS });
   }
 
+  /** The text of the element with this accessible id (an entry's contents), read through its own connection. */
+  async text(automationId: string): Promise<string> {
+    const { busName, path } = await this.find(automationId);
+    const [text] = await dbusCall(this.bus, busName, path, 'org.a11y.atspi.Text', 'GetText', { signature: 'ii', body: [0, -1], timeoutMs: CALL_MS });
+    return String(text);
+  }
+
   private async find(automationId: string): Promise<{ busName: string; path: string }> {
     const [apps] = await dbusCall(this.bus, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', 'org.a11y.atspi.Accessible', 'GetChildren', {
       timeoutMs: CALL_MS,

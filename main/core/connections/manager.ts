@@ -24,6 +24,7 @@ import {
 import { systemClock, type Clock, type TimerHandle } from '../clock.js';
 import { HelperSupervisor } from '../helperSupervisor.js';
 import { LOCAL_WHERE } from './localTarget.js';
+import { qualifyAnswer, unqualifyParams } from './qualifiedIds.js';
 import type { TargetContext, TargetFactory } from './makeTarget.js';
 import type { ConnectionRegistry } from './registry.js';
 import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
@@ -32,6 +33,8 @@ import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
 export const DEFAULT_IDLE_STOP_MS = 10 * 60_000;
 /** The file is checked for another writer's change at most this often. */
 const REFRESH_EVERY_MS = 1000;
+/** And at least this often, used or not. */
+const WATCH_FILE_MS = 2000;
 
 /** Options of a helper call, as the tools make it: where it goes, for whom, in which lane. */
 export interface RoutedCallOptions {
@@ -96,6 +99,7 @@ export class ConnectionManager {
   private readonly clock: Clock;
   private readonly idleStopMs: number;
   private idleTimer: TimerHandle | undefined;
+  private refreshTimer: TimerHandle | undefined;
   private lastRefresh = 0;
   private emergency = false;
 
@@ -111,6 +115,8 @@ export class ConnectionManager {
     this.reconcile();
     this.lastRefresh = this.clock.now();
     this.idleTimer = this.clock.setInterval(() => void this.stopIdle(), Math.max(1000, Math.min(60_000, Math.floor(this.idleStopMs / 4))));
+    // The CLI writes the same file: a removed or disabled connection's helper stops within seconds, used or not.
+    this.refreshTimer = this.clock.setInterval(() => void this.maybeRefresh(), WATCH_FILE_MS);
   }
 
   /** The router the tools call through: each call goes to the connection it names. */
@@ -121,6 +127,11 @@ export class ConnectionManager {
   /** Whether a connection exists now (local always does). */
   has(name: string): boolean {
     return name === LOCAL_CONNECTION_NAME || this.remotes.has(name);
+  }
+
+  /** Whether a name is, or was while this supervisor ran, a connection's (window ids qualified with it are its). */
+  known(name: string): boolean {
+    return this.has(name) || this.removed.has(name);
   }
 
   /** Where a connection goes, as cards, receipts and journal records name it. */
@@ -193,7 +204,8 @@ export class ConnectionManager {
     try {
       const helper = await this.helperOf(r);
       try {
-        const result = await helper.call(method, params, rest);
+        // Its window ids travel qualified with its name everywhere but between here and its helper.
+        const result = qualifyAnswer(connection, await helper.call(method, unqualifyParams(connection, params), rest));
         this.mark(r, 'up');
         return result;
       } catch (error) {
@@ -310,6 +322,7 @@ export class ConnectionManager {
   /** Stops every remote helper and closes every target (the supervisor is shutting down). */
   async stop(): Promise<void> {
     this.clock.clearInterval(this.idleTimer);
+    this.clock.clearInterval(this.refreshTimer);
     await Promise.all([...this.remotes.values()].map((r) => this.shut(r, 'the supervisor stopped')));
   }
 
@@ -332,7 +345,10 @@ export class ConnectionManager {
       this.options.log(`[connections] reading the registry failed: ${error instanceof Error ? error.message : String(error)}`);
       return { changed: false };
     });
-    if (changed) this.reconcile();
+    if (changed) {
+      this.options.log(`[connections] ${this.options.registry.path} changed: ${this.options.registry.list().length} connection(s) now`);
+      this.reconcile();
+    }
   }
 
   /** Brings the running helpers in line with the registry: removed and disabled ones stop. */

@@ -7,7 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_SETTINGS, TALK_TOOL_NAMES, TOOL_NAMES, type Receipt, type WindowReadAnswer } from '../../../protocol/index.js';
+import { CONNECTION_TOOL_NAMES, DEFAULT_SETTINGS, TALK_TOOL_NAMES, TOOL_NAMES, type Receipt, type WindowReadAnswer } from '../../../protocol/index.js';
 import { FakeClock } from '../../testing/fakeClock.js';
 import { FakeHelper, fakeElement } from '../../testing/fakeHelper.js';
 import { Journal } from '../journal/index.js';
@@ -123,11 +123,11 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
   });
   after(() => t.close());
 
-  it('lists the five tools and the two that talk to the person, each with an object outputSchema whose $refs resolve inside it', async () => {
+  it('lists the five tools, the two that talk to the person and the connections tier, each with an object outputSchema whose $refs resolve inside it', async () => {
     const { tools } = await t.client.listTools();
     assert.deepEqual(
       tools.map((x) => x.name),
-      [...TALK_TOOL_NAMES, ...TOOL_NAMES],
+      [...TALK_TOOL_NAMES, ...TOOL_NAMES, ...CONNECTION_TOOL_NAMES],
     );
     for (const tool of tools) {
       assert.equal(tool.outputSchema?.type, 'object', tool.name);

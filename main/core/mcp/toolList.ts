@@ -173,8 +173,10 @@ export const talkToolList: () => Tool[] = (() => {
 })();
 
 const CONNECTION_DESCRIPTIONS: Record<ConnectionToolName, string> = {
-  list_connections: 'The desktops this supervisor reaches (local, ssh, OSWorld VMs): name, kind, host or URL, enabled, status with the last error, and which one is active for you.',
-  test_connection: 'Reach a connection and ask its helper who it is (platform, session type, capabilities); on failure a typed error says what to fix. Read-only.',
+  list_connections:
+    'The desktops this supervisor reaches (local, ssh, OSWorld VMs): name, kind, host or URL, enabled, status with the last error, and which one is active for you.',
+  test_connection:
+    'Reach a connection and ask its helper who it is (platform, session type, capabilities); on failure a typed error says what to fix. Read-only.',
   activate_connection:
     'Make your desktop tools act on this connection from now on. Ids (windows, targets, observations, screenshots) from another connection answer wrong_connection there: read again after switching.',
   use_local: 'Make your desktop tools act on the local desktop again (the one the supervisor runs on).',
@@ -201,9 +203,27 @@ function oneObject(schema: Tool['inputSchema']): Tool['inputSchema'] {
   const variants = ((schema as { anyOf?: { properties?: Record<string, object> }[] }).anyOf ?? []).map((v) => v.properties ?? {});
   const properties: Record<string, object> = {};
   for (const v of variants)
-    for (const [k, p] of Object.entries(v)) properties[k] = k === 'kind' ? { type: 'string', enum: ['ssh', 'osworld_http'] } : p;
+    for (const [k, p] of Object.entries(v))
+      properties[k] =
+        k === 'kind'
+          ? { type: 'string', enum: ['ssh', 'osworld_http'], description: 'ssh or osworld_http' }
+          : { ...p, description: ADD_FIELDS[k] ?? (p as { description?: string }).description ?? k };
   return { type: 'object', properties, required: ['name', 'kind'], additionalProperties: false };
 }
+
+/** What each field of add_connection is, as the agent reads it. */
+const ADD_FIELDS: Record<string, string> = {
+  name: 'Its name (a-z, 0-9, _ and -; not "local")',
+  host: 'ssh: an ssh_config alias or host name',
+  user: 'ssh: the remote user',
+  port: 'ssh: the port',
+  ssh_config: 'ssh: an ssh_config file passed as -F (absolute path)',
+  display: 'ssh: the remote X display, e.g. ":0" (found in the remote session when absent)',
+  bus: 'ssh: the remote session bus address (found in the remote session when absent)',
+  node: 'ssh: the remote node executable (absolute path; default node on the PATH)',
+  url: 'osworld_http: the in-VM server URL, e.g. http://192.168.122.10:5000',
+  timeout_ms: 'osworld_http: per-request timeout in ms (1000–300000)',
+};
 
 /** The connections tier's tools as MCP lists them (docs/tools.md#connections-tier). */
 export const connectionToolList: () => Tool[] = (() => {
@@ -212,7 +232,8 @@ export const connectionToolList: () => Tool[] = (() => {
     (tools ??= CONNECTION_TOOL_NAMES.map((name) => ({
       name,
       description: CONNECTION_DESCRIPTIONS[name],
-      inputSchema: name === 'add_connection' ? oneObject(toolJsonSchema(CONNECTION_TOOL_ARGS[name], 'input')) : toolJsonSchema(CONNECTION_TOOL_ARGS[name], 'input'),
+      inputSchema:
+        name === 'add_connection' ? oneObject(toolJsonSchema(CONNECTION_TOOL_ARGS[name], 'input')) : toolJsonSchema(CONNECTION_TOOL_ARGS[name], 'input'),
       outputSchema: toolJsonSchema(CONNECTION_TOOL_ANSWERS[name], 'output'),
       annotations: CONNECTION_ANNOTATIONS[name],
     })));

@@ -55,11 +55,7 @@ function targetCandidates(session: AgentSession, connection: string, args: Eleme
 async function windowPicture(deps: ActDeps, via: Via, item: PendingApproval, signal: AbortSignal): Promise<void> {
   if (item.window === undefined) return;
   try {
-    const shot = await deps.helper.call(
-      'screen_capture',
-      { window: item.window.window, ...CARD_PICTURE, keep: false },
-      { signal, timeoutMs: 5000, ...via },
-    );
+    const shot = await deps.helper.call('screen_capture', { window: item.window.window, ...CARD_PICTURE, keep: false }, { signal, timeoutMs: 5000, ...via });
     const picture = pictureOf(shot);
     const rect = item.target?.rect;
     if (rect !== undefined) {

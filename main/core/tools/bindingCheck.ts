@@ -1,7 +1,8 @@
 // Before any helper call of the accessibility and screen tiers: every id in the arguments must have
 // come from the agent's active connection (wrong_connection otherwise), and that connection must be
 // usable (connection_unavailable otherwise). Nothing is ever re-aimed at another connection.
-import { OverseerError } from '../../../protocol/index.js';
+import { OverseerError, fail } from '../../../protocol/index.js';
+import { ownerOf } from '../connections/qualifiedIds.js';
 import type { ConnectionManager } from '../connections/manager.js';
 import type { AgentSession } from './agentSession.js';
 
@@ -12,7 +13,19 @@ const POINT_ARGS = ['x', 'y', 'coordinate', 'to_x', 'to_y'];
 export function checkBindings(session: AgentSession, args: Record<string, unknown>, connections: ConnectionManager | undefined): void {
   const active = session.connection;
   const b = session.bindings;
-  if (typeof args['window'] === 'string') b.check('window', args['window'], active);
+  if (typeof args['window'] === 'string') {
+    // A remote window id is qualified with its connection's name (qualifiedIds.ts): it names its desktop.
+    const owner = ownerOf(args['window'], (name) => connections?.known(name) === true);
+    if (owner !== active)
+      throw fail(
+        'wrong_connection',
+        `this window came from the connection "${owner}", and "${active}" is active: list windows on "${active}", or activate "${owner}"`,
+        {
+          connection: owner,
+          active,
+        },
+      );
+  }
   for (const key of ['snapshot', 'since'] as const) if (typeof args[key] === 'string') b.check('observation', args[key], active);
   if (typeof args['target'] === 'string') {
     const observation = session.targets.observationOf(args['target']);

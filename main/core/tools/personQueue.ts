@@ -42,7 +42,19 @@ export async function queueCard<G>(deps: PersonQueueDeps, item: PendingApproval,
     expires_at: item.expires_at,
   });
   const early = options.gate();
-  if (early !== undefined) return early;
+  if (early !== undefined) {
+    // The request is on record, so its end is too: a card never shown still ends (or a restart would call it expired).
+    const d = gateDecision(early);
+    await deps.journalEvent({
+      kind: 'approval_resolved',
+      approval_id: item.approval_id,
+      receipt_id: item.receipt_id,
+      verdict: d.verdict,
+      by: d.by,
+      ...(d.note !== undefined ? { note: d.note } : {}),
+    });
+    return early;
+  }
   options.before?.();
   const outcome = await deps.approvals.request(item, Date.parse(item.expires_at) - Date.parse(item.created_at), options.subject);
   await deps.journalEvent({
@@ -56,6 +68,13 @@ export async function queueCard<G>(deps: PersonQueueDeps, item: PendingApproval,
     ...(outcome.answer !== undefined ? { answer: outcome.answer.text, ...(outcome.answer.choice !== undefined ? { choice: outcome.answer.choice } : {}) } : {}),
   });
   return outcome;
+}
+
+/** How a gate's answer ends the card on record: its decision, or the refusal's code by policy. */
+function gateDecision(early: unknown): { verdict: string; by: string; note?: string | undefined } {
+  if (early !== null && typeof early === 'object' && 'decision' in early) return (early as ApprovalOutcome).decision;
+  const info = early as ErrorInfo;
+  return { verdict: info.code, by: 'policy', note: info.detail };
 }
 
 /**

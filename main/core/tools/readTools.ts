@@ -26,10 +26,7 @@ export interface ReadDeps {
 
 /** window_list through the helper. */
 export async function windowList(deps: ReadDeps, session: AgentSession, args: WindowListArgs, signal: AbortSignal): Promise<WindowListAnswer> {
-  const via = session.via;
-  const answer = await deps.helper.call('window_list', args.limit === undefined ? {} : { limit: args.limit }, { signal, timeoutMs: 10_000, ...via });
-  for (const w of answer.windows) session.bindings.note('window', w.window, via.connection);
-  return answer;
+  return deps.helper.call('window_list', args.limit === undefined ? {} : { limit: args.limit }, { signal, timeoutMs: 10_000, ...session.via });
 }
 
 /** Visits every element of a tree or flat list. */
@@ -100,7 +97,6 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
   const id = session.observations.allocate();
   // Bound to the connection the read went to, whatever the agent activated meanwhile.
   session.bindings.note('observation', id, via.connection);
-  session.bindings.note('window', read.window.window, via.connection);
   const scopeKey = windowScope(read.window);
   if (wantTargets) {
     // Identity comes from the helper as it built it (uncut names, whole ancestor path), never rebuilt here.
@@ -165,7 +161,6 @@ export async function elementFind(deps: ReadDeps, session: AgentSession, args: E
     { signal, timeoutMs: Math.min(args.timeout_ms ?? 0, FIND_TIMEOUT.ceiling) + READ_LIMITS.timeout_ms.default + 5000, ...via },
   );
   const { refs, ...answer } = found;
-  session.bindings.note('window', found.window.window, via.connection);
   if (wantTargets && refs !== undefined) bindTargets(session, via.connection, args.selector, found.window, answer.matches, refs);
   for (const m of answer.matches) delete m.digest;
   return answer;

@@ -56,7 +56,6 @@ export async function screenshot(
   const result = await deps.helper.call('screen_capture', capture, { signal, timeoutMs: 20_000, ...via });
   const record = session.screenshots.add(result);
   session.bindings.note('screenshot', record.id, via.connection);
-  if (result.window !== undefined) session.bindings.note('window', result.window.window, via.connection);
   const answer: ScreenshotAnswer = {
     screenshot: record.id,
     width: record.width,

@@ -76,7 +76,13 @@ export const MAX_WAITING_PER_AGENT = QUEUE_BOUNDS.perSession;
 
 /** Where a connection goes, as a card shows it. */
 export function connectionRef(deps: Pick<ActDeps, 'connectionRef'>, name: string): ConnectionRef {
-  return deps.connectionRef?.(name) ?? { name, kind: name === LOCAL_CONNECTION_NAME ? 'local' : 'ssh', where: name === LOCAL_CONNECTION_NAME ? 'this desktop' : name };
+  return (
+    deps.connectionRef?.(name) ?? {
+      name,
+      kind: name === LOCAL_CONNECTION_NAME ? 'local' : 'ssh',
+      where: name === LOCAL_CONNECTION_NAME ? 'this desktop' : name,
+    }
+  );
 }
 
 export function refused(r: Receipt, refusal: ErrorInfo, decision?: Decision): Receipt {
@@ -222,18 +228,18 @@ export async function supervise(
           journal: checked.journal,
           subject,
           gate: (): ApprovalOutcome | undefined => {
-          if (deps.brakes.refusing)
-            return {
-              decision: {
-                verdict: 'braked',
-                by: 'human',
-                at: stamp(),
-                note: `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} engaged before the card was shown`,
-              },
-            };
-          const away = ended();
-          if (away !== undefined) return { decision: { verdict: 'withdrawn', by: 'policy', at: stamp(), note: away.note }, withdrawn: away.reason };
-          return undefined;
+            if (deps.brakes.refusing)
+              return {
+                decision: {
+                  verdict: 'braked',
+                  by: 'human',
+                  at: stamp(),
+                  note: `the ${deps.brakes.state === 'emergency' ? 'emergency stop' : 'stop'} engaged before the card was shown`,
+                },
+              };
+            const away = ended();
+            if (away !== undefined) return { decision: { verdict: 'withdrawn', by: 'policy', at: stamp(), note: away.note }, withdrawn: away.reason };
+            return undefined;
           },
         });
         decision = outcome.decision;
