@@ -5,15 +5,19 @@ import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Locator, Page } from 'playwright-core';
+import type { Receipt } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
+import { REPO_ROOT } from '../../main/core/paths.js';
+import { FixtureDriver } from '../../main/testing/fixtureDriver.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { audit, describeViolations } from './axe.js';
 import { SCREENSHOTS, screenshot } from './browser.js';
-import { armed, settleQueue } from './queue.js';
+import { armed, cardFor, settleQueue } from './queue.js';
 import { BIDI_CONTROLS, readShown } from './shownText.js';
 import { UI_LANES, type UiSession } from './uiLanes.js';
 
 const AGENT = 'connections-test-agent';
+const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 /** A command an agent could hope the person misreads: a direction override, a zero-width space, then 60 more lines. */
 const HOSTILE = [`echo done # \u202Etxt.exe\u202C && rm -rf ~/no\u200Bthing`, ...Array.from({ length: 60 }, (_, i) => `echo line ${i + 1}`)].join('\n');
 
@@ -306,5 +310,122 @@ describe('connections in the supervisor UI (browser lane)', () => {
     } finally {
       await dark.close();
     }
+  });
+});
+
+/**
+ * The same UI with a second private desktop standing in for a remote one (main/testing/standInTarget.ts:
+ * the real helper there, its shell a local `sh`): a test that succeeds shows what it found, the
+ * switcher shows that desktop's own windows, and an element_act card aimed there names it and its
+ * host; approved, it lands there and this desktop's fixture is untouched.
+ */
+describe('a second desktop in the supervisor UI (browser lane, stand-in for ssh)', () => {
+  let local: PrivateDesktop;
+  let remote: PrivateDesktop;
+  let ui: UiSession;
+  let page: Page;
+  let agent: Client;
+  let localDriver: FixtureDriver;
+  let remoteDriver: FixtureDriver;
+  const row = (name: string): Locator => page.locator(`[data-testid="connection-row"][data-name="${name}"]`);
+  const call = (name: string, args: Record<string, unknown>) => toolJson(agent, name, args, { timeout: 120_000 });
+
+  before(async () => {
+    local = await startPrivateDesktop();
+    remote = await startPrivateDesktop();
+    await local.launch('/usr/bin/python3', [FIXTURE], { waitForWindow: 'Overseer Fixture' });
+    await remote.launch('/usr/bin/python3', [FIXTURE], { waitForWindow: 'Overseer Fixture' });
+    const browserLane = UI_LANES.find((l) => l.name === 'browser');
+    assert.ok(browserLane);
+    ui = await browserLane.start(
+      { ...local.env, OVERSEER_TEST_REMOTE_ENV: JSON.stringify(remote.env) },
+      { nodeArgs: ['--import', 'tsx', '--import', './main/testing/standInTarget.ts'] },
+    );
+    page = ui.page;
+    await page.setViewportSize({ width: 1280, height: 900 });
+    agent = await httpClient(ui.mcp, `${AGENT}-2`, { tiers: ['accessibility'] });
+    const activated = await agent.callTool({ name: 'computer_use_activate', arguments: { tiers: ['connections'] } });
+    assert.notEqual(activated.isError, true, JSON.stringify(activated.content));
+    localDriver = await FixtureDriver.connect(local.a11yBusAddress);
+    remoteDriver = await FixtureDriver.connect(remote.a11yBusAddress);
+    await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
+  });
+  after(async () => {
+    localDriver?.close();
+    remoteDriver?.close();
+    await agent?.close().catch(() => {});
+    await ui?.stop();
+    await remote?.stop();
+    await local?.stop();
+  });
+
+  it('adds the connection and shows what a successful test found', async () => {
+    await page.getByTestId('tab-settings').click();
+    await page.getByTestId('connection-kind-ssh').check();
+    await page.getByTestId('connection-field-name').fill('second');
+    await page.getByTestId('connection-field-host').fill('second-desktop');
+    await page.getByTestId('connection-field-user').fill('ann');
+    await page.getByTestId('connection-add').click();
+    await row('second').waitFor({ timeout: 15_000 });
+    await row('second').getByTestId('connection-test').click();
+    const result = row('second').getByTestId('connection-test-result');
+    await result.waitFor({ timeout: 30_000 });
+    assert.equal(await result.getAttribute('data-ok'), 'true');
+    assert.equal(await result.getByTestId('connection-test-reachable').innerText(), 'yes');
+    assert.equal(await result.getByTestId('connection-test-authenticated').innerText(), 'yes');
+    assert.equal(await result.getByTestId('connection-test-platform').innerText(), 'linux');
+    assert.equal(await result.getByTestId('connection-test-session-type').innerText(), 'x11');
+    await row('second').and(page.locator('[data-status="up"]')).waitFor({ timeout: 10_000 });
+    await row('second').screenshot({ path: join(SCREENSHOTS, 'connections-test-ok.png') });
+  });
+
+  it('the switcher shows the second desktop’s own windows and tree, and this one’s again', async () => {
+    await page.getByTestId('tab-tree').click();
+    const switcher = page.getByTestId('connection-switcher');
+    await switcher.selectOption('second');
+    await page.locator('[data-testid="viewed-desktop"][data-connection="second"]').waitFor({ timeout: 15_000 });
+    const fixture = page.getByTestId('window-item').filter({ hasText: 'Overseer Fixture' });
+    await fixture.waitFor({ timeout: 30_000 });
+    await remoteDriver.setText('name_entry', 'Seen there');
+    await fixture.click();
+    await page.locator('.tree-row', { hasText: 'Seen there' }).first().waitFor({ timeout: 30_000 });
+    await screenshot(page, 'connections-viewing-second');
+    await switcher.selectOption('local');
+    await page.getByTestId('viewed-desktop').first().waitFor({ state: 'detached', timeout: 15_000 });
+    await fixture.waitFor({ timeout: 30_000 });
+    await fixture.click();
+    await page.locator('.tree-row', { hasText: 'Alice' }).first().waitFor({ timeout: 30_000 });
+    assert.equal(await page.locator('.tree-row', { hasText: 'Seen there' }).count(), 0, 'nothing of the second desktop stays in this one’s tree');
+  });
+
+  it('an element_act card aimed at the second desktop names it and its host; approved, it lands there only', async () => {
+    const activated = await call('activate_connection', { name: 'second' });
+    assert.equal(activated.error, undefined, JSON.stringify(activated.error));
+    const win =
+      (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ??
+      '';
+    assert.notEqual(win, '');
+    const act = toolJson<Receipt>(
+      agent,
+      'element_act',
+      { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'Remote Rita' },
+      { timeout: 120_000 },
+    );
+    const card = cardFor(page, 'name_entry');
+    await card.waitFor({ timeout: 20_000 });
+    assert.equal(await card.getByTestId('card-where-name').innerText(), 'second');
+    assert.equal(await card.getByTestId('card-where-host').innerText(), 'ann@second-desktop');
+    assert.match((await card.getAttribute('aria-label')) ?? '', / on second \(ann@second-desktop\)$/);
+    await card.screenshot({ path: join(SCREENSHOTS, 'connections-element-act-card.png') });
+    await (await armed(card.getByTestId('approve-button'))).click();
+    const r = await act;
+    assert.equal(r.outcome, 'completed', JSON.stringify(r));
+    assert.equal(await remoteDriver.text('name_entry'), 'Remote Rita', 'it landed on the second desktop');
+    assert.equal(await localDriver.text('name_entry'), 'Alice', 'this desktop is untouched');
+    await page.getByTestId('tab-receipts').click();
+    const receipt = page.getByTestId('receipt-row').filter({ hasText: 'element_act' }).last();
+    assert.equal(await receipt.getByTestId('receipt-where').textContent(), 'on second');
+    await receipt.click();
+    assert.equal(await page.locator('[data-field="Connection"] dd').innerText(), 'second (SSH, ann@second-desktop)');
   });
 });

@@ -294,3 +294,16 @@ describe('the outcome line of a remote_exec or add_connection card', () => {
     assert.equal(outcomeLine(rec({ card: { ...exec, action: 'add_connection' }, verdict: 'approved', final: final({}) }), false).text, 'Approved — added');
   });
 });
+
+describe('windows listed for one desktop', () => {
+  it('are dropped when they arrive after the person switched to another', () => {
+    const store = createAppStore();
+    store.getState().applySnapshot(snapshot(view('local')));
+    const late = [{ window: 'w9', title: 'Local only', app: 'fixture', pid: 1, process_start: '1', foreground: false }];
+    store.getState().applyEvent({ event: 'connections', data: view('lab') });
+    store.getState().setWindowsOf('local', late);
+    assert.deepEqual(store.getState().windows, [], 'a late list of this desktop is not shown as lab’s');
+    store.getState().setWindowsOf('lab', late);
+    assert.equal(store.getState().windows.length, 1);
+  });
+});

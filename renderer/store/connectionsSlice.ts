@@ -20,6 +20,8 @@ export interface ConnectionsSlice {
   putConnection(info: ConnectionInfo): void;
   /** Drops a removed connection from the list (the supervisor's `connections` event follows). */
   dropConnection(name: string): void;
+  /** Shows windows listed while `viewed` was the desktop shown; an answer that arrives after a switch is dropped. */
+  setWindowsOf(viewed: string, windows: AppState['windows']): void;
 }
 
 export const connectionsSlice: StateCreator<AppState, [], [], ConnectionsSlice> = (set, get) => ({
@@ -39,6 +41,9 @@ export const connectionsSlice: StateCreator<AppState, [], [], ConnectionsSlice> 
     const { list, viewed } = get().connections;
     const i = list.findIndex((c) => c.name === info.name);
     set({ connections: { viewed, list: i < 0 ? [...list, info] : list.map((c, j) => (j === i ? info : c)) } });
+  },
+  setWindowsOf: (viewed, windows) => {
+    if (get().connections.viewed === viewed) get().setWindows(windows);
   },
   dropConnection: (name) => {
     const { list, viewed } = get().connections;
