@@ -194,6 +194,19 @@ describe('connections in the supervisor UI (browser lane)', () => {
     );
     await mkdir(SCREENSHOTS, { recursive: true });
     await card.screenshot({ path: join(SCREENSHOTS, 'connections-remote-exec-card.png') });
+    const dark = await ui.darkPage();
+    try {
+      await dark.page.setViewportSize({ width: 1280, height: 720 });
+      const darkCard = dark.page.getByTestId('pending-card').filter({ has: dark.page.getByTestId('remote-exec') });
+      await darkCard.waitFor({ timeout: 15_000 });
+      await darkCard.screenshot({ path: join(SCREENSHOTS, 'connections-remote-exec-card-dark.png') });
+      for (const p of [page, dark.page]) {
+        const violations = await audit(p);
+        assert.deepEqual(violations, [], describeViolations(violations));
+      }
+    } finally {
+      await dark.close();
+    }
     await (await armed(card.getByTestId('deny-button'))).click();
     await page.getByTestId('deny-reason').press('Enter');
     const r = await answer;
@@ -225,6 +238,8 @@ describe('connections in the supervisor UI (browser lane)', () => {
     assert.equal(await card.getByTestId('add-connection-enabled').textContent(), 'yes, once approved');
     assert.equal(await card.getByTestId('allow-session-button').count(), 0);
     await card.screenshot({ path: join(SCREENSHOTS, 'connections-add-connection-card.png') });
+    const violations = await audit(page);
+    assert.deepEqual(violations, [], describeViolations(violations));
     await (await armed(card.getByTestId('deny-button'))).click();
     await page.getByTestId('deny-reason').press('Enter');
     assert.equal((await answer).error?.code, 'denied');
