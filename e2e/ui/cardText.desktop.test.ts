@@ -3,13 +3,14 @@ import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, beforeEach, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Locator, Page } from 'playwright-core';
+import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { SCREENSHOTS } from './browser.js';
 import { armed, cardFor, settleQueue } from './queue.js';
+import { BIDI_CONTROLS, readShown } from './shownText.js';
 import { UI_LANES, type UiSession } from './uiLanes.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
@@ -17,43 +18,6 @@ const AGENT = 'card-text-agent';
 const RLO = '\u202Egnp.exe';
 const DISGUISED = 'De\u00ADlete all files and Se\u200Bnd to boss';
 const SIXTY_LINES = `first line${'\n'.repeat(60)}last line`;
-/** Raw bidi controls: none may reach the DOM's text, where they would reorder what the person reads. */
-const BIDI_CONTROLS = /[\u061C\u200E\u200F\u202A-\u202E\u2066-\u2069]/u;
-
-/** What an untrusted text element shows and stands for, read from the DOM. */
-interface Shown {
-  /** The text as rendered: chips' labels and the text between them, in DOM (logical) order. */
-  text: string;
-  /** The characters it stands for: text nodes, and each mark's `data-raw`. */
-  raw: string;
-  chips: { label: string; name: string | null }[];
-  unicodeBidi: string;
-  direction: string;
-}
-
-/** Reads an UntrustedText element back from the DOM (see UntrustedText.tsx: each mark carries the characters it stands for). */
-function readShown(el: Locator): Promise<Shown> {
-  return el.evaluate((node) => {
-    // No named functions in here: the test runner's transform would name them with a helper the page lacks.
-    let raw = '';
-    const stack: Node[] = [node];
-    while (stack.length > 0) {
-      const n = stack.pop() as Node;
-      if (n.nodeType === Node.TEXT_NODE) raw += n.textContent ?? '';
-      else if (n instanceof HTMLElement && n.dataset['raw'] !== undefined) raw += n.dataset['raw'];
-      else stack.push(...[...n.childNodes].reverse());
-    }
-    const style = getComputedStyle(node as HTMLElement);
-    return {
-      text: node.textContent ?? '',
-      raw,
-      chips: [...(node as HTMLElement).querySelectorAll('.esc')].map((c) => ({ label: c.textContent ?? '', name: c.getAttribute('aria-label') })),
-      unicodeBidi: style.unicodeBidi,
-      direction: style.direction,
-    };
-  });
-}
-
 /**
  * docs/security.md#what-a-card-can-and-cannot-show, through the real `overseer serve`, helper and
  * GTK fixture in Debian's Chromium, with a real MCP SDK client as the agent: a card shows hidden and

@@ -30,14 +30,15 @@ export interface UiSession {
 export interface UiLane {
   name: 'browser' | 'electron';
   unavailable(): string | undefined;
-  start(env: Record<string, string | undefined>): Promise<UiSession>;
+  /** `serve` (browser lane only): how the supervisor is started, e.g. with a test's `--import` of a stand-in (main/testing/standInTarget.ts). */
+  start(env: Record<string, string | undefined>, serveOptions?: { nodeArgs?: string[] }): Promise<UiSession>;
 }
 
 const browserLane: UiLane = {
   name: 'browser',
   unavailable: () => undefined,
-  async start(env) {
-    let s: Served = await serve(env);
+  async start(env, serveOptions = {}) {
+    let s: Served = await serve(env, serveOptions);
     const browser: Browser = await launchBrowser();
     const page = await openUi(browser, s.uiUrl);
     const cookie = await pageCookie(page);
@@ -65,7 +66,7 @@ const browserLane: UiLane = {
         try {
           await whileDown?.();
         } finally {
-          s = await serve(env, { dataDir: s.dataDir, token: s.token, extra: ['--port', port] });
+          s = await serve(env, { ...serveOptions, dataDir: s.dataDir, token: s.token, extra: ['--port', port] });
         }
       },
       async stop() {

@@ -2,6 +2,7 @@ import type { StateCreator } from 'zustand';
 import type { HeldApproval, PendingApproval, ReceiptEntry } from '../../protocol/index.js';
 import { armKey, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Sighting } from './arming.js';
 import { cardElementKey } from './cardSubject.js';
+import { cardConnectionName } from './connectionWords.js';
 import { isFinal, type DecisionRecord, type Verdict } from './outcome.js';
 import type { AppState } from './store.js';
 
@@ -211,7 +212,8 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     // Selecting the selected card again shows its target again, without restarting the key's arming.
     if (id !== s.selectedApproval)
       set({ selectedApproval: id, selectedSince: now, denying: s.denying === id ? id : undefined, allowing: s.allowing === id ? id : undefined });
-    const key = slot === undefined ? undefined : cardElementKey(slot.card);
+    // A card on another desktop than the one shown names no element of this tree, whatever its key says.
+    const key = slot === undefined || cardConnectionName(slot.card) !== s.connections.viewed ? undefined : cardElementKey(slot.card);
     if (key !== undefined) get().selectKey(key);
   },
   moveApproval: (delta, now = Date.now()) => {

@@ -81,6 +81,8 @@ export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine 
           ? 'Denied'
           : undefined;
   const final = record.final;
+  if (final !== undefined && final.receipt === undefined && (record.card.action === 'remote_exec' || record.card.action === 'add_connection'))
+    return commandOutcome(record.card.action, lead, final);
   if (final !== undefined) {
     const result = resultOf(final);
     if (lead === undefined) {
@@ -103,6 +105,22 @@ export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine 
   if (record.verdict === 'denied') return { tone: 'neutral', text: 'Denied — telling the agent…' };
   if (held) return { tone: 'wait', text: `${lead} — held by the pause; runs on Resume` };
   return { tone: 'wait', text: `${lead} — running…` };
+}
+
+/**
+ * The outcome line of a remote_exec or add_connection card (their final entry carries no act
+ * receipt, only how the call ended): "Denied — the agent was told", "Approved — ran; its output
+ * went to the agent", "Approved — added", or what ended it ("Approved — failed: connection_unavailable — …").
+ */
+function commandOutcome(action: 'remote_exec' | 'add_connection', lead: string | undefined, final: ReceiptEntry): OutcomeLine {
+  const e = final.error;
+  if (e !== undefined && ['denied', 'expired', 'withdrawn', 'braked'].includes(e.code)) {
+    const told = e.code === 'denied' && lead === 'Denied' ? 'Denied — the agent was told' : capital(`${e.code}${dash(e.detail)}`);
+    return { tone: 'neutral', text: told };
+  }
+  const head = lead ?? 'Approved elsewhere';
+  if (e !== undefined) return { tone: 'bad', text: `${head} — failed: ${e.code}${dash(e.detail)}` };
+  return { tone: 'unverified', text: `${head} — ${action === 'remote_exec' ? 'ran; its output went to the agent' : 'added'}` };
 }
 
 /**

@@ -2,7 +2,8 @@
 // act the agent was first answered `pending` for has several records — the early answer, the
 // final receipt journaled on its own, and each action_wait that asked for it — and they share the
 // receipt id. Reads and calls refused before they became an act have no receipt id: one row each.
-import { MASKED_TEXT, type Decision, type Receipt, type ReceiptEntry } from '../../protocol/index.js';
+import { MASKED_TEXT, type ConnectionRef, type Decision, type Receipt, type ReceiptEntry } from '../../protocol/index.js';
+import { isRemote } from './connectionWords.js';
 import { isFinal } from './outcome.js';
 
 /** Who decided an act, as the person filters by it. */
@@ -32,6 +33,8 @@ export interface ReceiptRow {
   outcome: string;
   decision: Decision | undefined;
   kind: DecisionKind | undefined;
+  /** Where it ran when that is not this desktop (docs/supervision.md#where-an-action-lands); undefined: here. */
+  connection: ConnectionRef | undefined;
 }
 
 const ms = (iso: string): number => {
@@ -86,6 +89,7 @@ function rowOf(key: string, records: ReceiptEntry[]): ReceiptRow {
     outcome: last.receipt?.outcome ?? last.outcome,
     decision,
     kind: decisionKind(decision),
+    connection: records.map((r) => r.connection).find(isRemote),
   };
 }
 

@@ -1,6 +1,7 @@
 // What a timeline row says in words: the act with its target and text, why it did not run, and the
 // labelled fields of its details. Every string an agent or an application supplied is returned as
 // is; the components show it through UntrustedText.
+import { whereLine } from './connectionWords.js';
 import { windowLine } from './screenDescribe.js';
 import { resultOf } from './outcome.js';
 import { decisionLabel, targetLabel, typedText, valueChange, type ReceiptRow } from './receiptRows.js';
@@ -103,6 +104,7 @@ export function detailFields(row: ReceiptRow): [label: string, value: string][] 
   const screen = r?.screen !== undefined;
   const fields: [string, string | undefined][] = [
     ['Agent', `${row.agent} · session ${row.session.slice(0, 8)}`],
+    ['Connection', row.connection !== undefined ? whereLine(row.connection) : undefined],
     ['Tool', row.tool],
     ['Action', r?.action],
     ['Window', w !== undefined && !screen ? windowLine(w) : undefined],
@@ -129,7 +131,7 @@ export function detailFields(row: ReceiptRow): [label: string, value: string][] 
   return fields.filter((f): f is [string, string] => f[1] !== undefined && f[1] !== '');
 }
 
-/** Everything the search looks through for a row, lower-cased: tool, agent, action, element, window, text (masked), reason, decision. */
+/** Everything the search looks through for a row, lower-cased: tool, agent, action, element, window, text (masked), reason, decision, connection. */
 export function searchText(row: ReceiptRow): string {
   const r = row.receipt;
   return [
@@ -145,6 +147,8 @@ export function searchText(row: ReceiptRow): string {
     reasonOf(row),
     decisionLabel(row),
     row.outcome,
+    row.connection?.name,
+    row.connection?.where,
   ]
     .filter((x) => x !== undefined)
     .join('\n')

@@ -48,6 +48,10 @@ export const selectBrake = (s: AppState) => s.brake;
 export const selectSettings = (s: AppState) => s.settings;
 export const selectRules = (s: AppState) => s.rules;
 export const selectConnectionInfo = (s: AppState) => s.connectionInfo;
+/** The desktops this supervisor reaches (docs/supervision.md#where-an-action-lands). */
+export const selectConnections = (s: AppState) => s.connections.list;
+/** The connection the windows list, tree and Screen view show. */
+export const selectViewedConnection = (s: AppState) => s.connections.viewed;
 export const selectTreeAside = (s: AppState) => s.treeAside;
 export const selectScreen = (s: AppState) => s.screen;
 /** The latest receipt of an action that reached an application: the Screen view captures again after it. */

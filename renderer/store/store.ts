@@ -2,6 +2,7 @@ import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
 import { applyDelta, type UiSnapshot } from '../../protocol/index.js';
 import type { AnyUiEvent } from '../api/api.js';
 import { approvalsSlice, type ApprovalsSlice } from './approvalsSlice.js';
+import { connectionsSlice, type ConnectionsSlice } from './connectionsSlice.js';
 import { screenSlice, type ScreenSlice } from './screenSlice.js';
 import {
   agentsSlice,
@@ -23,7 +24,15 @@ export interface EventsSlice {
 }
 
 /** Everything the UI holds. */
-export type AppState = ConnectionSlice & AgentsSlice & WindowsSlice & ApprovalsSlice & ReceiptsSlice & SystemSlice & ScreenSlice & EventsSlice;
+export type AppState = ConnectionSlice &
+  ConnectionsSlice &
+  AgentsSlice &
+  WindowsSlice &
+  ApprovalsSlice &
+  ReceiptsSlice &
+  SystemSlice &
+  ScreenSlice &
+  EventsSlice;
 
 const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => ({
   applySnapshot: (s) => {
@@ -38,6 +47,7 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
       settings: s.settings,
       rules: s.rules,
       connectionInfo: s.connection,
+      connections: s.connections,
     });
     state.setTree(s.chosen_window, s.tree, [], s.tree_status.read_at);
     state.setTreeStatus(s.tree_status);
@@ -86,6 +96,8 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
         return s.setSettings(e.data);
       case 'rules':
         return s.setRules(e.data);
+      case 'connections':
+        return s.setConnections(e.data);
     }
   },
 });
@@ -94,6 +106,7 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
 export function createAppStore(): StoreApi<AppState> {
   return createStore<AppState>()((...a) => ({
     ...connectionSlice(...a),
+    ...connectionsSlice(...a),
     ...agentsSlice(...a),
     ...windowsSlice(...a),
     ...approvalsSlice(...a),

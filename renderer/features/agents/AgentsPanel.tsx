@@ -1,13 +1,14 @@
 import { useState } from 'react';
-import type { AgentInfo } from '../../../protocol/index.js';
-import { selectAgents, selectHelper, selectLive } from '../../store/selectors.js';
+import { LOCAL_CONNECTION_NAME, type AgentInfo } from '../../../protocol/index.js';
+import { agentConnection, isRemote, kindWords } from '../../store/connectionWords.js';
+import { selectAgents, selectConnections, selectHelper, selectLive } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { clock, formatDuration, useNow } from '../shell/time.js';
 import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
 /**
- * Connected agents: client, transport, since, calls and pending approvals; marked as possibly out of
+ * Connected agents: client, transport, the desktop it acts on, since, calls and pending approvals; marked as possibly out of
  * date while not connected. An agent leaves the list when it goes (docs/supervision.md#when-an-agent-has-gone),
  * and the person can disconnect one here, brakes or not (its pending actions are withdrawn).
  */
@@ -38,6 +39,7 @@ export function AgentsPanel() {
                 <span className="tag">{a.transport}</span>
                 {a.pending > 0 && <span className="tag tag-alert">{a.pending} pending</span>}
               </div>
+              <AgentWhere agent={a} />
               <div className="muted small">
                 since {clock(a.since)} ({formatDuration(now - Date.parse(a.since))}) · {a.calls} calls{a.activated ? '' : ' · tools not activated'}
               </div>
@@ -47,6 +49,30 @@ export function AgentsPanel() {
         </ul>
       )}
     </section>
+  );
+}
+
+/** Which desktop an agent's tools act on now: this one quietly, another one by name and host. */
+function AgentWhere({ agent }: { agent: AgentInfo }) {
+  const list = useApp(selectConnections);
+  const c = agentConnection(list, agent.connection);
+  if (agent.connection === undefined || (c !== undefined && !isRemote(c)))
+    return (
+      <div className="small muted" data-testid="agent-connection" data-connection={LOCAL_CONNECTION_NAME}>
+        on this desktop
+      </div>
+    );
+  return (
+    <div className="small agent-where" data-testid="agent-connection" data-connection={agent.connection}>
+      on <strong>{agent.connection}</strong>{' '}
+      {c !== undefined ? (
+        <>
+          ({kindWords(c.kind)}, <UntrustedText text={c.where} limit={80} />)
+        </>
+      ) : (
+        <span className="muted">(no longer in the list)</span>
+      )}
+    </div>
   );
 }
 

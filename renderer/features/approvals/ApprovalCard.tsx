@@ -1,19 +1,23 @@
 import { Fragment, useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
-import type { PendingApproval } from '../../../protocol/index.js';
+import { isPrivateUrl, type PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { subjectLabel } from '../../store/cardSubject.js';
+import { isRemote, mayAllowForSession } from '../../store/connectionWords.js';
 import { selectRefusal } from '../../store/selectors.js';
 import { displayValue } from '../../store/tree.js';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { AddConnectionFields } from './AddConnectionFields.js';
 import { AllowStep } from './AllowStep.js';
+import { CardWhere } from './CardWhere.js';
 import { RiskHints } from './RiskHints.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct, type Decision } from './decide.js';
 import { ScreenInputFields } from './ScreenInputFields.js';
 import { ElementCardPicture } from './ElementCardPicture.js';
+import { RemoteExecFields } from './RemoteExecFields.js';
 import { ScreenInputPicture } from './ScreenInputPicture.js';
 import { measureNow, useArmed, useKeysArmed } from './useArming.js';
 
@@ -45,7 +49,16 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
   const left = Date.parse(card.expires_at) - now;
   const t = card.target;
   const masked = card.password || t?.redacted === true || t?.state.password === true;
-  const what = t !== undefined ? `${t.role} ${t.name ?? ''}` : subjectLabel(card);
+  const what =
+    card.add_connection !== undefined
+      ? `connection ${card.add_connection.name}`
+      : card.remote_exec !== undefined
+        ? 'a shell command'
+        : t !== undefined
+          ? `${t.role} ${t.name ?? ''}`
+          : subjectLabel(card);
+  const on = isRemote(card.connection) ? ` on ${card.connection.name} (${card.connection.where})` : '';
+  const added = card.add_connection;
   /** A click on a card control: measured now, so a card that moved since the last measurement counts as moved. */
   const aimed = (e: MouseEvent<HTMLButtonElement>, then: () => void) => {
     e.stopPropagation();
@@ -61,10 +74,10 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
   return (
     <article
       ref={cardRef}
-      className={`card${selected ? ' selected' : ''}${card.risk_hints.length > 0 ? ' risky' : ''}`}
+      className={`card${selected ? ' selected' : ''}${card.risk_hints.length > 0 ? ' risky' : ''}${on !== '' ? ' remote' : ''}`}
       tabIndex={0}
       aria-current={selected ? 'true' : undefined}
-      aria-label={escapeHiddenPlain(`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${what}`)}
+      aria-label={escapeHiddenPlain(`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${what}${on}`)}
       data-testid="pending-card"
       data-approval-id={id}
       data-arm-key={key}
@@ -83,7 +96,10 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           {left > 0 ? `expires in ${formatDuration(left)}` : 'expiring…'}
         </span>
       </header>
+      <CardWhere connection={card.connection} />
       <RiskHints hints={card.risk_hints} />
+      <RemoteExecFields card={card} />
+      {added !== undefined && <AddConnectionFields config={added} publicUrl={added.kind === 'osworld_http' && !isPrivateUrl(added.url)} />}
       {card.action === 'set_value' && (
         <div className="diff" data-testid="set-value-diff">
           <div>
@@ -172,16 +188,18 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           <ArmedButton armKey={key} testId="deny-button" className="deny" disabled={!online} title="Deny (D)" onClick={(e) => aimed(e, () => open('deny'))}>
             Deny…
           </ArmedButton>
-          <ArmedButton
-            armKey={key}
-            testId="allow-session-button"
-            disabled={!online}
-            title="Approve and allow for this session: a second step names the scope (S)"
-            ariaExpanded={allowing}
-            onClick={(e) => aimed(e, () => open('allow'))}
-          >
-            Allow for session…
-          </ArmedButton>
+          {mayAllowForSession(card) && (
+            <ArmedButton
+              armKey={key}
+              testId="allow-session-button"
+              disabled={!online}
+              title="Approve and allow for this session: a second step names the scope (S)"
+              ariaExpanded={allowing}
+              onClick={(e) => aimed(e, () => open('allow'))}
+            >
+              Allow for session…
+            </ArmedButton>
+          )}
         </div>
       )}
       <p className="card-note" data-testid="card-note-line">
@@ -200,7 +218,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           </span>
         )}
       </p>
-      {allowing && <AllowStep card={card} online={online} decide={decide} />}
+      {allowing && mayAllowForSession(card) && <AllowStep card={card} online={online} decide={decide} />}
     </article>
   );
 }

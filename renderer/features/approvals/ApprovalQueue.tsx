@@ -1,6 +1,7 @@
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import type { Slot } from '../../store/approvalsSlice.js';
 import { cardWindowId } from '../../store/cardSubject.js';
+import { cardConnectionName } from '../../store/connectionWords.js';
 import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
 import { emptyQueueText, inFlight } from '../../store/outcome.js';
 import {
@@ -15,6 +16,7 @@ import {
   selectSelectedApproval,
   selectSettled,
   selectSlots,
+  selectViewedConnection,
 } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
@@ -73,7 +75,9 @@ export function ApprovalQueue() {
 
   // Highlight the selected card's target: choose its window (the tree follows) and show the tree.
   const selectedCard = slots.find((x) => x.id === selected && x.left === undefined)?.card;
-  const targetWindow = selectedCard === undefined ? undefined : cardWindowId(selectedCard);
+  const viewed = useApp(selectViewedConnection);
+  // Only on the desktop the tree shows: a window id of another connection means nothing here (docs/supervision.md#where-an-action-lands).
+  const targetWindow = selectedCard === undefined || cardConnectionName(selectedCard) !== viewed ? undefined : cardWindowId(selectedCard);
   useEffect(() => {
     if (targetWindow === undefined || !online) return;
     chooseWindow(command, targetWindow);

@@ -1,9 +1,18 @@
 import type { PendingApproval } from '../../../protocol/index.js';
 import { subjectParts } from '../../store/cardSubject.js';
+import { isRemote } from '../../store/connectionWords.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
 /** What a card acts on: `button "Send"`, or `412,300 in "Canvas"` (as `subjectLabel` writes it); the application's words shown as untrusted text. */
 export function CardSubject({ card }: { card: PendingApproval }) {
+  if (card.remote_exec !== undefined) return <UntrustedText text={card.remote_exec.command} limit={SUMMARY_LIMIT} expandable={false} />;
+  if (card.add_connection !== undefined)
+    return (
+      <>
+        "{card.add_connection.name}" (
+        <UntrustedText text={card.add_connection.kind === 'ssh' ? card.add_connection.host : card.add_connection.url} limit={SUMMARY_LIMIT} />)
+      </>
+    );
   const p = subjectParts(card);
   return (
     <>
@@ -27,8 +36,22 @@ export function CardSubject({ card }: { card: PendingApproval }) {
 /** Longest part of a question or handoff reason a one-line summary shows. */
 const SUMMARY_LIMIT = 120;
 
-/** What a card asked, in one line: `claude · invoke button "Counter"`, `claude · click 412,300 in "Canvas"`, `claude · asks "Which file?"`. */
+/** What a card asked, in one line: `claude · invoke button "Counter"`, `claude · click 412,300 in "Canvas"`, `claude · asks "Which file?"`; `· on lab` when not on this desktop. */
 export function CardSummary({ card }: { card: PendingApproval }) {
+  return (
+    <>
+      <SummaryText card={card} />
+      {isRemote(card.connection) && (
+        <strong className="summary-where" data-testid="summary-where">
+          {' '}
+          · on {card.connection.name}
+        </strong>
+      )}
+    </>
+  );
+}
+
+function SummaryText({ card }: { card: PendingApproval }) {
   if (card.question !== undefined || card.handoff !== undefined)
     return (
       <>

@@ -6,6 +6,7 @@ import { UntrustedText } from '../shell/UntrustedText.js';
 import { ArmedButton } from './ArmedButton.js';
 import { CardNote, TalkCardFrame, type TalkCardProps } from './QuestionCard.js';
 import { measureNow } from './useArming.js';
+import { CardWhere } from './CardWhere.js';
 
 /**
  * An agent handed the desktop to the person (docs/supervision.md#questions-and-handoffs): why, how
@@ -35,6 +36,7 @@ export function HandoffCard({ card, now, selected, online, cardRef, onSelect, de
         <span className="card-action">hands over</span>
         <span className="card-expiry">for {formatDuration(now - Date.parse(card.created_at))}</span>
       </header>
+      <CardWhere connection={card.connection} />
       <div className="question-text" data-testid="handoff-reason">
         <UntrustedText text={card.handoff?.reason ?? ''} block />
       </div>

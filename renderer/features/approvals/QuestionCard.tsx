@@ -9,6 +9,7 @@ import { ArmedButton } from './ArmedButton.js';
 import { mayAct } from './decide.js';
 import type { TalkDecision } from './decideTalk.js';
 import { measureNow, useArmed } from './useArming.js';
+import { CardWhere } from './CardWhere.js';
 
 /** What a question or handoff card needs from the queue. */
 export interface TalkCardProps {
@@ -65,6 +66,7 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
           {left > 0 ? `expires in ${formatDuration(left)}` : 'expiring…'}
         </span>
       </header>
+      <CardWhere connection={card.connection} />
       <div className="question-text" data-testid="question-text">
         <UntrustedText text={card.question?.text ?? ''} block />
       </div>

@@ -1,5 +1,6 @@
 import { useEffect, type RefObject } from 'react';
 import { isTalkCard } from '../../../protocol/index.js';
+import { mayAllowForSession } from '../../store/connectionWords.js';
 import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
 import { appStore } from '../../store/useApp.js';
 import { mayAct, type Decision } from './decide.js';
@@ -56,6 +57,10 @@ export function useApprovalKeys(decide: (id: string, d: Decision, aim: { via: 'k
             : 'Not sent: give control back with the card’s button.',
           Date.now(),
         );
+        return;
+      }
+      if (key === 's' && card !== undefined && !mayAllowForSession(card)) {
+        s.refuse(selected, 'No session rule for this card: a shell command or a new connection is decided one at a time (A or D).', Date.now());
         return;
       }
       if (key === 'a') decide(selected, { kind: 'approve' }, aim);

@@ -45,6 +45,11 @@ export function ReceiptRow({ row, selected, height }: { row: Row; selected: bool
         <span className="r-tool">
           <UntrustedText text={row.tool} limit={40} expandable={false} />
         </span>
+        {row.connection !== undefined && (
+          <span className="tag r-where" data-testid="receipt-where" title={row.connection.where}>
+            on {row.connection.name}
+          </span>
+        )}
       </span>
       <span className="r-line r-what">
         <span className="r-act" data-testid="receipt-act">

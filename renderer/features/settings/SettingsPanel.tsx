@@ -4,10 +4,11 @@ import { selectConnection, selectRules, selectSettings } from '../../store/selec
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { ConnectionsSettings } from '../connections/ConnectionsSettings.js';
 import { ConnectionSnippets } from './ConnectionSnippets.js';
 import { PairLink } from './PairLink.js';
 
-/** Policy, exclusions and timeouts; deny-app rules; how agents connect. */
+/** Policy, exclusions and timeouts; deny-app rules; the desktops agents act on; how agents connect. */
 export function SettingsPanel() {
   const settings = useApp(selectSettings);
   return (
@@ -15,6 +16,7 @@ export function SettingsPanel() {
       <h2>Settings</h2>
       {settings === undefined ? <p className="muted">Waiting for the supervisor…</p> : <SettingsForm key={JSON.stringify(settings)} settings={settings} />}
       <RulesEditor />
+      <ConnectionsSettings />
       {/* Browser mode only: the desktop app's window is its own credential (IPC), there is nothing to link. */}
       {window.overseer === undefined && <PairLink />}
       <ConnectionSnippets />

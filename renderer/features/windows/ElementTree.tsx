@@ -9,9 +9,11 @@ import {
   selectSelectedKey,
   selectTreeAside,
   selectTruncatedBy,
+  selectViewedConnection,
   selectWindows,
 } from '../../store/selectors.js';
 import { cardElementKey } from '../../store/cardSubject.js';
+import { cardConnectionName } from '../../store/connectionWords.js';
 import { displayValue, visibleNodes, type TreeNode } from '../../store/tree.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { ElementDetail } from './ElementDetail.js';
@@ -22,6 +24,7 @@ import { usePaneWidths, useSize } from '../shell/paneWidths.js';
 import { Splitter } from '../shell/Splitter.js';
 import { SPLITTER_WIDTH, treeSplit } from '../../store/paneLayout.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { ViewedDesktop } from './ConnectionSwitcher.js';
 
 const ROW_HEIGHT = 24;
 
@@ -51,6 +54,7 @@ export function TreeView() {
           </span>
         )}
         {truncatedBy.length > 0 && <span className="tag tag-warn">partial: {truncatedBy.join(', ')}</span>}
+        <ViewedDesktop />
         <TreeStatusLine />
       </div>
       <TreeSearch />
@@ -103,7 +107,18 @@ function ElementTree() {
   const pending = useApp(selectPending);
   const rows = useMemo(() => visibleNodes(nodes, collapsed), [nodes, collapsed]);
   const matchSet = useMemo(() => new Set(matches), [matches]);
-  const targets = useMemo(() => new Set(pending.map(cardElementKey).filter((k) => k !== undefined)), [pending]);
+  const viewed = useApp(selectViewedConnection);
+  // Only cards on the desktop this tree shows mark its elements.
+  const targets = useMemo(
+    () =>
+      new Set(
+        pending
+          .filter((c) => cardConnectionName(c) === viewed)
+          .map(cardElementKey)
+          .filter((k) => k !== undefined),
+      ),
+    [pending, viewed],
+  );
   const scrollRef = useRef<HTMLDivElement>(null);
   const virtualizer = useVirtualizer({ count: rows.length, getScrollElement: () => scrollRef.current, estimateSize: () => ROW_HEIGHT, overscan: 20 });
   const selectedIndex = useMemo(() => rows.findIndex((r) => r.key === selectedKey), [rows, selectedKey]);

@@ -10,6 +10,7 @@ import { clock } from '../shell/time.js';
 import { ElementOutline } from './ElementOutline.js';
 import { useScreenCapture } from './useScreenCapture.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { ViewedDesktop } from './ConnectionSwitcher.js';
 
 /**
  * What the chosen window looks like now, captured and masked as an agent's screenshot is, with the
@@ -42,6 +43,7 @@ export function ScreenView() {
           <UntrustedText text={title} />
           {shown !== undefined && <span className="muted"> · {clock(shown.captured_at)}</span>}
         </span>
+        <ViewedDesktop />
         <label className="small">
           <input type="checkbox" data-testid="screen-whole" checked={whole} onChange={(e) => setWhole(e.target.checked)} /> whole screen
         </label>

@@ -1,10 +1,11 @@
 import { useEffect, useRef, useState } from 'react';
-import { selectChosenWindow, selectLive, selectWindows } from '../../store/selectors.js';
+import { selectChosenWindow, selectLive, selectViewedConnection, selectWindows } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { ConnectionSwitcher } from './ConnectionSwitcher.js';
 
-/** Top-level windows; choosing one reads its tree. */
+/** Top-level windows of the desktop shown (the switcher picks which); choosing one reads its tree. */
 export function WindowsList() {
   const windows = useApp(selectWindows);
   const chosen = useApp(selectChosenWindow);
@@ -14,21 +15,24 @@ export function WindowsList() {
   const [busy, setBusy] = useState(false);
   const refresh = () => {
     setBusy(true);
+    const of = appStore.getState().connections.viewed;
     void command('refresh_windows', {}).then((r) => {
       setBusy(false);
-      if (r !== undefined) appStore.getState().setWindows(r.windows);
+      if (r !== undefined) appStore.getState().setWindowsOf(of, r.windows);
     });
   };
-  // List the windows by itself once per connection when the supervisor has none listed yet.
-  const listed = useRef(false);
+  // List the windows by itself once per connection to the supervisor, and once per desktop shown,
+  // when the supervisor has none listed yet (switching desktops starts with an empty list).
+  const viewed = useApp(selectViewedConnection);
+  const listed = useRef<string | undefined>(undefined);
   const empty = windows.length === 0;
   useEffect(() => {
-    if (!online) listed.current = false;
-    else if (empty && !listed.current) {
-      listed.current = true;
-      void command('refresh_windows', {}).then((r) => r !== undefined && appStore.getState().setWindows(r.windows));
+    if (!online) listed.current = undefined;
+    else if (empty && listed.current !== viewed) {
+      listed.current = viewed;
+      void command('refresh_windows', {}).then((r) => r !== undefined && appStore.getState().setWindowsOf(viewed, r.windows));
     }
-  }, [online, empty, command]);
+  }, [online, empty, command, viewed]);
   return (
     <section className="panel panel-grow" aria-labelledby="windows-heading">
       <div className="panel-head">
@@ -39,6 +43,7 @@ export function WindowsList() {
           {busy ? 'Refreshing…' : 'Refresh'}
         </button>
       </div>
+      <ConnectionSwitcher />
       {windows.length === 0 ? (
         <p className="muted">No windows listed yet. Refresh to list them.</p>
       ) : (

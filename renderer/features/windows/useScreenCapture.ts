@@ -1,6 +1,6 @@
 import { useCallback, useEffect, useRef } from 'react';
 import { ApiError } from '../../api/api.js';
-import { selectLastDispatch, selectLive } from '../../store/selectors.js';
+import { selectLastDispatch, selectLive, selectViewedConnection } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useApi } from '../shell/apiContext.js';
 
@@ -9,13 +9,15 @@ const AFTER_DISPATCH_MS = 400;
 
 /**
  * Captures `window` (undefined: the whole screen) for the Screen view: now, whenever the window
- * changes, and again after each action that reached an application. Returns a capture-now function
+ * or the desktop shown changes, and again after each action that reached an application. Returns a capture-now function
  * for the Refresh button. A failure is kept typed in the store for the view to say.
  */
 export function useScreenCapture(window: string | undefined): () => void {
   const api = useApi();
   const live = useApp(selectLive);
   const lastDispatch = useApp(selectLastDispatch);
+  // Another desktop shown is another screen: captured anew even when the view shows the whole screen both times.
+  const viewed = useApp(selectViewedConnection);
   const capture = useCallback(() => {
     const request = appStore.getState().screenRequested(window);
     api.command('screen_view', window !== undefined ? { window } : {}).then(
@@ -25,7 +27,7 @@ export function useScreenCapture(window: string | undefined): () => void {
           error: error instanceof ApiError ? { code: error.info.code, detail: error.info.detail } : { code: 'internal', detail: String(error) },
         }),
     );
-  }, [api, window]);
+  }, [api, window, viewed]);
 
   useEffect(() => {
     if (live) capture();

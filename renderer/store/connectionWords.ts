@@ -1,0 +1,53 @@
+// How the UI names where something acts (docs/supervision.md#where-an-action-lands): the connection's name and host or
+// URL, said only when it is not this desktop, so that a remote card stands out from local ones.
+import { LOCAL_CONNECTION_NAME, type ConnectionInfo, type ConnectionRef, type PendingApproval } from '../../protocol/index.js';
+
+/** Whether a card, receipt or agent acts somewhere other than this desktop (absent means local). */
+export function isRemote(ref: Pick<ConnectionRef, 'name' | 'kind'> | undefined): ref is ConnectionRef {
+  return ref !== undefined && (ref.kind !== 'local' || ref.name !== LOCAL_CONNECTION_NAME);
+}
+
+/** The connection a card acts on (a card made before connections acts here). */
+export function cardConnectionName(card: Pick<PendingApproval, 'connection'>): string {
+  return card.connection?.name ?? LOCAL_CONNECTION_NAME;
+}
+
+/** A kind of connection as people read it. */
+export function kindWords(kind: ConnectionRef['kind']): string {
+  return kind === 'ssh' ? 'SSH' : kind === 'osworld_http' ? 'OSWorld VM' : 'this desktop';
+}
+
+/** One line naming where: `lab (SSH, ann@lab.example:2222)`. */
+export function whereLine(ref: ConnectionRef): string {
+  return `${ref.name} (${kindWords(ref.kind)}, ${ref.where})`;
+}
+
+/**
+ * Whether a card may be approved together with a session rule: a rule binds an application or an
+ * element, and a shell command or a new connection has neither, so each of those is decided alone.
+ */
+export function mayAllowForSession(card: Pick<PendingApproval, 'action'>): boolean {
+  return card.action !== 'remote_exec' && card.action !== 'add_connection';
+}
+
+/** The connection an agent acts on, from the list (undefined when the list does not name it: shown as its bare name). */
+export function agentConnection(list: readonly ConnectionInfo[], name: string | undefined): ConnectionInfo | undefined {
+  return list.find((c) => c.name === (name ?? LOCAL_CONNECTION_NAME));
+}
+
+/** A connection's status in words, with its last error and when it was checked. */
+export function statusWords(c: ConnectionInfo, now: number): string {
+  const when = c.checked_at === undefined ? undefined : ago(now - Date.parse(c.checked_at));
+  const state = !c.enabled ? 'disabled' : c.status === 'up' ? 'up' : c.status === 'down' ? 'down' : 'not checked yet';
+  return when === undefined ? state : `${state}, checked ${when}`;
+}
+
+function ago(ms: number): string {
+  if (!Number.isFinite(ms) || ms < 0) return 'just now';
+  const s = Math.round(ms / 1000);
+  if (s < 5) return 'just now';
+  if (s < 90) return `${s} s ago`;
+  const m = Math.round(s / 60);
+  if (m < 90) return `${m} min ago`;
+  return `${Math.round(m / 60)} h ago`;
+}

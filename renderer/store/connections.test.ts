@@ -1,0 +1,309 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  DEFAULT_SETTINGS,
+  type ConnectionInfo,
+  type ConnectionRef,
+  type ConnectionsView,
+  type PendingApproval,
+  type ReceiptEntry,
+  type UiSnapshot,
+} from '../../protocol/index.js';
+import { emptyDraft, parseDraft, publicUrlWarning } from './connectionForm.js';
+import { agentConnection, isRemote, mayAllowForSession, statusWords, whereLine } from './connectionWords.js';
+import { outcomeLine, type DecisionRecord } from './outcome.js';
+import { groupReceipts, type ReceiptRow } from './receiptRows.js';
+import { detailFields, searchText } from './receiptWords.js';
+import { selectConnections, selectViewedConnection } from './selectors.js';
+import { createAppStore } from './store.js';
+
+const local: ConnectionInfo = { name: 'local', kind: 'local', where: 'this desktop', enabled: true, status: 'up' };
+const lab: ConnectionInfo = {
+  name: 'lab',
+  kind: 'ssh',
+  where: 'ann@lab.example:2222',
+  enabled: true,
+  status: 'down',
+  last_error: { code: 'connection_unavailable', detail: 'ssh exited 255' },
+};
+const vm: ConnectionInfo = { name: 'vm1', kind: 'osworld_http', where: 'http://10.0.0.5:5000', enabled: false, status: 'unknown' };
+const view = (viewed: string, list: ConnectionInfo[] = [local, lab, vm]): ConnectionsView => ({ list, viewed });
+
+const snapshot = (connections: ConnectionsView): UiSnapshot => ({
+  agents: [],
+  windows: [{ window: 'w1', title: 'Local window', app: 'fixture', pid: 42, process_start: '1', foreground: true }],
+  chosen_window: 'w1',
+  tree: [{ key: 'root', role: 'window', name: 'Local window', state: {}, patterns: [] }],
+  tree_status: { window: 'w1', state: 'current', read_at: new Date(0).toISOString() },
+  pending: [],
+  held: [],
+  receipts: [],
+  brake: 'running',
+  helper: { state: 'ready', restarts: 0 },
+  settings: DEFAULT_SETTINGS,
+  rules: [],
+  connections,
+  connection: { mcp_url: 'http://127.0.0.1:7399/mcp', stdio_command: ['/usr/bin/node', 'overseer.mjs', 'mcp'] },
+});
+
+describe('connections in the store', () => {
+  it('starts with this desktop only, not yet checked, until the snapshot names them all', () => {
+    const store = createAppStore();
+    assert.deepEqual(
+      selectConnections(store.getState()).map((c) => [c.name, c.status]),
+      [['local', 'unknown']],
+    );
+    store.getState().applyEvent({ event: 'snapshot', data: snapshot(view('local')) });
+    assert.deepEqual(
+      selectConnections(store.getState()).map((c) => c.name),
+      ['local', 'lab', 'vm1'],
+    );
+    assert.equal(selectViewedConnection(store.getState()), 'local');
+    assert.equal(store.getState().windows.length, 1, 'a snapshot carries the viewed desktop’s windows with it');
+  });
+
+  it('a connections event replaces the list and keeps what is shown while the viewed desktop stays', () => {
+    const store = createAppStore();
+    store.getState().applySnapshot(snapshot(view('local')));
+    store.getState().applyEvent({ event: 'connections', data: view('local', [local, { ...lab, status: 'up' }]) });
+    const s = store.getState();
+    assert.deepEqual(
+      s.connections.list.map((c) => `${c.name}:${c.status}`),
+      ['local:up', 'lab:up'],
+    );
+    assert.equal(s.windows.length, 1);
+    assert.equal(s.nodes.length, 1);
+  });
+
+  it('viewing another desktop empties the windows, tree and picture of the one before', () => {
+    const store = createAppStore();
+    store.getState().applySnapshot(snapshot(view('local')));
+    store.getState().selectKey('root');
+    const request = store.getState().screenRequested('w1');
+    store.getState().applyEvent({ event: 'connections', data: view('lab') });
+    const s = store.getState();
+    assert.equal(s.connections.viewed, 'lab');
+    assert.deepEqual(s.windows, []);
+    assert.equal(s.chosenWindow, undefined);
+    assert.equal(s.nodes.length, 0);
+    assert.equal(s.selectedKey, undefined);
+    assert.equal(s.treeStatus.state, 'none');
+    // A capture of the local window answered after the switch is dropped, never shown as the remote desktop.
+    s.screenAnswered(request, {
+      view: {
+        picture: 'data:image/png;base64,',
+        width: 1,
+        height: 1,
+        captured_at: new Date(0).toISOString(),
+        masked: [],
+        transform: { scale: 1, offset_x: 0, offset_y: 0 },
+      } as never,
+    });
+    assert.equal(store.getState().screen.shown, undefined);
+  });
+
+  it('puts a command’s answer in place, or at the end for a new connection', () => {
+    const store = createAppStore();
+    store.getState().applySnapshot(snapshot(view('local', [local, lab])));
+    store.getState().putConnection({ ...lab, status: 'up' });
+    store.getState().putConnection(vm);
+    assert.deepEqual(
+      store.getState().connections.list.map((c) => `${c.name}:${c.status}`),
+      ['local:up', 'lab:up', 'vm1:unknown'],
+    );
+  });
+});
+
+describe('naming where', () => {
+  it('names a remote connection and never the local one', () => {
+    assert.equal(isRemote(undefined), false);
+    assert.equal(isRemote({ name: 'local', kind: 'local' }), false);
+    assert.equal(isRemote({ name: 'lab', kind: 'ssh' }), true);
+    // A connection that says it is local but has another name is still named: it is not this desktop's.
+    assert.equal(isRemote({ name: 'lab', kind: 'local' }), true);
+    assert.equal(whereLine({ name: 'lab', kind: 'ssh', where: 'ann@lab.example:2222' }), 'lab (SSH, ann@lab.example:2222)');
+    assert.equal(whereLine({ name: 'vm1', kind: 'osworld_http', where: 'http://10.0.0.5:5000' }), 'vm1 (OSWorld VM, http://10.0.0.5:5000)');
+  });
+
+  it('offers no session rule for a shell command or a new connection', () => {
+    assert.equal(mayAllowForSession({ action: 'invoke' }), true);
+    assert.equal(mayAllowForSession({ action: 'remote_exec' }), false);
+    assert.equal(mayAllowForSession({ action: 'add_connection' }), false);
+  });
+
+  it('finds an agent’s connection, local when it names none', () => {
+    assert.equal(agentConnection([local, lab], undefined)?.name, 'local');
+    assert.equal(agentConnection([local, lab], 'lab')?.where, 'ann@lab.example:2222');
+    assert.equal(agentConnection([local], 'gone'), undefined);
+  });
+
+  it('says a connection’s status with when it was checked', () => {
+    const now = Date.parse('2026-01-01T00:10:00Z');
+    assert.equal(statusWords({ ...lab, checked_at: '2026-01-01T00:07:00Z' }, now), 'down, checked 3 min ago');
+    assert.equal(statusWords(vm, now), 'disabled');
+    assert.equal(statusWords({ ...vm, enabled: true }, now), 'not checked yet');
+  });
+});
+
+describe('the add form', () => {
+  it('makes an ssh entry of the fields typed, leaving empty ones out', () => {
+    const r = parseDraft({ ...emptyDraft('ssh'), name: 'lab', host: 'lab.example', user: 'ann', port: '2222', display: ':1' });
+    assert.deepEqual(r, { ok: true, config: { kind: 'ssh', enabled: true, name: 'lab', host: 'lab.example', user: 'ann', port: 2222, display: ':1' } });
+  });
+
+  it('makes an OSWorld entry and ignores the ssh fields', () => {
+    const r = parseDraft({ ...emptyDraft('osworld_http'), name: 'vm1', url: 'http://127.0.0.1:5000', timeout_ms: '15000', host: 'ignored' });
+    assert.deepEqual(r, { ok: true, config: { kind: 'osworld_http', enabled: true, name: 'vm1', url: 'http://127.0.0.1:5000', timeout_ms: 15000 } });
+  });
+
+  it('names each field the schema refuses', () => {
+    const r = parseDraft({ ...emptyDraft('ssh'), name: 'Bad Name', host: '-oProxyCommand=x', port: '22.5', ssh_config: 'relative/file', bus: 'a b' });
+    assert.equal(r.ok, false);
+    if (r.ok) return;
+    assert.deepEqual(Object.keys(r.errors).sort(), ['bus', 'host', 'name', 'port', 'ssh_config']);
+    assert.equal(r.errors.port, 'a whole number', 'a number is never rounded into something the person did not write');
+  });
+
+  it('asks for the host or URL the kind needs', () => {
+    const ssh = parseDraft({ ...emptyDraft('ssh'), name: 'lab' });
+    assert.equal(ssh.ok, false);
+    assert.equal(!ssh.ok && ssh.errors.host, 'a host is needed');
+    const os = parseDraft({ ...emptyDraft('osworld_http'), name: 'vm1' });
+    assert.equal(!os.ok && os.errors.url, 'a URL is needed');
+    const creds = parseDraft({ ...emptyDraft('osworld_http'), name: 'vm1', url: 'http://root:pw@10.0.0.5:5000' });
+    assert.ok(!creds.ok && creds.errors.url !== undefined, 'a URL with a password is refused');
+    const range = parseDraft({ ...emptyDraft('osworld_http'), name: 'vm1', url: 'http://10.0.0.5:5000', timeout_ms: '10' });
+    assert.ok(!range.ok && range.errors.timeout_ms !== undefined);
+  });
+
+  it('warns in words when an OSWorld URL is neither loopback nor private', () => {
+    assert.equal(publicUrlWarning('http://127.0.0.1:5000'), undefined);
+    assert.equal(publicUrlWarning('http://192.168.1.20:5000'), undefined);
+    assert.equal(publicUrlWarning('http://[::1]:5000'), undefined);
+    assert.equal(publicUrlWarning('http://'), undefined, 'nothing to judge yet');
+    assert.match(publicUrlWarning('http://203.0.113.9:5000') ?? '', /anyone who can reach this address can drive that desktop/);
+    assert.match(publicUrlWarning('https://vm.example.com') ?? '', /neither this machine nor a private network/);
+  });
+});
+
+describe('receipts name where they ran', () => {
+  const entry = (seq: number, connection?: ConnectionRef): ReceiptEntry => ({
+    seq,
+    at: new Date(seq).toISOString(),
+    session: 's1',
+    agent: 'claude',
+    tool: 'remote_exec',
+    outcome: 'completed',
+    duration_ms: 3,
+    summary: 'remote_exec completed',
+    ...(connection !== undefined ? { connection } : {}),
+  });
+  const lab: ConnectionRef = { name: 'lab', kind: 'ssh', where: 'ann@lab.example:2222' };
+
+  it('a row on another desktop names it in its details and its search; a local one does not', () => {
+    const [remote, here, alsoHere] = groupReceipts([entry(1, lab), entry(2), entry(3, { name: 'local', kind: 'local', where: 'this desktop' })]);
+    assert.deepEqual(remote?.connection, lab);
+    assert.deepEqual(
+      detailFields(remote).find(([label]) => label === 'Connection'),
+      ['Connection', 'lab (SSH, ann@lab.example:2222)'],
+    );
+    assert.match(searchText(remote), /lab\.example/);
+    for (const row of [here, alsoHere]) {
+      assert.equal(row?.connection, undefined);
+      assert.equal(
+        detailFields(row as ReceiptRow).some(([label]) => label === 'Connection'),
+        false,
+      );
+    }
+  });
+});
+
+describe('a card on another desktop', () => {
+  it('selecting it leaves the tree of the desktop shown alone, whatever its key says', () => {
+    const store = createAppStore();
+    store.getState().applySnapshot(snapshot(view('local')));
+    const card = (id: string, connection?: ConnectionRef): PendingApproval => ({
+      approval_id: id,
+      receipt_id: `r-${id}`,
+      session: 's1',
+      agent: 'claude',
+      action: 'invoke',
+      password: false,
+      target: { key: 'root', role: 'button', name: 'Delete', state: {}, patterns: [] },
+      ancestor_path: [],
+      created_at: new Date(0).toISOString(),
+      expires_at: new Date(120_000).toISOString(),
+      risk_hints: [],
+      ...(connection !== undefined ? { connection } : {}),
+    });
+    store.getState().setPending([card('remote', { name: 'lab', kind: 'ssh', where: 'lab.example' }), card('here')]);
+    store.getState().selectKey(undefined);
+    store.getState().selectApproval('remote');
+    assert.equal(store.getState().selectedApproval, 'remote');
+    assert.equal(store.getState().selectedKey, undefined, 'the local element with the same key is not selected');
+    store.getState().selectApproval('here');
+    assert.equal(store.getState().selectedKey, 'root');
+  });
+});
+
+describe('the outcome line of a remote_exec or add_connection card', () => {
+  const exec: PendingApproval = {
+    approval_id: 'x1',
+    receipt_id: 'r-x1',
+    session: 's1',
+    agent: 'claude',
+    action: 'remote_exec',
+    connection: { name: 'lab', kind: 'ssh', where: 'lab.example' },
+    remote_exec: { command: 'uptime', timeout_ms: 30_000 },
+    password: false,
+    ancestor_path: [],
+    created_at: new Date(0).toISOString(),
+    expires_at: new Date(120_000).toISOString(),
+    risk_hints: [],
+  };
+  const final = (extra: Partial<ReceiptEntry>): ReceiptEntry => ({
+    seq: 2,
+    at: new Date(2).toISOString(),
+    session: 's1',
+    agent: 'claude',
+    tool: 'remote_exec',
+    receipt_id: 'r-x1',
+    outcome: 'ok',
+    duration_ms: 5,
+    summary: 'remote_exec ok',
+    ...extra,
+  });
+  const rec = (r: Partial<DecisionRecord>): DecisionRecord => ({ approval_id: 'x1', receipt_id: 'r-x1', card: exec, at: 0, ...r });
+
+  it('says what became of the command once its final entry arrives', () => {
+    assert.equal(outcomeLine(rec({ verdict: 'approved', sent: 'accepted' }), false).text, 'Approved — running…');
+    assert.equal(outcomeLine(rec({ verdict: 'approved', final: final({}) }), false).text, 'Approved — ran; its output went to the agent');
+    assert.equal(
+      outcomeLine(rec({ verdict: 'denied', final: final({ outcome: 'error', error: { code: 'denied', detail: 'not on lab' } }) }), false).text,
+      'Denied — the agent was told',
+    );
+    assert.equal(
+      outcomeLine(rec({ verdict: 'approved', final: final({ outcome: 'error', error: { code: 'connection_unavailable', detail: 'ssh exited 255' } }) }), false)
+        .text,
+      'Approved — failed: connection_unavailable — ssh exited 255',
+    );
+    assert.equal(
+      outcomeLine(rec({ final: final({ outcome: 'error', error: { code: 'expired', detail: 'nobody answered' } }) }), false).text,
+      'Expired — nobody answered',
+    );
+    assert.equal(outcomeLine(rec({ card: { ...exec, action: 'add_connection' }, verdict: 'approved', final: final({}) }), false).text, 'Approved — added');
+  });
+});
+
+describe('windows listed for one desktop', () => {
+  it('are dropped when they arrive after the person switched to another', () => {
+    const store = createAppStore();
+    store.getState().applySnapshot(snapshot(view('local')));
+    const late = [{ window: 'w9', title: 'Local only', app: 'fixture', pid: 1, process_start: '1', foreground: false }];
+    store.getState().applyEvent({ event: 'connections', data: view('lab') });
+    store.getState().setWindowsOf('local', late);
+    assert.deepEqual(store.getState().windows, [], 'a late list of this desktop is not shown as lab’s');
+    store.getState().setWindowsOf('lab', late);
+    assert.equal(store.getState().windows.length, 1);
+  });
+});
