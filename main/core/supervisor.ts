@@ -117,7 +117,7 @@ export class Supervisor {
       local: this.helper,
       localTarget: localTarget(options.spawnHelper),
       makeTarget: options.makeTarget ?? makeTarget,
-      context: { dataDir: options.dataDir, log: options.log },
+      context: { dataDir: options.dataDir, log: options.log, ...(options.spawnHelper !== undefined ? { spawnHelper: options.spawnHelper } : {}) },
       helperEnv: options.helperEnv,
       log: options.log,
       clock: this.clock,

@@ -96,7 +96,11 @@ function bounded(text: string, max: number): { text: string; truncated: boolean 
 }
 
 /** The transport of one osworld_http connection. */
-export function osworldTarget(config: OsworldConnectionConfig, options: { log: (line: string) => void }): ConnectionTarget {
+export function osworldTarget(
+  config: OsworldConnectionConfig,
+  options: { log: (line: string) => void; spawn?: (env: Record<string, string | undefined>) => HelperProcess },
+): ConnectionTarget {
+  const spawn = options.spawn ?? spawnHelper;
   const timeoutMs = config.timeout_ms ?? DEFAULT_TIMEOUT_MS;
   return {
     name: config.name,
@@ -105,7 +109,7 @@ export function osworldTarget(config: OsworldConnectionConfig, options: { log: (
 
     spawnHelper(env): HelperProcess {
       // A local helper whose backends are the VM's: its DISPLAY and buses are never used for the VM's calls.
-      return spawnHelper({
+      return spawn({
         ...env,
         OVERSEER_BACKEND: 'osworld',
         OVERSEER_OSWORLD_URL: config.url,
