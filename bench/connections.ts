@@ -202,6 +202,8 @@ try {
     const deadline = Date.now() + 60_000;
     while (stopped.length < CONNECTIONS && Date.now() < deadline) await new Promise((r) => setTimeout(r, 250));
     phase('all disabled, helpers stopped');
+    // An ssh client may still be ending its master (ssh -O exit) a moment after its helper stopped.
+    for (let i = 0; i < 20 && helperProcesses().ssh > 0; i++) await new Promise((r) => setTimeout(r, 250));
     const after = { ...(await memory()), ...helperProcesses(), helpers_stopped: stopped.length };
 
     const perConnHeap = (active.heap_mb - peer.heap_mb) / CONNECTIONS;
