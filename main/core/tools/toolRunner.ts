@@ -317,7 +317,9 @@ export class ToolRunner {
         error = errorInfo('internal', `internal error in ${tool}; it was logged`);
       }
     }
-    return this.record(session, tool, rawArgs, Date.now() - started, output, answer, error, where);
+    // A switch of connections is recorded where it leads: the timeline then reads "activate_connection on vm1", not on the one it left.
+    const recordedWhere = (tool === 'activate_connection' || tool === 'use_local') && error === undefined ? this.where(session.connection) : where;
+    return this.record(session, tool, rawArgs, Date.now() - started, output, answer, error, recordedWhere);
   }
 
   /** Where a connection goes, as the journal and the timeline name it. */
