@@ -161,6 +161,8 @@ export type RemoteExecArgs = z.infer<typeof RemoteExecArgs>;
 /** What remote_exec ran and how it ended. `ok` only when the exit code is 0. */
 export const RemoteExecResult = z.object({
   ok: z.boolean(),
+  /** The card's receipt id (the timeline's entry and the person's recent decisions use it). */
+  receipt_id: z.string().optional(),
   connection: ConnectionRef,
   exit_code: z.number().int().nullable(),
   stdout: z.string(),
@@ -180,7 +182,11 @@ export type ListConnectionsAnswer = z.infer<typeof ListConnectionsAnswer>;
 export const ActivateConnectionAnswer = z.object({ active: ConnectionRef, previous: z.string() });
 export type ActivateConnectionAnswer = z.infer<typeof ActivateConnectionAnswer>;
 /** add_connection's answer once the person approved: the connection as it is listed now. */
-export const AddConnectionAnswer = z.object({ added: ConnectionInfo });
+export const AddConnectionAnswer = z.object({
+  added: ConnectionInfo,
+  /** The card's receipt id (the timeline's entry and the person's recent decisions use it). */
+  receipt_id: z.string().optional(),
+});
 export type AddConnectionAnswer = z.infer<typeof AddConnectionAnswer>;
 
 /** The connections tier's answers (each tool's structuredContent). */

@@ -30,8 +30,11 @@ export interface UiSession {
 export interface UiLane {
   name: 'browser' | 'electron';
   unavailable(): string | undefined;
-  /** `serve` (browser lane only): how the supervisor is started, e.g. with a test's `--import` of a stand-in (main/testing/standInTarget.ts). */
-  start(env: Record<string, string | undefined>, serveOptions?: { nodeArgs?: string[] }): Promise<UiSession>;
+  /**
+   * `serve` (browser lane only): how the supervisor is started, e.g. with a test's `--import` of a stand-in
+   * (main/testing/standInTarget.ts), or on a data folder the test made (to add connections with the CLI there).
+   */
+  start(env: Record<string, string | undefined>, serveOptions?: { nodeArgs?: string[]; dataDir?: string }): Promise<UiSession>;
 }
 
 const browserLane: UiLane = {

@@ -128,6 +128,9 @@ export class Supervisor {
         return { apps, titles };
       },
       onChange: () => this.emitConnections(),
+      onRetired: (name) => {
+        for (const session of this.agents.list()) session.bindings.retire(name);
+      },
       onDesktopChange: (connection, pids) => {
         if (connection === this.viewed) this.tree.changed(pids);
       },

@@ -148,7 +148,11 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       return { ok: true as const };
     },
     refresh_windows: async () => {
-      s.windows = (await s.viewedHelper.call('window_list', {})).windows;
+      const viewed = s.viewed;
+      const { windows } = await s.viewedHelper.call('window_list', {});
+      // The person switched desktops while this list was read: it belongs to the one they left, and is never shown as the new one's.
+      if (s.viewed !== viewed) return { windows: s.windows };
+      s.windows = windows;
       s.ui.emit('windows', s.windows);
       return { windows: s.windows };
     },

@@ -166,12 +166,16 @@ describe('the connection manager: one helper supervisor per connection', () => {
     assert.equal((await codeOf(t.m.exec('lab', 'true', { timeoutMs: 1000, maxBytes: 10 })))?.code, 'connection_unavailable');
     await t.m.setEnabled('lab', true);
     await t.m.call('hello', {}, { connection: 'lab' });
+    assert.equal(t.m.tagOf('lab'), 'lab');
     await t.m.remove('lab');
     await flush();
+    assert.equal(t.m.tagOf('lab'), undefined);
     const removed = await codeOf(t.m.call('hello', {}, { connection: 'lab' }));
     assert.equal(removed?.code, 'connection_unavailable');
     assert.equal(removed?.data?.['reason'], 'removed');
     assert.equal((await codeOf(t.m.exec('local', 'true', { timeoutMs: 1000, maxBytes: 10 })))?.data?.['reason'], 'local', 'remote_exec never runs on local');
+    await t.m.add(ssh('lab'));
+    assert.equal(t.m.tagOf('lab'), 'lab~2', 'added again, its window ids are qualified anew: none of the earlier one is its');
     await t.m.stop();
     await t.localHelper.stop();
   });

@@ -66,6 +66,8 @@ export interface ConnectionManagerOptions {
   exclusions: () => Exclusions;
   /** Told on every change the person should see (status, list, enabled). */
   onChange: () => void;
+  /** A connection was removed, or now goes somewhere else: the ids it issued to agents must be refused from now on. */
+  onRetired?: (name: string) => void;
   /** A connection's helper reported applications that changed. */
   onDesktopChange?: (connection: string, pids: number[]) => void;
   /** Watchdog settings of remote helpers (unit tests). */
@@ -85,6 +87,11 @@ interface Remote {
   checkedAt: string | undefined;
   /** Running when an emergency stop suspended it: re-arm resumes it. */
   suspended: boolean;
+  /**
+   * What its window ids are qualified with: its name, then `name~N` once an entry of that name was
+   * removed and added again, or changed where it goes (qualifiedIds.ts): an id of the earlier one is never the new one's.
+   */
+  tag: string;
 }
 
 /** The typed refusal of a connection that cannot be used now. */
@@ -96,6 +103,8 @@ export class ConnectionManager {
   private readonly remotes = new Map<string, Remote>();
   /** Connections removed while this supervisor ran: their ids and agents answer reason "removed" (and records still name where they went). */
   private readonly removed = new Map<string, ConnectionConfig>();
+  /** How many incarnations each name had while this supervisor ran (a removal and re-add, or a change of where it goes, is a new one). */
+  private readonly incarnations = new Map<string, number>();
   private readonly clock: Clock;
   private readonly idleStopMs: number;
   private idleTimer: TimerHandle | undefined;
@@ -132,6 +141,11 @@ export class ConnectionManager {
   /** Whether a name is, or was while this supervisor ran, a connection's (window ids qualified with it are its). */
   known(name: string): boolean {
     return this.has(name) || this.removed.has(name);
+  }
+
+  /** What a connection's window ids are qualified with now (undefined: no such connection now). */
+  tagOf(name: string): string | undefined {
+    return name === LOCAL_CONNECTION_NAME ? LOCAL_CONNECTION_NAME : this.remotes.get(name)?.tag;
   }
 
   /** Where a connection goes, as cards, receipts and journal records name it. */
@@ -207,7 +221,7 @@ export class ConnectionManager {
       const helper = await this.helperOf(r);
       try {
         // Its window ids travel qualified with its name everywhere but between here and its helper.
-        const result = qualifyAnswer(connection, await helper.call(method, unqualifyParams(connection, params), rest));
+        const result = qualifyAnswer(r.tag, await helper.call(method, unqualifyParams(r.tag, params), rest));
         this.mark(r, 'up');
         return result;
       } catch (error) {
@@ -366,10 +380,16 @@ export class ConnectionManager {
       if (e === undefined) {
         this.remotes.delete(name);
         this.removed.set(name, r.config);
+        this.options.onRetired?.(name);
         void this.shut(r, 'removed');
       } else {
         const changedWhere = JSON.stringify({ ...e, enabled: true }) !== JSON.stringify({ ...r.config, enabled: true });
         if (!e.enabled || changedWhere) void this.shut(r, e.enabled ? 'changed' : 'disabled');
+        // It goes somewhere else now: nothing issued by where it went before is its.
+        if (changedWhere) {
+          r.tag = this.nextTag(name);
+          this.options.onRetired?.(name);
+        }
         r.config = e;
       }
     }
@@ -387,9 +407,17 @@ export class ConnectionManager {
         lastError: undefined,
         checkedAt: undefined,
         suspended: false,
+        tag: this.nextTag(name),
       });
     }
     this.options.onChange();
+  }
+
+  /** The tag of a name's next incarnation: the name itself the first time. */
+  private nextTag(name: string): string {
+    const n = (this.incarnations.get(name) ?? 0) + 1;
+    this.incarnations.set(name, n);
+    return n === 1 ? name : `${name}~${n}`;
   }
 
   private targetOf(r: Remote): ConnectionTarget {
@@ -462,13 +490,16 @@ export class ConnectionManager {
   /** Stops a connection's helper and closes its target. */
   private async shut(r: Remote, why: string): Promise<void> {
     const helper = r.helper;
+    // Both go at once: a call arriving while the helper stops must start a new one through a new target, made from the entry as it is now.
+    const target = r.target;
     r.helper = undefined;
+    r.target = undefined;
     r.suspended = false;
     if (helper !== undefined) {
       this.options.log(`[connections] ${r.config.name}: helper stopped (${why})`);
       await helper.stop().catch(() => {});
     }
-    await this.close(r);
+    await target?.close().catch((error: unknown) => this.options.log(`[connections] closing ${r.config.name} failed: ${String(error)}`));
     this.options.onChange();
   }
 

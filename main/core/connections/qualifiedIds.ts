@@ -7,7 +7,7 @@ import { LOCAL_CONNECTION_NAME } from '../../../protocol/index.js';
 
 /** The key whose string values are window ids (WindowInfo.window, ElementRef.window, `window` arguments). */
 const WINDOW_KEY = 'window';
-const QUALIFIED = /^([a-z0-9][a-z0-9_-]{0,31})\/(.*)$/s;
+const QUALIFIED = /^([a-z0-9][a-z0-9_-]{0,31})(~\d{1,9})?\/(.*)$/s;
 
 /** A remote window id as agents and the person see it. */
 export function qualify(connection: string, id: string): string {
@@ -15,12 +15,15 @@ export function qualify(connection: string, id: string): string {
 }
 
 /**
- * The connection a window id belongs to: the name it is qualified with, when that names a
- * connection (`isConnection`); else local, whose ids are never qualified.
+ * The connection a window id belongs to, and the tag it was qualified with (its name, or `name~N`
+ * for a later incarnation of that name: connections/manager.ts): the name when it is or was a
+ * connection's (`isConnection`); else local, whose ids are never qualified.
  */
-export function ownerOf(id: string, isConnection: (name: string) => boolean): string {
+export function ownerOf(id: string, isConnection: (name: string) => boolean): { name: string; tag: string } {
   const m = QUALIFIED.exec(id);
-  return m !== null && m[1] !== LOCAL_CONNECTION_NAME && isConnection(m[1] ?? '') ? (m[1] ?? LOCAL_CONNECTION_NAME) : LOCAL_CONNECTION_NAME;
+  const name = m?.[1] ?? '';
+  if (m === null || name === LOCAL_CONNECTION_NAME || !isConnection(name)) return { name: LOCAL_CONNECTION_NAME, tag: LOCAL_CONNECTION_NAME };
+  return { name, tag: `${name}${m[2] ?? ''}` };
 }
 
 /** Qualifies every window id in a helper's answer, in place (the answer is freshly parsed and the caller's alone). */

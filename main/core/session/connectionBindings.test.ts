@@ -42,9 +42,10 @@ describe('ids bound to the connection that issued them', () => {
     const known = (n: string): boolean => n === 'lab' || n === 'vm1';
     assert.equal(qualify('local', ':1.2~1'), ':1.2~1');
     assert.equal(qualify('lab', ':1.2~1'), 'lab/:1.2~1');
-    assert.equal(ownerOf(':1.2~1', known), 'local');
-    assert.equal(ownerOf('lab/:1.2~1', known), 'lab');
-    assert.equal(ownerOf('nobody/:1.2~1', known), 'local', 'a prefix that names no connection is part of a local id');
+    assert.deepEqual(ownerOf(':1.2~1', known), { name: 'local', tag: 'local' });
+    assert.deepEqual(ownerOf('lab/:1.2~1', known), { name: 'lab', tag: 'lab' });
+    assert.deepEqual(ownerOf('lab~2/:1.2~1', known), { name: 'lab', tag: 'lab~2' }, 'a later incarnation of the name');
+    assert.deepEqual(ownerOf('nobody/:1.2~1', known), { name: 'local', tag: 'local' }, 'a prefix that names no connection is part of a local id');
     const answer = { window: { window: ':1.2~1', title: 't' }, elements: [{ ref: { window: ':1.2~1' } }] };
     qualifyAnswer('lab', answer);
     assert.equal(answer.window.window, 'lab/:1.2~1');
@@ -56,7 +57,7 @@ describe('ids bound to the connection that issued them', () => {
 
   it('checkBindings refuses each id kind of another connection before anything is called', () => {
     const session = new AgentSession({ transport: 'http', progressiveTools: false });
-    const connections = { known: (n: string) => n === 'lab', refusal: () => undefined } as never;
+    const connections = { known: (n: string) => n === 'lab', refusal: () => undefined, tagOf: (n: string) => n } as never;
     session.connection = 'lab';
     session.bindings.note('observation', 'O1', 'local');
     session.bindings.note('screenshot', 'S1', 'local');
@@ -90,6 +91,32 @@ describe('ids bound to the connection that issued them', () => {
     assert.equal(
       errorOf(() => checkBindings(session, { window: ':1.2~1', snapshot: 'O1', screenshot: 'S1', target }, connections)),
       undefined,
+    );
+  });
+
+  it("an id of an earlier connection of the same name (removed and added again, or changed where it goes) is never the new one's", () => {
+    const session = new AgentSession({ transport: 'http', progressiveTools: false });
+    let tag = 'lab';
+    const connections = { known: (n: string) => n === 'lab', refusal: () => undefined, tagOf: () => tag } as never;
+    session.connection = 'lab';
+    session.bindings.note('observation', 'O1', 'lab');
+    session.bindings.note('screenshot', 'S1', 'lab');
+    assert.equal(
+      errorOf(() => checkBindings(session, { window: 'lab/:1.2~1', snapshot: 'O1', screenshot: 'S1', x: 1, y: 1 }, connections)),
+      undefined,
+    );
+    // "lab" is removed and added again, pointing elsewhere: the manager tags it anew and retires what the old one issued.
+    tag = 'lab~2';
+    session.bindings.retire('lab');
+    const changed = { code: 'connection_unavailable', reason: 'changed' };
+    for (const args of [{ window: 'lab/:1.2~1' }, { snapshot: 'O1' }, { screenshot: 'S1', x: 1, y: 1 }]) {
+      const e = errorOf(() => checkBindings(session, args, connections));
+      assert.deepEqual({ code: e?.code, reason: (e?.data as { reason?: string } | undefined)?.reason }, changed, JSON.stringify(args));
+    }
+    assert.equal(
+      errorOf(() => checkBindings(session, { window: 'lab~2/:1.2~1' }, connections)),
+      undefined,
+      "the new connection's own ids go through",
     );
   });
 });

@@ -16,15 +16,23 @@ export function checkBindings(session: AgentSession, args: Record<string, unknow
   if (typeof args['window'] === 'string') {
     // A remote window id is qualified with its connection's name (qualifiedIds.ts): it names its desktop.
     const owner = ownerOf(args['window'], (name) => connections?.known(name) === true);
-    if (owner !== active)
+    if (owner.name !== active)
       throw fail(
         'wrong_connection',
-        `this window came from the connection "${owner}", and "${active}" is active: list windows on "${active}", or activate "${owner}"`,
+        `this window came from the connection "${owner.name}", and "${active}" is active: list windows on "${active}", or activate "${owner.name}"`,
         {
-          connection: owner,
+          connection: owner.name,
           active,
         },
       );
+    // The same name, but an earlier connection of it (removed and added again, or changed where it goes): never the new one's window.
+    const now = connections?.tagOf(active) ?? active;
+    if (owner.tag !== now)
+      throw fail('connection_unavailable', `this window came from an earlier connection named "${active}", removed or changed since: list windows again`, {
+        connection: active,
+        reason: 'changed',
+        hint: `call window_list on "${active}" for its windows now`,
+      });
   }
   for (const key of ['snapshot', 'since'] as const) if (typeof args[key] === 'string') b.check('observation', args[key], active);
   if (typeof args['target'] === 'string') {

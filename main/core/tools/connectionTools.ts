@@ -137,6 +137,19 @@ async function askPerson(
   }
 }
 
+/**
+ * Runs a card's call; a typed error it ends in carries the card's receipt id, so the timeline's entry
+ * and the person's recent decisions can tell which card it answered.
+ */
+async function withReceiptId<T>(item: PendingApproval, run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (error) {
+    if (!(error instanceof OverseerError)) throw error;
+    throw new OverseerError({ ...error.info, data: { ...error.info.data, receipt_id: item.receipt_id } });
+  }
+}
+
 /** add_connection: a card showing exactly the entry that would be added; approved, it is added enabled. */
 export async function addConnection(
   deps: ConnectionToolDeps,
@@ -152,11 +165,13 @@ export async function addConnection(
   if (deps.connections.has(entry.name))
     throw fail('invalid_argument', `a connection named "${entry.name}" exists already`, { reason: 'name_taken', name: entry.name });
   const item = card(deps, session, { action: 'add_connection', add_connection: entry, risk_hints: riskHints([entry.name]) });
-  await askPerson(deps, session, item, { add_connection: entry }, progress, braked, signal);
-  const added = await deps.connections.add(entry);
-  const info = deps.connections.list().find((c) => c.name === added.name);
-  if (info === undefined) throw fail('internal', `the connection "${added.name}" was added but is not listed`);
-  return { added: info };
+  return withReceiptId(item, async () => {
+    await askPerson(deps, session, item, { add_connection: entry }, progress, braked, signal);
+    const added = await deps.connections.add(entry);
+    const info = deps.connections.list().find((c) => c.name === added.name);
+    if (info === undefined) throw fail('internal', `the connection "${added.name}" was added but is not listed`);
+    return { added: info, receipt_id: item.receipt_id };
+  });
 }
 
 /**
@@ -186,26 +201,29 @@ export async function remoteExec(
     remote_exec: { command: args.command, timeout_ms: timeoutMs },
     risk_hints: riskHints([args.command]),
   });
-  await askPerson(deps, session, item, { command: args.command, timeout_ms: timeoutMs }, progress, braked, signal);
-  const again = deps.connections.refusal(name);
-  if (again !== undefined) throw new OverseerError(again);
-  let out;
-  try {
-    out = await deps.connections.exec(name, args.command, { timeoutMs, maxBytes: MAX_REMOTE_OUTPUT, signal });
-  } catch (error) {
-    const info = error instanceof OverseerError ? error.info : errorInfo('internal', 'the command could not be run');
-    // Whether the command ran is not known: the agent is told so, and nothing retries it.
-    throw new OverseerError({ ...info, data: { ...info.data, outcome: 'unknown', connection: name } });
-  }
-  return {
-    ok: out.exit_code === 0,
-    connection,
-    exit_code: out.exit_code,
-    stdout: out.stdout,
-    stderr: out.stderr,
-    stdout_truncated: out.stdout_truncated,
-    stderr_truncated: out.stderr_truncated,
-    duration_ms: out.duration_ms,
-    ...(out.timed_out === true ? { timed_out: true } : {}),
-  };
+  return withReceiptId(item, async () => {
+    await askPerson(deps, session, item, { command: args.command, timeout_ms: timeoutMs }, progress, braked, signal);
+    const again = deps.connections.refusal(name);
+    if (again !== undefined) throw new OverseerError(again);
+    let out;
+    try {
+      out = await deps.connections.exec(name, args.command, { timeoutMs, maxBytes: MAX_REMOTE_OUTPUT, signal });
+    } catch (error) {
+      const info = error instanceof OverseerError ? error.info : errorInfo('internal', 'the command could not be run');
+      // Whether the command ran is not known: the agent is told so, and nothing retries it.
+      throw new OverseerError({ ...info, data: { ...info.data, outcome: 'unknown', connection: name } });
+    }
+    return {
+      ok: out.exit_code === 0,
+      connection,
+      exit_code: out.exit_code,
+      stdout: out.stdout,
+      stderr: out.stderr,
+      stdout_truncated: out.stdout_truncated,
+      stderr_truncated: out.stderr_truncated,
+      duration_ms: out.duration_ms,
+      ...(out.timed_out === true ? { timed_out: true } : {}),
+      receipt_id: item.receipt_id,
+    };
+  });
 }

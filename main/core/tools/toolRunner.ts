@@ -317,7 +317,9 @@ export class ToolRunner {
         error = errorInfo('internal', `internal error in ${tool}; it was logged`);
       }
     }
-    return this.record(session, tool, rawArgs, Date.now() - started, output, answer, error, where);
+    // A switch of connections is recorded where it leads: the timeline then reads "activate_connection on vm1", not on the one it left.
+    const recordedWhere = (tool === 'activate_connection' || tool === 'use_local') && error === undefined ? this.where(session.connection) : where;
+    return this.record(session, tool, rawArgs, Date.now() - started, output, answer, error, recordedWhere);
   }
 
   /** Where a connection goes, as the journal and the timeline name it. */
@@ -412,7 +414,10 @@ export class ToolRunner {
       const info = errorInfo('internal', 'the call could not be journaled, so its answer is withheld', receipt !== undefined ? { receipt } : undefined);
       return { isError: true, text: renderError(info), error: info };
     }
-    this.deps.onReceipt({ ...this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, receipt, error, talk), connection: where });
+    const entry = this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, receipt, error, talk);
+    // A remote_exec or add_connection card's call names its card's receipt id, in its answer or its error.
+    entry.receipt_id ??= cardReceiptId(answer) ?? cardReceiptId(error?.data);
+    this.deps.onReceipt({ ...entry, connection: where });
     if (error !== undefined) return { isError: true, text: output === 'json' ? JSON.stringify({ error }) : renderError(error), error };
     if (rendered?.ok !== true) throw rendered?.e;
     return rendered.result;
@@ -608,4 +613,10 @@ function talkSummary(a: TalkAnswer): string {
   if (a.kind === 'handoff') return `handoff → control given back${a.note !== undefined ? `: ${a.note}` : ''}`;
   if (a.outcome === 'declined') return `question → declined${a.note !== undefined ? `: ${a.note}` : ''}`;
   return `question → answered: ${a.answer ?? ''}`;
+}
+
+/** The receipt id a connection tool's card put in its answer or error data, if any. */
+function cardReceiptId(value: unknown): string | undefined {
+  const id = (value as { receipt_id?: unknown } | null | undefined)?.receipt_id;
+  return typeof id === 'string' ? id : undefined;
 }
