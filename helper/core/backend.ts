@@ -96,6 +96,11 @@ export interface Backend {
   start(): Promise<void>;
   stop(): Promise<void>;
   setExclusions(exclusions: Exclusions): void;
+  /**
+   * How long a window listing may take (default 3 s): a backend that must fetch a whole remote tree
+   * for it (OSWorld's /accessibility) asks for more, within the supervisor's 10 s for window_list.
+   */
+  readonly listBudgetMs?: number;
   /** Visible titled top-level windows, front to back. */
   listWindows(deadline: Deadline): Promise<{ windows: WindowInfo[]; truncated: Truncation[]; notes: string[] }>;
   /** Resolves a window id (default: the foreground window); throws stale_window / not_found / excluded_target. */

@@ -114,7 +114,7 @@ export class HelperService {
       case 'window_list': {
         const p = parseParams(HELPER_METHODS.window_list.params, params, 'window_list');
         const limit = applyLimit(LIST_LIMIT, p.limit);
-        const listed = await this.backend.listWindows(new Deadline(LIST_BUDGET_MS, signal));
+        const listed = await this.backend.listWindows(new Deadline(this.backend.listBudgetMs ?? LIST_BUDGET_MS, signal));
         const truncated = [...listed.truncated];
         const notes = [...listed.notes];
         if (listed.windows.length > limit.value) {

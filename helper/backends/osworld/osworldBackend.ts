@@ -106,6 +106,11 @@ class XmlTreeSource implements TreeSource {
 
 export class OsworldBackend implements Backend {
   readonly name = 'osworld' as const;
+  /**
+   * A listing fetches and parses the VM's whole tree (its server walks AT-SPI for each one), which
+   * takes seconds on a loaded VM: it gets most of the supervisor's 10 s for window_list, not the local 3 s.
+   */
+  readonly listBudgetMs = 8000;
   readonly capabilities = ['window_list', 'window_read', 'element_find', 'read_only'] as const;
   private exclusions: Exclusions = {};
   private readonly titles = new Map<string, string>();
