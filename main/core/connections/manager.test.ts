@@ -17,6 +17,7 @@ interface FakeTarget extends ConnectionTarget {
   spawned: FakeHelperProcess[];
   closed: number;
   prepared: number;
+  tests: number;
 }
 
 function fakeTarget(config: ConnectionConfig, failSpawn = false): FakeTarget {
@@ -27,6 +28,7 @@ function fakeTarget(config: ConnectionConfig, failSpawn = false): FakeTarget {
     spawned: [],
     closed: 0,
     prepared: 0,
+    tests: 0,
     prepare: () => {
       t.prepared++;
       return Promise.resolve();
@@ -39,7 +41,11 @@ function fakeTarget(config: ConnectionConfig, failSpawn = false): FakeTarget {
       return p;
     },
     exec: () => Promise.resolve({ exit_code: 0, stdout: 'hi', stderr: '', stdout_truncated: false, stderr_truncated: false, duration_ms: 1 }),
-    test: () => Promise.resolve({ name: config.name, reachable: true, authenticated: true }),
+    test: async () => {
+      t.tests++;
+      await new Promise((r) => setTimeout(r, 20));
+      return { name: config.name, reachable: true, authenticated: true };
+    },
     close: () => {
       t.closed++;
       return Promise.resolve();
@@ -151,6 +157,26 @@ describe('the connection manager: one helper supervisor per connection', () => {
     assert.equal(t.targets.get('a')?.length, 2, 're-arm spawned a through a fresh target');
     assert.equal(t.targets.get('a')?.[1]?.prepared, 1, 'prepared again');
     assert.equal(t.m.running('c'), false);
+    await t.m.stop();
+    await t.localHelper.stop();
+  });
+
+  it('a flood of tests of one connection runs one test of its transport at a time, shared by all who asked', async () => {
+    const t = await rig(await mkdtemp(join(dir, 'tests-')));
+    await t.m.add(ssh('lab'));
+    const answers = await Promise.all(Array.from({ length: 50 }, () => t.m.test('lab')));
+    assert.equal(answers.length, 50);
+    assert.ok(answers.every((a) => a.reachable && a.authenticated));
+    const target = t.targets.get('lab')?.[0];
+    assert.equal(target?.tests, 1, 'fifty callers at once, one test');
+    const aborted = new AbortController();
+    const cancelled = t.m.test('lab', aborted.signal);
+    aborted.abort();
+    assert.equal((await codeOf(cancelled))?.code, 'timeout', 'a caller that gives up stops waiting');
+    await t.m.test('lab');
+    assert.equal(target?.tests, 2, 'the test the cancelled caller began went on, and the next caller shared it');
+    await t.m.test('lab');
+    assert.equal(target?.tests, 3, 'a test asked after the last one ended runs anew');
     await t.m.stop();
     await t.localHelper.stop();
   });

@@ -92,6 +92,8 @@ interface Remote {
    * removed and added again, or changed where it goes (qualifiedIds.ts): an id of the earlier one is never the new one's.
    */
   tag: string;
+  /** A test running now: every test asked meanwhile shares it (a flood of test_connection starts one ssh, not one each). */
+  testing: Promise<ConnectionTest> | undefined;
 }
 
 /** The typed refusal of a connection that cannot be used now. */
@@ -269,14 +271,18 @@ export class ConnectionManager {
     await this.maybeRefresh();
     const r = this.remotes.get(name);
     if (r === undefined) throw new OverseerError(this.refusal(name) ?? errorInfo('connection_unavailable', 'no such connection'));
-    try {
-      const t = await this.targetOf(r).test(signal);
-      this.mark(r, t.reachable && t.authenticated ? 'up' : 'down');
-      return t;
-    } catch (error) {
-      this.mark(r, 'down', error instanceof OverseerError ? error.info : errorInfo('internal', String(error)));
-      throw error;
-    }
+    // One test a connection at a time, whoever asks: it runs to its transport's own step timeouts, and each caller stops waiting on its own signal.
+    r.testing ??= (async () => {
+      try {
+        const t = await this.targetOf(r).test();
+        this.mark(r, t.reachable && t.authenticated ? 'up' : 'down');
+        return t;
+      } catch (error) {
+        this.mark(r, 'down', error instanceof OverseerError ? error.info : errorInfo('internal', String(error)));
+        throw error;
+      }
+    })().finally(() => (r.testing = undefined));
+    return abortable(r.testing, signal);
   }
 
   /** The person's add (enabled) or an approved add_connection. */
@@ -408,6 +414,7 @@ export class ConnectionManager {
         checkedAt: undefined,
         suspended: false,
         tag: this.nextTag(name),
+        testing: undefined,
       });
     }
     this.options.onChange();
@@ -517,4 +524,15 @@ export class ConnectionManager {
     else if (error !== undefined) r.lastError = { code: error.code, detail: error.detail.slice(0, 500) };
     if (`${r.status}|${r.lastError?.detail ?? ''}` !== before) this.options.onChange();
   }
+}
+
+/** Waits for a shared promise until this caller's signal aborts (then answers timeout, cancelled); the work itself goes on for the others. */
+function abortable<T>(work: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (signal === undefined) return work;
+  if (signal.aborted) return Promise.reject(fail('timeout', 'the test was cancelled', { reason: 'cancelled' }));
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(fail('timeout', 'the test was cancelled', { reason: 'cancelled' }));
+    signal.addEventListener('abort', onAbort, { once: true });
+    work.then(resolve, reject).finally(() => signal.removeEventListener('abort', onAbort));
+  });
 }
