@@ -6,7 +6,7 @@ import { Win32Input } from './win32Input.js';
 import type { ScreenApi } from './win32ScreenApi.js';
 
 /** What one SendInput call carried, decoded back from the INPUT bytes. */
-type Sent = Array<{ mouse: number; data: number } | { key: number; scan: number; flags: number }>;
+type Sent = Array<{ mouse: number; data: number; dx: number; dy: number } | { key: number; scan: number; flags: number }>;
 
 /** A ScreenApi with only what Win32Input calls: it records every SendInput batch; `accept` caps the insert count. */
 function fakeApi(options: { accept?: number; held?: number[]; vkScan?: Record<string, number> } = {}): { api: ScreenApi; batches: Sent[] } {
@@ -17,7 +17,8 @@ function fakeApi(options: { accept?: number; held?: number[]; vkScan?: Record<st
       const batch: Sent = [];
       for (let i = 0; i < count; i++) {
         const o = i * INPUT_SIZE;
-        if (inputs.readUInt32LE(o) === 0) batch.push({ mouse: inputs.readUInt32LE(o + 20), data: inputs.readInt32LE(o + 16) });
+        if (inputs.readUInt32LE(o) === 0)
+          batch.push({ mouse: inputs.readUInt32LE(o + 20), data: inputs.readInt32LE(o + 16), dx: inputs.readInt32LE(o + 8), dy: inputs.readInt32LE(o + 12) });
         else batch.push({ key: inputs.readUInt16LE(o + 8), scan: inputs.readUInt16LE(o + 10), flags: inputs.readUInt32LE(o + 12) });
       }
       batches.push(batch);
@@ -50,23 +51,27 @@ describe('Win32Input over SendInput', () => {
     );
   });
 
-  it('sends a double click as one burst: an absolute virtual-desktop move, then two presses and releases', () => {
+  it('sends a double click as one burst: an absolute virtual-desktop move, then two presses and releases, each at the point', () => {
     const { api, batches } = fakeApi();
     new Win32Input(api, () => DESK).click(-1, 5, 'right', 2);
     assert.deepEqual(
       batches[0]?.map((r) => ('mouse' in r ? r.mouse : -1)),
-      [MOVE, MOUSEEVENTF.RIGHTDOWN, MOUSEEVENTF.RIGHTUP, MOUSEEVENTF.RIGHTDOWN, MOUSEEVENTF.RIGHTUP],
+      [MOVE, MOVE | MOUSEEVENTF.RIGHTDOWN, MOVE | MOUSEEVENTF.RIGHTUP, MOVE | MOUSEEVENTF.RIGHTDOWN, MOVE | MOUSEEVENTF.RIGHTUP],
     );
+    assert.equal(new Set(batches[0]?.map((r) => ('mouse' in r ? `${r.dx},${r.dy}` : '?'))).size, 1);
   });
 
-  it('scrolls one WHEEL_DELTA per detent: up and right positive, down and left negative', () => {
+  it('scrolls one WHEEL_DELTA per detent, each at the point: up and right positive, down and left negative', () => {
     const { api, batches } = fakeApi();
     const input = new Win32Input(api, () => DESK);
     input.scroll(0, 0, 'down', 2);
     input.scroll(0, 0, 'left', 1);
     input.scroll(0, 0, 'right', 1);
-    const wheel = batches.flatMap((b) => b.slice(1)).map((r) => ('mouse' in r ? `${r.mouse === MOUSEEVENTF.WHEEL ? 'v' : 'h'}${r.data}` : '?'));
+    const wheel = batches
+      .flatMap((b) => b.slice(1))
+      .map((r) => ('mouse' in r ? `${r.mouse === (MOVE | MOUSEEVENTF.WHEEL) ? 'v' : r.mouse === (MOVE | MOUSEEVENTF.HWHEEL) ? 'h' : '?'}${r.data}` : '?'));
     assert.deepEqual(wheel, ['v-120', 'v-120', 'h-120', 'h120']);
+    assert.equal(new Set(batches.flat().map((r) => ('mouse' in r ? `${r.dx},${r.dy}` : '?'))).size, 1);
   });
 
   it('taps a combo in order and releases it in reverse, with scan codes and the extended flag', () => {
@@ -112,7 +117,7 @@ describe('Win32Input over SendInput', () => {
     input.key(['Shift_L'], 'down');
     input.close();
     assert.deepEqual(batches.at(-1), [
-      { mouse: MOUSEEVENTF.LEFTUP, data: 0 },
+      { mouse: MOUSEEVENTF.LEFTUP, data: 0, dx: 0, dy: 0 },
       { key: 0xa0, scan: 0xa0, flags: KEYEVENTF.KEYUP },
     ]);
     input.close();

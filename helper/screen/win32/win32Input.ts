@@ -1,6 +1,8 @@
 // Pointer and keyboard input through SendInput. Moves are absolute over the virtual desktop
 // (MOUSEEVENTF_MOVE | ABSOLUTE | VIRTUALDESK, win32Coordinates.ts), read afresh for every move so a
-// monitor change is followed; wheel detents are one WHEEL_DELTA event each; text goes as
+// monitor change is followed. A press, release or wheel detent at a point carries that move in its own
+// record, so it is at the point whatever moved the cursor between two records (under Wine, a late echo
+// of an earlier move did, and a wheel landed one scroll behind); wheel detents are one WHEEL_DELTA event each; text goes as
 // KEYEVENTF_UNICODE units, keys as virtual keys with their scan codes. SendInput answers how many
 // events it inserted: fewer than asked (UIPI: the foreground window runs at a higher integrity
 // level; or the input desktop is not ours) is input_unavailable with the count and GetLastError,
@@ -50,9 +52,10 @@ export class Win32Input {
   click(x: number, y: number, button: MouseButton, count: number): void {
     if (!Number.isInteger(count) || count < 1 || count > 3) throw fail('invalid_argument', `count must be 1, 2 or 3, not ${count}.`, { count });
     const flags = buttonFlags(button);
-    const records: InputRecord[] = [this.motion(x, y)];
+    const at = this.motion(x, y);
+    const records: InputRecord[] = [at];
     for (let i = 0; i < count; i++) {
-      records.push({ type: 'mouse', dx: 0, dy: 0, data: 0, flags: flags.down }, { type: 'mouse', dx: 0, dy: 0, data: 0, flags: flags.up });
+      records.push({ ...at, flags: at.flags | flags.down }, { ...at, flags: at.flags | flags.up });
     }
     this.send(records); // one burst: the presses fall inside the double-click time and rectangle
   }
@@ -63,8 +66,9 @@ export class Win32Input {
     // WHEEL: positive is away from the user (up); HWHEEL: positive is to the right.
     const vertical = direction === 'up' || direction === 'down';
     const data = direction === 'up' || direction === 'right' ? WHEEL_DELTA : -WHEEL_DELTA;
-    const records: InputRecord[] = [this.motion(x, y)];
-    for (let i = 0; i < detents; i++) records.push({ type: 'mouse', dx: 0, dy: 0, data, flags: vertical ? MOUSEEVENTF.WHEEL : MOUSEEVENTF.HWHEEL });
+    const at = this.motion(x, y);
+    const records: InputRecord[] = [at];
+    for (let i = 0; i < detents; i++) records.push({ ...at, data, flags: at.flags | (vertical ? MOUSEEVENTF.WHEEL : MOUSEEVENTF.HWHEEL) });
     this.send(records);
   }
 
@@ -122,7 +126,7 @@ export class Win32Input {
     if (records.length > 0) this.api.SendInput(records.length, encodeInputs(records), INPUT_SIZE);
   }
 
-  private motion(x: number, y: number): InputRecord {
+  private motion(x: number, y: number): InputRecord & { type: 'mouse' } {
     const { dx, dy } = toAbsolute(x, y, this.desktop());
     return { type: 'mouse', dx, dy, data: 0, flags: MOUSEEVENTF.MOVE | MOUSEEVENTF.ABSOLUTE | MOUSEEVENTF.VIRTUALDESK };
   }

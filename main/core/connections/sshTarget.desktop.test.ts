@@ -248,16 +248,15 @@ describe('ssh connection: a private sshd whose sessions see a second desktop', (
     assert.ok(window);
     await helper.call('element_act', { window, selector: { automation_id: 'freeze' }, action: 'invoke' });
     await new Promise((r) => setTimeout(r, 300));
-    // The fixture is frozen: these wait for it, and are in flight when the machine goes away.
-    const read = helper.call('window_read', { window, timeout_ms: 15_000 });
-    const act = helper.call('element_act', { window, selector: { automation_id: 'counter' }, action: 'invoke' });
-    const exec = t.exec('sleep 30', { timeoutMs: 60_000, maxBytes: 1024 });
+    // The fixture is frozen: these wait for it, and are in flight when the machine goes away. Each is
+    // checked as it is made, so whichever fails first is never an unhandled rejection while another is awaited.
+    const read = unavailable(helper.call('window_read', { window, timeout_ms: 15_000 }), 'down');
+    const act = unavailable(helper.call('element_act', { window, selector: { automation_id: 'counter' }, action: 'invoke' }), 'down');
+    const exec = unavailable(t.exec('sleep 30', { timeoutMs: 60_000, maxBytes: 1024 }), 'down');
     await new Promise((r) => setTimeout(r, 500));
     sshd.kill();
-    await unavailable(read, 'down');
-    const acted = await unavailable(act, 'down');
+    const [, acted, execed] = await Promise.all([read, act, exec]);
     assert.equal(acted['outcome'], 'unknown');
-    const execed = await unavailable(exec, 'down');
     assert.equal(execed['outcome'], 'unknown');
     await unavailable(t.test(), 'down');
     await unavailable(t.spawnHelper({}).call('hello', {}), 'down');
