@@ -21,6 +21,7 @@ def copy(text):
 def paste():
     import gi
     gi.require_version("Gtk", "3.0")
+    gi.require_version("Gdk", "3.0")  # else Gdk 4 loads first where GTK 4's typelib is installed
     from gi.repository import Gdk, Gtk
     return Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD).wait_for_text() or ""
 
@@ -28,6 +29,7 @@ def paste():
 def _serve():
     import gi
     gi.require_version("Gtk", "3.0")
+    gi.require_version("Gdk", "3.0")
     from gi.repository import Gdk, GLib, Gtk
     text = sys.stdin.buffer.read().decode("utf-8")
     clipboard = Gtk.Clipboard.get(Gdk.SELECTION_CLIPBOARD)
