@@ -11,8 +11,14 @@ import { defaultWork } from './screen/screenWork.js';
 /** Budget of one question the screen tier asks the tree (element at a point, focus, a window). */
 const PROBE_MS = 2000;
 
-/** The screen backend of this session: an OSWorld VM's, X11 when there is an X display; none yet on pure Wayland. */
-async function openScreenBackend(): Promise<ScreenBackend> {
+/** A Wayland session: its own socket, and no X display, or one that is only XWayland (the session says it is Wayland). */
+export function isWaylandSession(env: NodeJS.ProcessEnv): boolean {
+  const wayland = (env['WAYLAND_DISPLAY'] ?? '') !== '';
+  return wayland && ((env['DISPLAY'] ?? '') === '' || env['XDG_SESSION_TYPE'] === 'wayland');
+}
+
+/** The screen backend of this session: an OSWorld VM's, the portals' on Wayland, X11 when there is an X display. */
+async function openScreenBackend(log: (line: string) => void): Promise<ScreenBackend> {
   if (process.env['OVERSEER_BACKEND'] === 'osworld') {
     // The VM's screen, never this desktop's: an osworld helper has no other screen to fall back to.
     const [{ openOsworldScreenBackend }, { OsworldHttp, osworldSettings }] = await Promise.all([
@@ -25,8 +31,13 @@ async function openScreenBackend(): Promise<ScreenBackend> {
     const { openWin32ScreenBackend } = await import('./screen/win32/win32Backend.js');
     return openWin32ScreenBackend();
   }
+  if (isWaylandSession(process.env)) {
+    // XWayland would show only X clients' windows: the portals see the whole desktop.
+    const [{ openWaylandBackend }, { tokenFile }] = await Promise.all([import('./screen/wayland/waylandBackend.js'), import('./screen/wayland/tokenFile.js')]);
+    return openWaylandBackend({ tokens: tokenFile(process.env['OVERSEER_DATA_DIR'], log), log });
+  }
   if ((process.env['DISPLAY'] ?? '') === '')
-    throw fail('capture_unavailable', 'no X display (DISPLAY is not set); a Wayland session has no screen backend yet', { reason: 'no_display' });
+    throw fail('capture_unavailable', 'no display: neither DISPLAY nor WAYLAND_DISPLAY is set', { reason: 'no_display' });
   const { openX11Backend } = await import('./screen/x11/x11Backend.js');
   return openX11Backend();
 }
@@ -64,7 +75,7 @@ export function screenMethods(backend: Backend, log: (line: string) => void, bac
     accessibility: () => ({ backend: backend.name, available: true }),
     agent: () => callScope()?.agent,
   };
-  const service = new ScreenService(openScreenBackend, context, log, defaultWork(log, backlog));
+  const service = new ScreenService(() => openScreenBackend(log), context, log, defaultWork(log, backlog));
   return {
     handles: (method): method is Parameters<ScreenMethods['handle']>[0] => ScreenService.handles(method),
     handle: (method, params, signal) => service.handle(method, params, signal),

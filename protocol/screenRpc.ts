@@ -141,6 +141,11 @@ export const ScreenInputResult = z.object({
   changed: z.number().min(0).max(1).optional(),
   /** With after_picture: the screen right after the input, small, masked like every capture. */
   after_picture: EncodedImage.optional(),
+  /**
+   * The desktop tells no program where windows are (Wayland, docs/wayland.md#windows-and-coordinates):
+   * the window and element there are unknown, and nothing was masked or refused by place.
+   */
+  windows_unknown: z.literal(true).optional(),
 });
 export type ScreenInputResult = z.infer<typeof ScreenInputResult>;
 
@@ -178,6 +183,8 @@ export const ScreenInputDetail = z.object({
   after_sha256: z.string().optional(),
   /** Keys or text stopped part way (the focus left what a session rule covers): how far it got. */
   sent: z.object({ count: z.number().int().nonnegative(), of: z.number().int().nonnegative(), unit: z.enum(['keys', 'characters']) }).optional(),
+  /** The desktop tells no program where windows are: the card says the window and element there are unknown. */
+  windows_unknown: z.literal(true).optional(),
 });
 export type ScreenInputDetail = z.infer<typeof ScreenInputDetail>;
 

@@ -110,6 +110,13 @@ export const LAYERS = [
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },
   {
+    folder: 'helper/screen/wayland',
+    why: 'The Wayland screen backend through the desktop portals over D-Bus: Screenshot capture, RemoteDesktop input, and the keyboard layout checked with libxkbcommon (koffi) so no typed character is silently dropped.',
+    may: ['protocol', 'helper/screen'],
+    packages: [NODE, 'dbus-next', 'koffi'],
+    reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
+  },
+  {
     folder: 'helper/screen/win32',
     why: 'The Windows screen backend over koffi (loaded on Windows only): BitBlt and PrintWindow capture, SendInput input, monitors and DPI awareness.',
     may: ['protocol', 'helper/screen'],
@@ -230,7 +237,7 @@ export const LAYERS = [
   },
   {
     folder: 'desktop',
-    why: 'The private virtual desktop (Xvfb, D-Bus, AT-SPI, a window manager, sample apps, by pid) and the system packages it needs: `serve --demo`, `install-deps`, the tests and the benches run it. It knows nothing of the product.',
+    why: 'The private virtual desktops (Xvfb, or a headless GNOME Wayland session; D-Bus, AT-SPI, a window manager, sample apps, by pid) and the system packages they need: `serve --demo`, `install-deps`, the tests and the benches run them. They know nothing of the product.',
     may: ['desktop'],
     packages: [NODE, 'dbus-next'],
   },

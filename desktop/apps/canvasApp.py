@@ -47,6 +47,11 @@ def main():
 
     win = Gtk.Window(title=args.title)
     win.set_decorated(False)
+    # On Wayland GTK draws the window's frame itself, with rounded top corners: square them, so the
+    # pattern's corner pixels are the pattern's (X11 shows the window as it is either way).
+    css = Gtk.CssProvider()
+    css.load_from_data(b"window, decoration { border-radius: 0; box-shadow: none; margin: 0; }")
+    Gtk.StyleContext.add_provider_for_screen(Gdk.Screen.get_default(), css, Gtk.STYLE_PROVIDER_PRIORITY_APPLICATION)
     win.set_resizable(False)
     win.set_default_size(W, H)
     win.set_size_request(W, H)

@@ -350,6 +350,7 @@ export class ScreenService {
     const keyboard = p.op === 'type' || p.op === 'key' || p.op === 'hold';
     const points = keyboard ? [] : p.point !== undefined ? [p.point, ...(p.to !== undefined ? [p.to] : [])] : [await backend.cursor()];
     const result: ScreenInputResult = { path: caps.input.path, dispatched: false };
+    if (caps.input.degradations.includes('no_window_positions')) result.windows_unknown = true;
     for (const [i, pt] of points.entries()) {
       if (pt.x < caps.screen.x || pt.y < caps.screen.y || pt.x >= caps.screen.x + caps.screen.width || pt.y >= caps.screen.y + caps.screen.height)
         throw fail('invalid_argument', `the point ${pt.x},${pt.y} lies off the screen ${caps.screen.width}x${caps.screen.height}`, { point: pt });

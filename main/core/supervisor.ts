@@ -111,14 +111,16 @@ export class Supervisor {
     this.approvals = new ApprovalQueue(this.clock);
     this.holds = new HoldList(this.brakes, this.clock);
     this.handoffs = new HandoffGate(this.clock);
-    this.helper = new HelperSupervisor({ env: options.helperEnv, log: options.log, ...(options.spawnHelper ? { spawn: options.spawnHelper } : {}) });
+    // The helper keeps what the desktop lets it keep (a Wayland portal's restore token) in the data dir.
+    const helperEnv = { ...options.helperEnv, OVERSEER_DATA_DIR: options.dataDir };
+    this.helper = new HelperSupervisor({ env: helperEnv, log: options.log, ...(options.spawnHelper ? { spawn: options.spawnHelper } : {}) });
     this.connections = new ConnectionManager({
       registry: new ConnectionRegistry(options.dataDir, options.log),
       local: this.helper,
       localTarget: localTarget(options.spawnHelper),
       makeTarget: options.makeTarget ?? makeTarget,
       context: { dataDir: options.dataDir, log: options.log, ...(options.spawnHelper !== undefined ? { spawnHelper: options.spawnHelper } : {}) },
-      helperEnv: options.helperEnv,
+      helperEnv,
       log: options.log,
       clock: this.clock,
       ...(options.connectionIdleMs !== undefined ? { idleStopMs: options.connectionIdleMs } : {}),

@@ -45,6 +45,8 @@ export interface ScreenQuirks {
   doublePressAfterPress?: string;
   /** The horizontal wheel's point arrives in the canvas's client coordinates instead of screen ones. */
   horizontalWheelInClientCoordinates?: string;
+  /** The toolkit reports a horizontal wheel detent the other way round (a detent right arrives as left). */
+  horizontalWheelReversed?: string;
 }
 
 /** What a lane cannot run, each with the reason the suite reports when it skips the case. */
@@ -55,6 +57,12 @@ export interface ScreenLacks {
   otherProcessWindowCapture?: string;
   /** Naming the process of a window (a VM's server names none): its windows carry no pid. */
   windowPids?: string;
+  /** Listing windows at all (Wayland tells no client where windows are): `windows()` is empty and nothing is focused. */
+  windowStack?: string;
+  /** Reading the pointer's place back from the desktop (Wayland tells no client): `cursor()` is where the backend put it. */
+  cursorReadBack?: string;
+  /** Typing characters the keyboard layout lacks: they are refused (`not_in_keymap`) and nothing is typed. */
+  charactersBeyondLayout?: string;
 }
 
 /** What a screen backend's lane provides to the screen contract suite. */

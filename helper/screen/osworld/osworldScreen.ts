@@ -9,7 +9,7 @@
 import { fail } from '../../../protocol/index.js';
 import { accessibilityXmlOf, parseAccessibility, topLevelWindows } from '../../osworld/accessibilityXml.js';
 import type { OsworldHttp } from '../../osworld/osworldHttp.js';
-import { readPng } from '../../osworld/pngRead.js';
+import { readPng } from '../image/pngRead.js';
 import type { CapturedImage, KeyName, MouseButton, NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect, ScrollDirection } from '../screenBackend.js';
 import { knownPyautoguiKeys, MODIFIER_KEYS, pyautoguiKey, pyString, pythonCommand, typeableAscii } from './pyautoguiCommands.js';
 

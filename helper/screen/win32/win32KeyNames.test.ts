@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { knownKeyNames as x11KeyNames } from '../x11/x11KeyNames.js';
+import { knownKeyNames as x11KeyNames } from '../keysyms.js';
 import { knownKeyNames, virtualKeyOf } from './win32KeyNames.js';
 
 describe('Windows virtual-key names', () => {

@@ -1,4 +1,4 @@
-// Key name -> Windows virtual-key code: the X11 backend's key names (helper/screen/x11/x11KeyNames.ts)
+// Key name -> Windows virtual-key code: the X11 backend's key names (helper/screen/keysyms.ts)
 // plus F13–F24, so one name means the same key on both. `extended`: the key sits on the enhanced
 // keyboard's extra block (arrows, Insert/Delete/Home/End/Page keys, right Control and Alt, the
 // Windows and menu keys) and needs KEYEVENTF_EXTENDEDKEY, or the OS takes it for its numpad twin.

@@ -7,7 +7,7 @@ import { fail } from '../../../protocol/index.js';
 import type { KeyName, Monitor, MouseButton, ScreenBackend, ScreenCapabilities, ScreenRect, ScrollDirection } from '../screenBackend.js';
 import { layoutProblem, RootCapturer } from './x11Capture.js';
 import { connectX11, getMonitors, request, sync, type X11Connection } from './x11Connection.js';
-import { keysymOf, knownKeyNames } from './x11KeyNames.js';
+import { keysymOf, knownKeyNames } from '../keysyms.js';
 import { X11Keyboard } from './x11Keyboard.js';
 import { X11Pointer } from './x11Pointer.js';
 import { X11Windows } from './x11Windows.js';

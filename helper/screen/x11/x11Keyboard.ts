@@ -8,7 +8,7 @@
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { XTestExt } from 'x11';
 import { fail } from '../../../protocol/index.js';
-import { charKeysym, SHIFT_L } from './x11KeyNames.js';
+import { charKeysym, SHIFT_L } from '../keysyms.js';
 import { request, sync, type X11Connection } from './x11Connection.js';
 
 /** How long clients get to process a key before its keycode is remapped (measured: 30–50 ms suffices). */

@@ -287,6 +287,7 @@ export function screenInput(
     if (checked.window !== undefined) detail.window = checked.window;
     if (checked.element !== undefined) detail.element = checked.element;
     if (checked.changed !== undefined) detail.changed = checked.changed;
+    if (checked.windows_unknown === true) detail.windows_unknown = true;
     // Keys and text are masked everywhere while a password field has the focus.
     const password = checked.focus_password === true;
     if (planned.text !== undefined) r.text = checked.focus_password === true ? MASKED_TEXT : planned.text;

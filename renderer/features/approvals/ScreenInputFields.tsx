@@ -65,17 +65,30 @@ export function ScreenInputFields({ card }: { card: PendingApproval }) {
   const place = placeOf(card.action, d);
   return (
     <>
-      <div>
-        <dt>{place?.focus === true ? 'Into' : 'At'}</dt>
-        <dd data-testid="screen-element">
-          <Place place={place} />
-          {d.element?.password === true && <span className="tag tag-warn">password</span>}
-        </dd>
-      </div>
-      <div>
-        <dt>Window</dt>
-        <dd data-testid="screen-window">{d.window !== undefined ? <WindowLine window={d.window} /> : <span className="muted">no window named</span>}</dd>
-      </div>
+      {d.windows_unknown === true ? (
+        // Wayland (docs/wayland.md#windows-and-coordinates): nothing to name, and nothing was kept off Overseer's own windows.
+        <div>
+          <dt>{KEY_ACTIONS.has(card.action) || card.action === 'type_text' ? 'Into' : 'At'}</dt>
+          <dd data-testid="screen-element">
+            <span className="tag tag-warn">place unknown</span> this desktop tells no program where windows are or which has the keyboard focus: check the
+            picture; it could land on any window, Overseer's own included
+          </dd>
+        </div>
+      ) : (
+        <>
+          <div>
+            <dt>{place?.focus === true ? 'Into' : 'At'}</dt>
+            <dd data-testid="screen-element">
+              <Place place={place} />
+              {d.element?.password === true && <span className="tag tag-warn">password</span>}
+            </dd>
+          </div>
+          <div>
+            <dt>Window</dt>
+            <dd data-testid="screen-window">{d.window !== undefined ? <WindowLine window={d.window} /> : <span className="muted">no window named</span>}</dd>
+          </div>
+        </>
+      )}
       {(d.point !== undefined || d.physical !== undefined) && (
         <div>
           <dt>Point</dt>

@@ -1,10 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OverseerError } from '../../../protocol/index.js';
-import { openX11Backend } from './x11Backend.js';
-import { charKeysym, keysymOf } from './x11KeyNames.js';
+import { charKeysym, keysymOf } from './keysyms.js';
 
-describe('X11 key names', () => {
+describe('key names as X keysyms', () => {
   it('maps Latin-1 to itself, other code points to 0x1000000 + code point, newline and tab to keys', () => {
     assert.equal(charKeysym(0x61), 0x61);
     assert.equal(charKeysym(0xe9), 0xe9);
@@ -24,15 +22,5 @@ describe('X11 key names', () => {
     assert.equal(keysymOf('enter'), null);
     assert.equal(keysymOf('ab'), null);
     assert.equal(keysymOf('\u0001'), null);
-  });
-});
-
-describe('openX11Backend', () => {
-  it('answers capture_unavailable when there is no display to connect to', async () => {
-    await assert.rejects(
-      openX11Backend({ display: ':987' }),
-      (e: unknown) => e instanceof OverseerError && e.code === 'capture_unavailable' && e.info.data?.['reason'] === 'connect_failed',
-    );
-    await assert.rejects(openX11Backend({ display: '' }), (e: unknown) => e instanceof OverseerError && e.info.data?.['reason'] === 'no_display');
   });
 });

@@ -1,6 +1,7 @@
-// Key name -> X keysym: a deliberately minimal table local to the X11 backend (the agent-facing key
-// vocabulary and its aliases are defined elsewhere and translate into these names). A single
-// character is its own keysym: Latin-1 code points are their keysym, others 0x1000000 + code point.
+// Key name -> X keysym: a deliberately minimal table shared by the screen backends that speak X
+// keysyms (X11 XTEST, the Wayland portals' NotifyKeyboardKeysym); the agent-facing key vocabulary and
+// its aliases are defined elsewhere and translate into these names. A single character is its own
+// keysym: Latin-1 code points are their keysym, others 0x1000000 + code point.
 
 const NAMED: Record<string, number> = {
   BackSpace: 0xff08,

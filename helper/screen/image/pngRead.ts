@@ -1,7 +1,8 @@
-// Reads the PNG an OSWorld server sends for /screenshot into the screen tier's BGRX pixels. The VM
-// is not trusted to send a well-formed image: the signature, the header, the size and every chunk
-// bound are checked, and the inflated data may be no larger than the header says, so a hostile
-// answer costs at most one screen's worth of memory.
+// Reads a screenshot's PNG into the screen tier's BGRX pixels: what an OSWorld server sends for
+// /screenshot, and the file a Wayland desktop's Screenshot portal writes. Neither is trusted to be
+// well formed: the signature, the header, the size and every chunk bound are checked, and the
+// inflated data may be no larger than the header says, so a hostile image costs at most one
+// screen's worth of memory.
 import { inflateSync } from 'node:zlib';
 
 /** A decoded screenshot: 4 bytes a pixel (blue, green, red, unused), rows packed. */
