@@ -111,6 +111,11 @@ export interface ScreenBackend {
   scroll(x: number, y: number, direction: ScrollDirection, detents: number): Promise<void>;
   /** Type any Unicode text exactly (each code point once), whatever the keyboard layout. */
   typeText(text: string): Promise<void>;
+  /**
+   * Where a backend can type only some characters (a Wayland portal types only what the layout has):
+   * refuses with why before anything is asked of the person or typed. Absent where any text types.
+   */
+  checkText?(text: string): Promise<void>;
   /** `tap`: press every key in order, release them in reverse (a combo such as Control_L + s). */
   key(keys: readonly KeyName[], action: 'tap' | 'down' | 'up'): Promise<void>;
   cursor(): Promise<{ x: number; y: number }>;

@@ -49,6 +49,8 @@ export interface ScreenContext {
   agent(): string | undefined;
 }
 
+/** Degradations that say the person refused input (docs/wayland.md#consent): the reason of a refused input. */
+const REFUSALS = new Set(['consent_refused', 'consent_view_only', 'consent_stopped']);
 /** Half the side of the square around a point that must be unchanged at dispatch (physical pixels). */
 export const BINDING_RADIUS = 32;
 /** Share of that square's pixels that may differ (a caret blinking, a spinner) before it counts as changed. */
@@ -345,7 +347,14 @@ export class ScreenService {
     const lane = this.lane();
     const backend = await this.backend('input_unavailable');
     const caps = await backend.capabilities();
-    if (!caps.input.available) throw fail('input_unavailable', `pointer and keyboard input are not available here (${caps.input.path})`, { reason: 'backend' });
+    if (!caps.input.available) {
+      // The person's refusal (a Wayland portal's consent) is the reason, where there is one.
+      const refusal = caps.input.degradations.find((d) => REFUSALS.has(d));
+      throw fail('input_unavailable', `pointer and keyboard input are not available here (${caps.input.path})`, {
+        reason: refusal ?? 'backend',
+        degradations: caps.input.degradations,
+      });
+    }
     const stack = await this.stack(backend);
     const keyboard = p.op === 'type' || p.op === 'key' || p.op === 'hold';
     const points = keyboard ? [] : p.point !== undefined ? [p.point, ...(p.to !== undefined ? [p.to] : [])] : [await backend.cursor()];
@@ -390,6 +399,8 @@ export class ScreenService {
       }
     }
     if (p.bound !== undefined) result.changed = await this.checkBound(backend, caps, stack, lane, p.bound, points);
+    // Text the backend cannot type is refused before the person is asked, not after they approved it.
+    if (p.op === 'type' && p.text !== undefined) await backend.checkText?.(p.text);
     if (p.check_only === true) return this.card(lane, p, result, points, signal);
     await this.dispatch(backend, p);
     const done: ScreenInputResult = { ...result, dispatched: true };

@@ -136,6 +136,34 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
     return sym;
   };
 
+  /** The keysyms that type `text` on the current layout; refused whole, naming what it lacks, before anything is sent. */
+  const planText = async (text: string): Promise<number[]> => {
+    const map = await keymap();
+    const plan: number[] = [];
+    const missing = new Set<string>();
+    for (const ch of text) {
+      const cp = ch.codePointAt(0) ?? 0;
+      if (cp >= 0xd800 && cp <= 0xdfff) throw fail('invalid_argument', 'The text holds a lone surrogate, which is no character.', {});
+      const sym = ch === '\n' ? RETURN : ch === '\t' ? TAB : map.typeable(cp)?.keysym;
+      if (sym === undefined) missing.add(ch);
+      else plan.push(sym);
+    }
+    if (missing.size > 0) {
+      const shown = [...missing].slice(0, 20).map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+      throw fail(
+        'input_unavailable',
+        `The keyboard layout ${map.layout} cannot type ${shown.join(', ')}${missing.size > 20 ? ' …' : ''}: this desktop's portal drops such keys without a word, so nothing was typed.`,
+        {
+          reason: 'not_in_keymap',
+          layout: map.layout,
+          characters: shown,
+          hint: 'set the text on the element with element_act set_value, or type only what the layout has',
+        },
+      );
+    }
+    return plan;
+  };
+
   const monitors = async (): Promise<Monitor[]> => {
     const gnome = await gnomeMonitors(bus, CALL_MS).catch(() => undefined);
     if (gnome !== undefined && gnome.length > 0) return gnome;
@@ -204,6 +232,9 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
       await moveTo(x, y);
       for (let i = 0; i < detents; i++) await remote.notify('NotifyPointerAxisDiscrete', 'ui', [axis, step], CALL_MS);
     },
+    async checkText(text: string) {
+      await planText(text);
+    },
     async typeText(text: string) {
       open('input_unavailable');
       // Only what this backend holds can be known here (Wayland shows no client the person's keys).
@@ -216,31 +247,8 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
             reason: 'modifier_held',
           },
         );
-      const map = await keymap();
-      const plan: number[] = [];
-      const missing = new Set<string>();
-      for (const ch of text) {
-        const cp = ch.codePointAt(0) ?? 0;
-        if (cp >= 0xd800 && cp <= 0xdfff) throw fail('invalid_argument', 'The text holds a lone surrogate, which is no character.', {});
-        const sym = ch === '\n' ? RETURN : ch === '\t' ? TAB : map.typeable(cp)?.keysym;
-        if (sym === undefined) missing.add(ch);
-        else plan.push(sym);
-      }
-      if (missing.size > 0) {
-        const shown = [...missing].slice(0, 20).map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
-        throw fail(
-          'input_unavailable',
-          `The keyboard layout ${map.layout} cannot type ${shown.join(', ')}${missing.size > 20 ? ' …' : ''}: this desktop's portal drops such keys without a word, so nothing was typed.`,
-          {
-            reason: 'not_in_keymap',
-            layout: map.layout,
-            characters: shown,
-            hint: 'set the text on the element with element_act set_value, or type only what the layout has',
-          },
-        );
-      }
       // Level modifiers (Shift, AltGr) are pressed by the compositor for each keysym's level.
-      for (const sym of plan) {
+      for (const sym of await planText(text)) {
         await keysym(sym, true);
         await keysym(sym, false);
       }

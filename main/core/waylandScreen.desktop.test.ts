@@ -1,0 +1,235 @@
+// The screen tier on a GNOME Wayland session through the real server (docs/wayland.md): a real MCP
+// client takes screenshots through the Screenshot portal and drives the canvas app through the
+// RemoteDesktop portal, the person approving each input over the real UI channel and answering
+// the desktop's own consent dialogs on its virtual monitor, as they would. Where input lands is
+// read from the app (its points are relative to its window on Wayland).
+import assert from 'node:assert/strict';
+import { readFileSync, readdirSync } from 'node:fs';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { after, before, describe, it } from 'node:test';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { startGnomeDesktop, type GnomeDesktop } from '../../desktop/gnomeDesktop.js';
+import { answerRemoteDesktop, answerScreenshotQuestion, remoteDesktopDialogShown, screenshotQuestionShown } from '../../desktop/gnomeDialogs.js';
+import type { PendingApproval, Receipt, ScreenshotAnswer } from '../../protocol/index.js';
+import { decodePng, rgbAt, type DecodedPng } from '../testing/pngDecode.js';
+import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../testing/serveHarness.js';
+import { REPO_ROOT } from './paths.js';
+
+const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
+
+interface AppEvent {
+  ev: string;
+  button?: number;
+  n?: number;
+  x?: number;
+  y?: number;
+  text?: string;
+}
+
+function events(desktop: GnomeDesktop): AppEvent[] {
+  const logs = path.join(desktop.dir, 'logs');
+  const file = readdirSync(logs).find((f) => f.endsWith('-python3.out.log'));
+  if (file === undefined) return [];
+  return readFileSync(path.join(logs, file), 'utf8')
+    .split('\n')
+    .filter((l) => l.startsWith('{') && l.endsWith('}'))
+    .map((l) => JSON.parse(l) as AppEvent);
+}
+
+async function until<T>(get: () => T | undefined, what: string, ms = 5000): Promise<T> {
+  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) {
+    const v = get();
+    if (v !== undefined) return v;
+  }
+  throw new Error(`timed out waiting for ${what}`);
+}
+
+/** The canvas's top-left in the picture: its red quadrant (199x149 inside the border), or undefined. */
+function canvasIn(png: DecodedPng): { x: number; y: number } | undefined {
+  for (let y = 0; y < png.height; y++)
+    for (let x = 0; x < png.width; x++) {
+      const [r, g, b] = rgbAt(png, x, y);
+      if (r === 255 && g === 0 && b === 0) {
+        const corner = rgbAt(png, x + 198, y + 148);
+        const past = rgbAt(png, x + 199, y);
+        return corner.join() === '255,0,0' && past.join() === '0,255,0' ? { x: x - 1, y: y - 1 } : undefined;
+      }
+    }
+  return undefined;
+}
+
+describe('the screen tier on a GNOME Wayland session through the real server', () => {
+  let desktop: GnomeDesktop;
+  let s: Served;
+  let agent: Client;
+  let ui: UiClient;
+  let canvas: { x: number; y: number };
+
+  const shot = async (): Promise<{ answer: ScreenshotAnswer; png: DecodedPng }> => {
+    const r = await agent.callTool({ name: 'screenshot', arguments: {} });
+    assert.notEqual(r.isError, true, JSON.stringify(r.content));
+    const image = (r.content as { type: string; data?: string }[]).find((c) => c.type === 'image');
+    return { answer: r.structuredContent as ScreenshotAnswer, png: decodePng(Buffer.from(image?.data ?? '', 'base64')) };
+  };
+  const carded = async (name: string, args: Record<string, unknown>): Promise<{ card: PendingApproval; answer: Promise<Receipt> }> => {
+    const since = ui.mark();
+    const answer = toolJson<Receipt>(agent, name, args, { timeout: 60_000 });
+    const list = await Promise.race([
+      ui.waitFor<PendingApproval[]>('pending', (l) => l.some((p) => p.screen !== undefined), 20_000, since),
+      answer.then((a) => {
+        throw new Error(`answered before a card: ${JSON.stringify(a)}`);
+      }),
+    ]);
+    return { card: list.find((p) => p.screen !== undefined) as PendingApproval, answer };
+  };
+  const approve = (card: PendingApproval): Promise<unknown> => ui.command('approve', { approval_id: card.approval_id });
+  const connect = async (): Promise<void> => {
+    s = await serve(desktop.env, s === undefined ? {} : { dataDir: s.dataDir });
+    agent = await httpClient(s, 'wayland-agent');
+    ui = await UiClient.connect(s);
+  };
+  const disconnect = async (): Promise<void> => {
+    ui?.close();
+    await agent?.close();
+    await s?.kill();
+  };
+
+  before(async () => {
+    desktop = await startGnomeDesktop({ width: 1280, height: 800 });
+    await desktop.launch('/usr/bin/python3', [CANVAS], { waitForWindow: 'Overseer Canvas' });
+    await connect();
+  });
+
+  after(async () => {
+    await disconnect();
+    await desktop?.stop();
+    if (s !== undefined) await removeDataDir(s.dataDir);
+  });
+
+  it('names the portal paths in capabilities, and that windows have no known places', async () => {
+    const caps = await toolJson<{
+      session: string;
+      capture: { available: boolean; path: string; degradations: string[] };
+      input: { available: boolean; path: string; degradations: string[] };
+      screen: unknown;
+    }>(agent, 'capabilities');
+    assert.equal(caps.session, 'wayland');
+    assert.equal(caps.capture.path, 'portal:Screenshot');
+    assert.equal(caps.input.path, 'portal:RemoteDesktop');
+    assert.deepEqual(caps.screen, { x: 0, y: 0, width: 1280, height: 800 });
+    for (const d of ['no_window_positions', 'consent_not_yet_given']) assert.ok(caps.capture.degradations.includes(d), d);
+    for (const d of ['no_window_positions', 'consent_per_session', 'consent_not_yet_given', 'cursor_position_tracked', 'text_limited_to_layout'])
+      assert.ok(caps.input.degradations.includes(d), d);
+  });
+
+  it('asks the person once for screenshots; the canvas is in the picture at its exact pixels', async () => {
+    const [first] = await Promise.all([shot(), answerScreenshotQuestion(desktop, 'Allow')]);
+    let found = canvasIn(first.png);
+    for (let i = 0; found === undefined && i < 50; i++) {
+      await sleep(100);
+      found = canvasIn((await shot()).png);
+    }
+    assert.ok(found !== undefined, 'the canvas pattern is in the screenshot');
+    canvas = found;
+    const { answer, png } = await shot();
+    assert.equal(await screenshotQuestionShown(desktop), false, 'asked once: no question the second time');
+    assert.deepEqual([answer.width, answer.height, answer.scale_x, answer.capture_path], [1280, 800, 1, 'portal:Screenshot']);
+    const c = canvas;
+    assert.deepEqual(rgbAt(png, c.x + 50, c.y + 50), [255, 0, 0]);
+    assert.deepEqual(rgbAt(png, c.x + 350, c.y + 50), [0, 255, 0]);
+    assert.deepEqual(rgbAt(png, c.x + 50, c.y + 250), [0, 0, 255]);
+    assert.deepEqual(rgbAt(png, c.x + 350, c.y + 250), [255, 255, 0]);
+    for (const [x, y] of [
+      [0, 0],
+      [1, 0],
+      [399, 0],
+      [399, 299],
+      [0, 299],
+    ] as const) {
+      const v = (x + y) % 2 === 0 ? 0 : 255;
+      assert.deepEqual(rgbAt(png, c.x + x, c.y + y), [v, v, v], `border ${x},${y}`);
+    }
+  });
+
+  it('clicks the exact pixel the person approved, after the desktop asked for remote interaction once; the card says the place is unknown', async () => {
+    const c = canvas;
+    for (const [i, [x, y]] of (
+      [
+        [c.x + 23, c.y + 45],
+        [c.x + 301, c.y + 202],
+      ] as const
+    ).entries()) {
+      await sleep(600);
+      const before = events(desktop).length;
+      const { card, answer } = await carded('click', { x, y });
+      assert.equal(card.screen?.detail.windows_unknown, true, 'the card says where it lands is unknown, rather than naming a guess');
+      assert.equal(card.screen?.detail.window, undefined);
+      assert.equal(events(desktop).length, before, 'nothing dispatched before the person decided');
+      await approve(card);
+      if (i === 0) await answerRemoteDesktop(desktop, 'share');
+      else assert.equal(await remoteDesktopDialogShown(desktop), false, 'the consent is asked once per session');
+      const receipt = await answer;
+      assert.equal(receipt.outcome, 'completed', JSON.stringify(receipt));
+      assert.equal(receipt.path, 'portal:RemoteDesktop');
+      const press = await until(
+        () =>
+          events(desktop)
+            .slice(before)
+            .find((e) => e.ev === 'press'),
+        'the press',
+      );
+      assert.deepEqual([press.x, press.y, press.button], [x - c.x, y - c.y, 1], 'the app saw the press at the exact pixel (window-relative on Wayland)');
+    }
+  });
+
+  it('types ASCII exactly; refuses Cyrillic, CJK and emoji the layout lacks before any card, naming them', async () => {
+    const before = events(desktop).length;
+    const { card, answer } = await carded('type_text', { text: 'Hello, Wayland! 42' });
+    await approve(card);
+    assert.equal((await answer).outcome, 'completed');
+    const text = await until(() => {
+      const typed = events(desktop)
+        .slice(before)
+        .map((e) => e.text ?? '')
+        .join('');
+      return typed.length >= 18 ? typed : undefined;
+    }, 'the typed text');
+    assert.equal(text, 'Hello, Wayland! 42');
+    await sleep(300);
+    const settled = events(desktop).length;
+    const since = ui.mark();
+    const refused = await toolJson<Receipt>(agent, 'type_text', { text: 'Привет 漢字 😀' });
+    assert.equal(refused.outcome, 'refused', JSON.stringify(refused));
+    assert.equal(refused.refusal?.code, 'input_unavailable');
+    assert.equal(refused.refusal?.data?.['reason'], 'not_in_keymap');
+    assert.equal(refused.refusal?.data?.['layout'], 'us');
+    assert.equal(refused.decision, undefined, 'the person was never asked');
+    assert.ok(!ui.events.slice(since).some((e) => e.event === 'pending' && (e.data as PendingApproval[]).some((p) => p.action === 'type_text')), 'no card');
+    await sleep(300);
+    assert.equal(events(desktop).length, settled, 'nothing more was typed');
+  });
+
+  it('keeps the screenshot consent for a new helper; asks for remote interaction again (RemoteDesktop version 1); a refusal is typed and sticks', async () => {
+    await disconnect();
+    await connect();
+    const { png } = await shot();
+    assert.equal(await screenshotQuestionShown(desktop), false, 'the portal remembered the screenshot answer');
+    assert.deepEqual(canvasIn(png), canvas);
+    await sleep(600);
+    const { card, answer } = await carded('click', { x: canvas.x + 10, y: canvas.y + 10 });
+    await approve(card);
+    await answerRemoteDesktop(desktop, 'cancel');
+    const receipt = await answer;
+    assert.equal(receipt.outcome, 'refused', JSON.stringify(receipt));
+    assert.equal(receipt.refusal?.code, 'input_unavailable');
+    assert.equal(receipt.refusal?.data?.['reason'], 'consent_refused');
+    // The agent cannot bring the dialog back by retrying: refused before any card, with the reason.
+    const again = await toolJson<Receipt>(agent, 'click', { x: canvas.x + 10, y: canvas.y + 10 });
+    assert.equal(again.outcome, 'refused', JSON.stringify(again));
+    assert.equal(again.refusal?.code, 'input_unavailable');
+    assert.equal(again.refusal?.data?.['reason'], 'consent_refused');
+    assert.equal(again.decision, undefined, 'the person was never asked');
+    assert.equal(await remoteDesktopDialogShown(desktop), false);
+  });
+});
