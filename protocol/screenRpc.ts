@@ -149,12 +149,31 @@ export const ScreenInputResult = z.object({
 });
 export type ScreenInputResult = z.infer<typeof ScreenInputResult>;
 
+/**
+ * The desktop's own consents to the screen tier (docs/wayland.md#consent), for Settings → Screen:
+ * where the desktop asks the person (Wayland's portals), what they answered; `forget` drops the
+ * standing answers (the screenshot permission, a refusal, a kept restore token) so it asks again.
+ */
+export const ScreenConsentParams = z.strictObject({ forget: z.boolean().optional() });
+export const ScreenConsent = z.object({
+  /** Whether this desktop asks the person at all (false on X11 and Windows, which ask nothing). */
+  asks: z.boolean(),
+  /** `given`, `not_yet_given`, `refused`, `view_only`, `stopped`. */
+  screenshots: z.string().max(40).optional(),
+  input: z.string().max(40).optional(),
+  /** True where the input consent lasts only as long as the helper runs (RemoteDesktop version 1). */
+  input_per_session: z.boolean().optional(),
+  forgotten: z.boolean().optional(),
+});
+export type ScreenConsent = z.infer<typeof ScreenConsent>;
+
 /** The helper's screen methods, merged into its method table. */
 export const SCREEN_METHODS = {
   screen_capabilities: { params: z.strictObject({}), result: CapabilitiesAnswer },
   screen_capture: { params: ScreenCaptureParams, result: ScreenCaptureResult },
   screen_input: { params: ScreenInputParams, result: ScreenInputResult },
   screen_cursor: { params: z.strictObject({}), result: Point },
+  screen_consent: { params: ScreenConsentParams, result: ScreenConsent },
 } as const;
 
 /** What a screen input did or would do, in the receipt and on the card. */

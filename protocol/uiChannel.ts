@@ -4,7 +4,7 @@ import { Element, WindowInfo } from './elements.js';
 import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
 import { ImageRect, ScreenTransform } from './screen.js';
-import { ScreenCard, ScreenInputDetail } from './screenRpc.js';
+import { ScreenCard, ScreenConsent, ScreenConsentParams, ScreenInputDetail } from './screenRpc.js';
 import { HandoffCardInfo, QuestionCardInfo, TALK_LIMITS } from './talk.js';
 import { AnyAction, Decision, Receipt } from './tools.js';
 
@@ -413,6 +413,11 @@ export const UI_COMMANDS = {
   connection_test: { params: z.strictObject({ name: z.string().max(40) }), result: ConnectionTest },
   connection_set_enabled: { params: z.strictObject({ name: z.string().max(40), enabled: z.boolean() }), result: z.object({ ok: z.literal(true) }) },
   connection_remove: { params: z.strictObject({ name: z.string().max(40) }), result: z.object({ ok: z.literal(true) }) },
+  /**
+   * Settings → Screen: the desktop's own consents to the screen tier on the viewed connection
+   * (docs/wayland.md#consent); `forget` drops them so the desktop asks the person again.
+   */
+  screen_consent: { params: ScreenConsentParams, result: ScreenConsent },
   /** Which connection the windows list, the tree and the Screen view show (the person's view only; agents are unaffected). */
   view_connection: { params: z.strictObject({ name: z.string().max(40) }), result: z.object({ ok: z.literal(true) }) },
 } as const;

@@ -123,6 +123,11 @@ export interface ScreenBackend {
   windows(): Promise<NativeWindow[]>;
   /** The handle of the top-level window with the keyboard focus, if any. */
   focusedWindow(): Promise<string | undefined>;
+  /**
+   * Forgets the desktop's standing consents (docs/wayland.md#consent), so it asks the person again.
+   * Absent on backends whose desktop asks nothing.
+   */
+  forgetConsent?(): Promise<void>;
   /** Release held buttons and keys, restore what the backend changed (keymap), disconnect. Idempotent. */
   close(): Promise<void>;
 }

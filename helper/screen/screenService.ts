@@ -18,6 +18,7 @@ import {
   type ScreenCaptureResult,
   type ScreenInputParams,
   type ScreenInputResult,
+  type ScreenConsent,
   type ScreenTransform,
   type ScreenCaptureParams,
   type ScreenWindow,
@@ -49,7 +50,7 @@ export interface ScreenContext {
   agent(): string | undefined;
 }
 
-/** Degradations that say the person refused input (docs/wayland.md#consent): the reason of a refused input. */
+/** Degradations that say the person refused (docs/wayland.md#consent): the reason of a refused capture or input. */
 const REFUSALS = new Set(['consent_refused', 'consent_view_only', 'consent_stopped']);
 /** Half the side of the square around a point that must be unchanged at dispatch (physical pixels). */
 export const BINDING_RADIUS = 32;
@@ -154,7 +155,28 @@ export class ScreenService {
         return this.input(parsed.data as ScreenInputParams, signal);
       case 'screen_cursor':
         return (await this.backend('input_unavailable')).cursor();
+      case 'screen_consent':
+        return this.consent((parsed.data as { forget?: boolean }).forget === true);
     }
+  }
+
+  /** The desktop's own consents, read from the capabilities' degradations; `forget` drops them first. */
+  private async consent(forget: boolean): Promise<ScreenConsent> {
+    const backend = await this.backend('capture_unavailable');
+    if (backend.forgetConsent === undefined) return { asks: false };
+    if (forget) await backend.forgetConsent();
+    const caps = await backend.capabilities();
+    const state = (degradations: string[]): string => {
+      const named = degradations.find((d) => d.startsWith('consent_') && d !== 'consent_per_session');
+      return named === undefined ? 'given' : named.slice('consent_'.length);
+    };
+    return {
+      asks: true,
+      screenshots: state(caps.capture.degradations),
+      input: state(caps.input.degradations),
+      input_per_session: caps.input.degradations.includes('consent_per_session'),
+      ...(forget ? { forgotten: true } : {}),
+    };
   }
 
   async close(): Promise<void> {
@@ -246,7 +268,13 @@ export class ScreenService {
   private async captureNow(args: ScreenCaptureParams, lane: string): Promise<ScreenCaptureResult> {
     const backend = await this.backend('capture_unavailable');
     const caps = await backend.capabilities();
-    if (!caps.capture.available) throw fail('capture_unavailable', `screen capture is not available here (${caps.capture.path})`, { reason: 'backend' });
+    if (!caps.capture.available) {
+      const refusal = caps.capture.degradations.find((d) => REFUSALS.has(d));
+      throw fail('capture_unavailable', `screen capture is not available here (${caps.capture.path})`, {
+        reason: refusal ?? 'backend',
+        degradations: caps.capture.degradations,
+      });
+    }
     const stack = await this.stack(backend);
     // screen_only names why a covered window cannot be read; here its covered parts are masked and named instead.
     const degradations = caps.capture.degradations.filter((d) => d !== 'screen_only');

@@ -168,6 +168,8 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
         captured_at: new Date(s.clock.now()).toISOString(),
       };
     },
+    // Forgetting is the person's: the helper drops the desktop's standing answers, never gives one itself.
+    screen_consent: ({ forget }) => s.viewedHelper.call('screen_consent', forget === true ? { forget: true } : {}, { timeoutMs: 10_000 }),
     pair_link: () => {
       if (s.pairLink === undefined)
         return Promise.reject(fail('invalid_argument', 'this supervisor has no browser UI to sign in to (the desktop app talks to its own window only)'));

@@ -11,7 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startGnomeDesktop, type GnomeDesktop } from '../../desktop/gnomeDesktop.js';
 import { answerRemoteDesktop, answerScreenshotQuestion, remoteDesktopDialogShown, screenshotQuestionShown } from '../../desktop/gnomeDialogs.js';
-import type { PendingApproval, Receipt, ScreenshotAnswer } from '../../protocol/index.js';
+import type { PendingApproval, Receipt, ScreenConsent, ScreenshotAnswer } from '../../protocol/index.js';
 import { decodePng, rgbAt, type DecodedPng } from '../testing/pngDecode.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../testing/serveHarness.js';
 import { REPO_ROOT } from './paths.js';
@@ -231,5 +231,44 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
     assert.equal(again.refusal?.data?.['reason'], 'consent_refused');
     assert.equal(again.decision, undefined, 'the person was never asked');
     assert.equal(await remoteDesktopDialogShown(desktop), false);
+  });
+
+  it('forgets the answers when the person asks in Settings: the desktop asks again, and a denied screenshot is typed and sticks', async () => {
+    const now = await ui.command<ScreenConsent>('screen_consent', {});
+    assert.deepEqual([now.asks, now.screenshots, now.input, now.input_per_session], [true, 'given', 'refused', true]);
+    const forgot = await ui.command<ScreenConsent>('screen_consent', { forget: true });
+    assert.deepEqual([forgot.screenshots, forgot.input, forgot.forgotten], ['not_yet_given', 'not_yet_given', true]);
+    const [denied] = await Promise.all([
+      toolJson<{ error?: { code: string; data?: Record<string, unknown> } }>(agent, 'screenshot', {}),
+      answerScreenshotQuestion(desktop, 'Deny'),
+    ]);
+    assert.equal(denied.error?.code, 'capture_unavailable', JSON.stringify(denied));
+    assert.equal(denied.error?.data?.['reason'], 'consent_refused');
+    const started = performance.now();
+    const again = await toolJson<{ error?: { code: string; data?: Record<string, unknown> } }>(agent, 'screenshot', {});
+    assert.equal(again.error?.data?.['reason'], 'consent_refused', JSON.stringify(again));
+    assert.ok(performance.now() - started < 3000, 'refused at once');
+    assert.equal(await screenshotQuestionShown(desktop), false, 'the desktop does not ask again by itself');
+    // Without screenshots no input can be bound to what the person sees: refused before any card.
+    const unbound = await toolJson<Receipt>(agent, 'click', { x: canvas.x + 120, y: canvas.y + 80 });
+    assert.equal(unbound.refusal?.code, 'capture_unavailable', JSON.stringify(unbound));
+    assert.equal(unbound.decision, undefined);
+    // The person forgets again and allows; input was forgotten too: the next click asks again, and lands.
+    await ui.command('screen_consent', { forget: true });
+    await Promise.all([shot(), answerScreenshotQuestion(desktop, 'Allow')]);
+    await sleep(600);
+    const before = events(desktop).length;
+    const { card, answer } = await carded('click', { x: canvas.x + 120, y: canvas.y + 80 });
+    await approve(card);
+    await answerRemoteDesktop(desktop, 'share');
+    assert.equal((await answer).outcome, 'completed');
+    const press = await until(
+      () =>
+        events(desktop)
+          .slice(before)
+          .find((e) => e.ev === 'press'),
+      'the press',
+    );
+    assert.deepEqual([press.x, press.y], [120, 80]);
   });
 });

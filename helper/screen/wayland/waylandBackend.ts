@@ -46,9 +46,8 @@ export interface WaylandBackendOptions {
   log: (line: string) => void;
 }
 
-/** The Wayland backend, plus what Settings and its tests use. */
+/** The Wayland backend: it always has forgetConsent (the screenshot permission, a refusal, the restore token). */
 export interface WaylandScreenBackend extends ScreenBackend {
-  /** Forgets the person's standing answers (the screenshot permission, a refusal, the restore token): the desktop asks again. */
   forgetConsent(): Promise<void>;
 }
 

@@ -7,6 +7,7 @@ import { UntrustedText } from '../shell/UntrustedText.js';
 import { ConnectionsSettings } from '../connections/ConnectionsSettings.js';
 import { ConnectionSnippets } from './ConnectionSnippets.js';
 import { PairLink } from './PairLink.js';
+import { ScreenConsentSettings } from './ScreenConsentSettings.js';
 
 /** Policy, exclusions and timeouts; deny-app rules; the desktops agents act on; how agents connect. */
 export function SettingsPanel() {
@@ -16,6 +17,7 @@ export function SettingsPanel() {
       <h2>Settings</h2>
       {settings === undefined ? <p className="muted">Waiting for the supervisor…</p> : <SettingsForm key={JSON.stringify(settings)} settings={settings} />}
       <RulesEditor />
+      <ScreenConsentSettings />
       <ConnectionsSettings />
       {/* Browser mode only: the desktop app's window is its own credential (IPC), there is nothing to link. */}
       {window.overseer === undefined && <PairLink />}
