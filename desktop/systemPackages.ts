@@ -46,6 +46,12 @@ export const TEST_PACKAGES: readonly SystemPackage[] = [
   { name: 'wine64', why: 'the Windows backend lane (64-bit)' },
   { name: 'gcc-mingw-w64-x86-64', why: 'builds the Win32 fixture' },
   { name: 'openssh-server', why: 'the ssh connection tests run a private sshd on 127.0.0.1 (never the system one)' },
+  { name: 'gnome-shell', why: 'the Wayland lane: a headless GNOME session on a virtual monitor' },
+  { name: 'xdg-desktop-portal', why: 'the Wayland lane: the desktop portals the screen tier goes through' },
+  { name: 'xdg-desktop-portal-gnome', why: "the Wayland lane: GNOME's Screenshot and RemoteDesktop portals" },
+  { name: 'pipewire', why: "the Wayland lane: screen sharing, which GNOME's RemoteDesktop portal needs" },
+  { name: 'wireplumber', why: 'the Wayland lane: the PipeWire session manager' },
+  { name: 'libglib2.0-bin', why: "the Wayland lane: gsettings, which reads the keyboard layouts and the test session's settings" },
 ];
 
 /** The package set of `install-deps` (`--test`: the test suite's). */
