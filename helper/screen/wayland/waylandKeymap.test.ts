@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { compileKeymap, parseSources, parseStrings } from './waylandKeymap.js';
+import { compileKeymap, KeymapUnknown, parseSources, parseStrings, readInputSources } from './waylandKeymap.js';
 
 describe("the keyboard layout's typeable characters", () => {
   it("reads GNOME's input sources and options as gsettings prints them", () => {
@@ -12,6 +12,11 @@ describe("the keyboard layout's typeable characters", () => {
     assert.deepEqual(parseSources('@a(ss) []'), []);
     assert.deepEqual(parseStrings("['compose:ralt', 'caps:escape']"), ['compose:ralt', 'caps:escape']);
     assert.deepEqual(parseStrings('@as []'), []);
+  });
+
+  it("trusts GNOME's settings only on GNOME: elsewhere the layouts are unknown, never guessed", async () => {
+    for (const desktop of ['KDE', '', 'sway'])
+      await assert.rejects(readInputSources({ XDG_CURRENT_DESKTOP: desktop, PATH: process.env['PATH'] }), (e: unknown) => e instanceof KeymapUnknown);
   });
 
   it('finds each character as the compositor would, on the current layout, with its level', async () => {

@@ -62,6 +62,10 @@ export function parseStrings(text: string): string[] {
 
 /** The layouts and the one in use, from GNOME's settings; KeymapUnknown when they cannot be read or are beyond this model. */
 export async function readInputSources(env: NodeJS.ProcessEnv): Promise<InputSources> {
+  // Other desktops keep their layouts elsewhere (KDE: kxkbrc); GNOME's settings may exist there and say nothing true.
+  const desktops = (env['XDG_CURRENT_DESKTOP'] ?? '').split(':');
+  if (!desktops.some((d) => d.toUpperCase() === 'GNOME'))
+    throw new KeymapUnknown(`the keyboard layouts of this desktop (${env['XDG_CURRENT_DESKTOP'] ?? 'unnamed'}) are read only on GNOME`);
   const [sources, mru, options] = await Promise.all([gsettings('sources', env), gsettings('mru-sources', env), gsettings('xkb-options', env)]);
   const all = parseSources(sources);
   const xkb = all.filter(([type]) => type === 'xkb');
