@@ -53,12 +53,12 @@ export class PortalBus {
   private tokens = 0;
   private closed = false;
   private readonly disconnectHandlers = new Set<() => void>();
-  private readonly signalHandlers = new Set<(path: string, iface: string, member: string, body: unknown[]) => void>();
+  private readonly signalHandlers = new Set<(path: string, iface: string, member: string, body: unknown[], sender: string) => void>();
 
   private constructor(private readonly bus: Bus) {
     bus.on('message', (msg: dbus.Message) => {
       if (msg.type !== dbus.MessageType.SIGNAL) return;
-      for (const handler of this.signalHandlers) handler(msg.path ?? '', msg.interface ?? '', msg.member ?? '', msg.body as unknown[]);
+      for (const handler of this.signalHandlers) handler(msg.path ?? '', msg.interface ?? '', msg.member ?? '', msg.body as unknown[], msg.sender ?? '');
     });
     const stream = (bus as unknown as { _connection?: { stream?: { on(ev: string, cb: () => void): void } } })._connection?.stream;
     stream?.on('close', () => {
@@ -141,16 +141,18 @@ export class PortalBus {
     const path = `${PORTAL.path}/request/${sender}/${token}`;
     const rule = `type='signal',interface='org.freedesktop.portal.Request',member='Response',path='${path}'`;
     await this.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'AddMatch', 's', [rule], timeoutMs);
-    let handler: ((path: string, iface: string, member: string, body: unknown[]) => void) | undefined;
+    let handler: ((path: string, iface: string, member: string, body: unknown[], sender: string) => void) | undefined;
     let off = (): void => undefined;
+    // Only the portal answers its requests: a signal sent straight to this connection by another client is not an answer.
+    let owner: string | undefined;
     const settle = (): void => {
       if (handler !== undefined) this.signalHandlers.delete(handler);
       off();
       void this.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'RemoveMatch', 's', [rule], 2000).catch(() => undefined);
     };
     const answer = new Promise<PortalResponse>((resolve, reject) => {
-      handler = (p, iface, member, body) => {
-        if (p !== path || iface !== 'org.freedesktop.portal.Request' || member !== 'Response') return;
+      handler = (p, iface, member, body, sender) => {
+        if (p !== path || iface !== 'org.freedesktop.portal.Request' || member !== 'Response' || sender !== owner) return;
         resolve({ code: Number(body[0]), results: (unwrap(body[1]) ?? {}) as Record<string, unknown> });
       };
       this.signalHandlers.add(handler);
@@ -161,6 +163,8 @@ export class PortalBus {
       void this.call(PORTAL.destination, path, 'org.freedesktop.portal.Request', 'Close', '', [], 2000).catch(() => undefined);
     };
     try {
+      // Known before the call, so an answer that comes at once is recognised.
+      owner = await this.portalOwner(timeoutMs);
       await invoke(token);
     } catch (error) {
       settle();
@@ -180,12 +184,29 @@ export class PortalBus {
     }
   }
 
+  /** The unique name of the portal's process, started by the bus if it does not run yet. */
+  private async portalOwner(timeoutMs: number): Promise<string> {
+    await this.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'StartServiceByName', 'su', [PORTAL.destination, 0], timeoutMs);
+    const [owner] = await this.call(
+      'org.freedesktop.DBus',
+      '/org/freedesktop/DBus',
+      'org.freedesktop.DBus',
+      'GetNameOwner',
+      's',
+      [PORTAL.destination],
+      timeoutMs,
+    );
+    if (typeof owner !== 'string' || owner === '') throw new PortalBusError(`${PORTAL.destination} has no owner`);
+    return owner;
+  }
+
   /** Calls `handler` once when the portal closes a session (the person stopped sharing, or the compositor ended it). */
   async onSessionClosed(sessionPath: string, handler: () => void, timeoutMs: number): Promise<void> {
     const rule = `type='signal',interface='org.freedesktop.portal.Session',member='Closed',path='${sessionPath}'`;
     await this.call('org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'AddMatch', 's', [rule], timeoutMs);
-    const once = (path: string, iface: string, member: string): void => {
-      if (path !== sessionPath || iface !== 'org.freedesktop.portal.Session' || member !== 'Closed') return;
+    const owner = await this.portalOwner(timeoutMs);
+    const once = (path: string, iface: string, member: string, _body: unknown[], sender: string): void => {
+      if (path !== sessionPath || iface !== 'org.freedesktop.portal.Session' || member !== 'Closed' || sender !== owner) return;
       this.signalHandlers.delete(once);
       handler();
     };
