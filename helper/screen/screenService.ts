@@ -166,6 +166,8 @@ export class ScreenService {
     if (backend.forgetConsent === undefined) return { asks: false };
     if (forget) await backend.forgetConsent();
     const caps = await backend.capabilities();
+    // A desktop that asks no one (KDE 5.27 for a program outside a sandbox) has no answer to show or forget.
+    if (caps.capture.degradations.includes('no_consent_asked') && caps.input.degradations.includes('no_consent_asked')) return { asks: false };
     const state = (degradations: string[]): string => {
       const named = degradations.find((d) => d.startsWith('consent_') && d !== 'consent_per_session');
       return named === undefined ? 'given' : named.slice('consent_'.length);

@@ -27,6 +27,13 @@ const PERMISSION_STORE = {
 export type ScreenshotPermission = 'yes' | 'no' | 'unset' | 'unknown';
 
 export class ScreenshotPortal {
+  /**
+   * The last screenshot's end (its file read and deleted). One screenshot at a time: KDE names the
+   * file by the second (Screenshot_YYYYMMDD_HHMMSS.png), so two in one second share a name, and one
+   * capture would read the other's image, or its half-written file, and delete it under it.
+   */
+  private last: Promise<unknown> = Promise.resolve();
+
   constructor(private readonly bus: PortalBus) {}
 
   /** The Screenshot portal's interface version, or 0 when the portal has none. */
@@ -60,11 +67,18 @@ export class ScreenshotPortal {
   /** The whole screen, as the compositor shows it; waits at most `timeoutMs` (a pending consent included). */
   async capture(timeoutMs: number, signal?: AbortSignal): Promise<CapturedImage> {
     const started = performance.now();
-    const { shot } = await this.ask(timeoutMs);
+    let abandoned = false;
+    // Its turn comes after the screenshot before it is done; one the caller gave up on meanwhile is never asked for.
+    const shot = this.last.then(async (): Promise<Taken> => {
+      if (abandoned) return { refused: new Error('abandoned') };
+      return (await this.ask(timeoutMs)).shot;
+    });
+    this.last = shot.catch(() => undefined);
     let taken: Taken;
     try {
       taken = await waitFor(shot, timeoutMs, signal);
     } catch (error) {
+      abandoned = true;
       if (signal?.aborted === true) throw error;
       if (error instanceof PortalBusError && /no answer/.test(error.message)) {
         // The person has not answered yet: the question stays up, and the next capture waits on it.

@@ -20,6 +20,7 @@ import type {
 import { cropFrame } from '../image/crop.js';
 import { gnomeMonitors } from './gnomeDisplays.js';
 import { PortalBus } from './portalBus.js';
+import { portalDesktop } from './portalDesktop.js';
 import { INPUT_PATH, RemoteDesktopPortal, type SharedStream, type TokenStore } from './remoteDesktopPortal.js';
 import { SCREENSHOT_PATH, ScreenshotPortal } from './screenshotPortal.js';
 import { KeymapUnknown, loadKeymap, type Keymap } from './waylandKeymap.js';
@@ -61,6 +62,7 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
       reason: 'no_session_bus',
     });
   }
+  const desktop = portalDesktop(env);
   const screenshots = new ScreenshotPortal(bus);
   const remote = new RemoteDesktopPortal(bus, options.tokens, options.log);
   const held = { buttons: new Set<MouseButton>(), keys: new Map<string, number>() };
@@ -106,10 +108,17 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
     await remote.notify('NotifyKeyboardKeysym', 'iu', [sym, down ? 1 : 0], CALL_MS);
   };
 
+  /** Which of KDE's layouts is in use (its keyboard daemon), or undefined when nothing answers. */
+  const kdeLayoutInUse = async (): Promise<number | undefined> => {
+    const [index] = await bus.call('org.kde.keyboard', '/Layouts', 'org.kde.KeyboardLayouts', 'getLayout', '', [], 1000).catch(() => [undefined]);
+    return typeof index === 'number' ? index : undefined;
+  };
+  const readKeymap = (): Promise<Keymap> => loadKeymap(env, kdeLayoutInUse);
+
   /** The keymap, read afresh (the person may switch layouts); input_unavailable when it cannot be known. */
   const keymap = async (): Promise<Keymap> => {
     try {
-      return await loadKeymap(env);
+      return await readKeymap();
     } catch (error) {
       if (error instanceof KeymapUnknown)
         throw fail('input_unavailable', `The keyboard layout cannot be known (${error.message}), so typed characters could be dropped; nothing was typed.`, {
@@ -177,23 +186,26 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
         screenshots.permission(CALL_MS),
         remote.version(CALL_MS).catch(() => 0),
         remote.deviceTypes(CALL_MS).catch(() => 0),
-        loadKeymap(env).catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+        readKeymap().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
         monitors(),
       ]);
       const state = remote.state();
       const captureDegradations = ['screen_only', 'no_window_positions'];
-      if (permission === 'unset') captureDegradations.push('consent_not_yet_given');
+      // KDE 5.27 asks no one (and keeps nothing in the permission store): there is no consent to wait for.
+      if (desktop.asksNoConsent) captureDegradations.push('no_consent_asked');
+      else if (permission === 'unset') captureDegradations.push('consent_not_yet_given');
       if (permission === 'no') captureDegradations.push('consent_refused');
       if (shotVersion === 0) captureDegradations.push('no_screenshot_portal');
       const inputDegradations = ['no_window_positions', 'cursor_position_tracked'];
       if (rdVersion > 0 && rdVersion < 2) inputDegradations.push('consent_per_session');
-      if (state === 'not_asked' || state === 'asking') inputDegradations.push('consent_not_yet_given');
+      if (desktop.asksNoConsent) inputDegradations.push('no_consent_asked');
+      else if (state === 'not_asked' || state === 'asking') inputDegradations.push('consent_not_yet_given');
       if (state === 'refused' || state === 'view_only' || state === 'stopped') inputDegradations.push(`consent_${state}`);
       inputDegradations.push(map instanceof Error ? 'keymap_unknown' : 'text_limited_to_layout');
       const inputAvailable = rdVersion > 0 && (devices & 3) === 3 && !['refused', 'view_only', 'stopped'].includes(state);
       if (rdVersion === 0) inputDegradations.push('no_remote_desktop_portal');
-      // The suite runs GNOME's portals only (docs/wayland.md#kde): elsewhere the same calls were measured by hand, not tested.
-      if (!(env['XDG_CURRENT_DESKTOP'] ?? '').toUpperCase().split(':').includes('GNOME')) {
+      // The suite runs GNOME's and KDE Plasma 5's portals (docs/wayland.md#kde): elsewhere the calls are not tested.
+      if (!desktop.verified) {
         captureDegradations.push('desktop_not_verified');
         inputDegradations.push('desktop_not_verified');
       }
@@ -232,8 +244,9 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
       if (!Number.isInteger(detents) || detents < 1 || detents > 100)
         throw fail('invalid_argument', `detents must be an integer 1..100, not ${detents}.`, { detents });
       // Axis 0 is vertical, 1 horizontal; a positive step is down or right (the portal's and libinput's sense).
+      // One call per detent, of as many steps as this desktop's portal needs for one (KDE 5.27: 10).
       const axis = direction === 'up' || direction === 'down' ? 0 : 1;
-      const step = direction === 'down' || direction === 'right' ? 1 : -1;
+      const step = (direction === 'down' || direction === 'right' ? 1 : -1) * desktop.stepsPerDetent;
       await moveTo(x, y);
       for (let i = 0; i < detents; i++) await remote.notify('NotifyPointerAxisDiscrete', 'ui', [axis, step], CALL_MS);
     },

@@ -1,12 +1,18 @@
 // Which characters the desktop's keyboard can type (docs/wayland.md#typing). The RemoteDesktop
-// portal takes keysyms, and GNOME's compositor types one only if the current layout has it (at the
-// first key that has it, on level 1, 2 with Shift or 3 with AltGr); any other keysym it drops
-// without a word. So text is checked here first, against the same keymap: the person's layouts
-// (GNOME's input-sources settings) compiled with libxkbcommon, the library the compositor uses,
-// searched in the compositor's order. A character that would be dropped is refused before anything
-// is typed.
+// portal takes keysyms, and the compositor types one only if a layout has it; any other keysym it
+// drops without a word. So text is checked here first, against the same keymap compiled with
+// libxkbcommon (the library both compositors use), searched as the desktop searches it:
+// - GNOME (mutter): the layout in use, at the first key that has the keysym, on level 1, 2 with
+//   Shift or 3 with AltGr. Layouts from GNOME's input-sources settings.
+// - KDE Plasma 5.27 (xdg-desktop-portal-kde + KWin): the keysym is looked up in the FIRST layout
+//   only, and the key found is then typed with the layout in use, so a character is typeable only if
+//   the first layout has it and the layout in use has the same keysym on that key and level.
+//   Layouts from kxkbrc; when the layout in use cannot be told, only a single layout is trusted.
+// A character that would be dropped (or typed as another) is refused before anything is typed.
 
 import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
 import type * as KoffiModule from 'koffi';
 
 /** How to type one character: the keysym the compositor will find on the current layout. */
@@ -29,11 +35,14 @@ export interface Keymap {
 /** Why the keymap is unknown: no GNOME input-sources settings, or no libxkbcommon to compile them. */
 export class KeymapUnknown extends Error {}
 
-interface InputSources {
+/** The desktop's layouts, and how its portal turns a keysym into a key. */
+export interface InputSources {
   layouts: Array<{ layout: string; variant: string }>;
   /** Index into `layouts` of the one in use. */
   current: number;
   options: string;
+  /** Index into `layouts` of the one a keysym is looked up in (KWin 5.27: always 0); default `current`. */
+  lookup?: number;
 }
 
 const XKB_KEY_SHIFT_L = 0xffe1;
@@ -60,12 +69,61 @@ export function parseStrings(text: string): string[] {
   return [...text.matchAll(/'([^']*)'/g)].map((m) => m[1] ?? '');
 }
 
-/** The layouts and the one in use, from GNOME's settings; KeymapUnknown when they cannot be read or are beyond this model. */
-export async function readInputSources(env: NodeJS.ProcessEnv): Promise<InputSources> {
-  // Other desktops keep their layouts elsewhere (KDE: kxkbrc); GNOME's settings may exist there and say nothing true.
-  const desktops = (env['XDG_CURRENT_DESKTOP'] ?? '').split(':');
-  if (!desktops.some((d) => d.toUpperCase() === 'GNOME'))
-    throw new KeymapUnknown(`the keyboard layouts of this desktop (${env['XDG_CURRENT_DESKTOP'] ?? 'unnamed'}) are read only on GNOME`);
+/**
+ * The layouts and the one in use, from the desktop's own settings (GNOME's input sources, KDE's
+ * kxkbrc); KeymapUnknown when they cannot be read or are beyond this model. `kdeLayoutInUse` asks
+ * KDE which layout is in use (undefined: it cannot be told).
+ */
+export async function readInputSources(env: NodeJS.ProcessEnv, kdeLayoutInUse?: () => Promise<number | undefined>): Promise<InputSources> {
+  // Each desktop keeps its layouts in its own place; another's settings may exist and say nothing true.
+  const desktops = (env['XDG_CURRENT_DESKTOP'] ?? '').split(':').map((d) => d.toUpperCase());
+  if (desktops.includes('GNOME')) return readGnomeSources(env);
+  if (desktops.includes('KDE')) return readKdeSources(env, kdeLayoutInUse);
+  throw new KeymapUnknown(`the keyboard layouts of this desktop (${env['XDG_CURRENT_DESKTOP'] ?? 'unnamed'}) are read only on GNOME and KDE`);
+}
+
+/** The [Layout] group of a kxkbrc text: its LayoutList, VariantList and Options (absent: `us`, as KDE defaults). */
+export function parseKxkbrc(text: string): { layouts: Array<{ layout: string; variant: string }>; options: string } {
+  const values = new Map<string, string>();
+  let group = '';
+  for (const raw of text.split('\n')) {
+    const line = raw.trim();
+    if (line.startsWith('[')) group = line;
+    else if (group === '[Layout]' && line.includes('=')) {
+      const at = line.indexOf('=');
+      values.set(line.slice(0, at).trim(), line.slice(at + 1).trim());
+    }
+  }
+  const list = (key: string): string[] => (values.get(key) ?? '').split(',').map((v) => v.trim());
+  // Use=false: KDE does not manage the layouts at all, and KWin keeps its default (`us`).
+  const names = values.get('Use') === 'false' ? [] : list('LayoutList').filter((l) => l !== '');
+  const variants = list('VariantList');
+  if (names.length === 0) return { layouts: [{ layout: 'us', variant: '' }], options: '' };
+  return { layouts: names.map((layout, i) => ({ layout, variant: variants[i] ?? '' })), options: values.get('Options') ?? '' };
+}
+
+/** KDE's layouts from kxkbrc; a keysym is looked up in the first (KWin 5.27), typed with the one in use. */
+async function readKdeSources(env: NodeJS.ProcessEnv, layoutInUse?: () => Promise<number | undefined>): Promise<InputSources> {
+  const home = env['HOME'] ?? '';
+  const config = env['XDG_CONFIG_HOME'] ?? (home === '' ? '' : path.join(home, '.config'));
+  if (config === '') throw new KeymapUnknown('neither XDG_CONFIG_HOME nor HOME is set, so kxkbrc cannot be found');
+  let text = '';
+  try {
+    text = await readFile(path.join(config, 'kxkbrc'), 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw new KeymapUnknown(`kxkbrc cannot be read: ${(error as Error).message}`);
+  }
+  const { layouts, options } = parseKxkbrc(text);
+  if (layouts.length > MAX_LAYOUTS) throw new KeymapUnknown(`${layouts.length} keyboard layouts: more than ${MAX_LAYOUTS} are beyond this check`);
+  if (layouts.length === 1) return { layouts, current: 0, lookup: 0, options };
+  const current = await layoutInUse?.().catch(() => undefined);
+  if (current === undefined || !Number.isInteger(current) || current < 0 || current >= layouts.length)
+    throw new KeymapUnknown(`KDE has ${layouts.length} keyboard layouts and which one is in use cannot be told`);
+  return { layouts, current, lookup: 0, options };
+}
+
+/** GNOME's input sources: the layouts, the one in use (most recently used) and the options. */
+async function readGnomeSources(env: NodeJS.ProcessEnv): Promise<InputSources> {
   const [sources, mru, options] = await Promise.all([gsettings('sources', env), gsettings('mru-sources', env), gsettings('xkb-options', env)]);
   const all = parseSources(sources);
   const xkb = all.filter(([type]) => type === 'xkb');
@@ -174,16 +232,22 @@ export async function compileKeymap(sources: InputSources): Promise<Keymap> {
       const byChar = new Map<number, number[]>();
       const min = minKeycode(keymap);
       const max = maxKeycode(keymap);
+      const symsAt = (key: number, layout: number, level: number): number[] => {
+        const out: unknown[] = [null];
+        const count = symsByLevel(keymap, key, layout, level, out);
+        return count <= 0 || out[0] === null ? [] : (koffi.decode(out[0], 'uint32_t', count) as number[]);
+      };
+      // The layout the keysym is looked up in; the key found is then typed with the layout in use.
+      const lookup = sources.lookup ?? sources.current;
       for (let key = min; key < max; key++) {
-        const levels = numLevels(keymap, key, sources.current);
+        const levels = numLevels(keymap, key, lookup);
         for (let level = 0; level < levels; level++) {
-          const out: unknown[] = [null];
-          const count = symsByLevel(keymap, key, sources.current, level, out);
-          if (count <= 0 || out[0] === null) continue;
-          const syms = koffi.decode(out[0], 'uint32_t', count) as number[];
+          const syms = symsAt(key, lookup, level);
+          // Typed with another layout, the key must give the same keysym there, or another character comes out.
+          const typed = lookup === sources.current ? syms : symsAt(key, sources.current, level);
           for (const keysym of syms) {
             if (first.has(keysym)) continue;
-            first.set(keysym, { keysym, level });
+            first.set(keysym, typed.includes(keysym) ? { keysym, level } : { keysym, level: -1 });
             const cp = toUtf32(keysym);
             if (cp !== 0) byChar.set(cp, [...(byChar.get(cp) ?? []), keysym]);
           }
@@ -191,9 +255,12 @@ export async function compileKeymap(sources: InputSources): Promise<Keymap> {
       }
       const reachable = (t: Typeable | undefined): boolean =>
         t !== undefined && (t.level === 0 || (t.level === 1 && first.has(XKB_KEY_SHIFT_L)) || (t.level === 2 && first.has(XKB_KEY_ISO_LEVEL3_SHIFT)));
-      const current = sources.layouts[sources.current] ?? { layout: 'us', variant: '' };
+      const named = (i: number): string => {
+        const l = sources.layouts[i] ?? { layout: 'us', variant: '' };
+        return l.variant === '' ? l.layout : `${l.layout}(${l.variant})`;
+      };
       return {
-        layout: current.variant === '' ? current.layout : `${current.layout}(${current.variant})`,
+        layout: lookup === sources.current ? named(sources.current) : `${named(sources.current)} (keys looked up in ${named(lookup)})`,
         typeable(codePoint) {
           const options = (byChar.get(codePoint) ?? []).map((keysym) => first.get(keysym)).filter(reachable);
           return options.sort((a, b) => (a?.level ?? 0) - (b?.level ?? 0))[0];
@@ -209,6 +276,6 @@ export async function compileKeymap(sources: InputSources): Promise<Keymap> {
 }
 
 /** The keymap of the session `env` names, or why it is unknown. */
-export async function loadKeymap(env: NodeJS.ProcessEnv): Promise<Keymap> {
-  return compileKeymap(await readInputSources(env));
+export async function loadKeymap(env: NodeJS.ProcessEnv, kdeLayoutInUse?: () => Promise<number | undefined>): Promise<Keymap> {
+  return compileKeymap(await readInputSources(env, kdeLayoutInUse));
 }

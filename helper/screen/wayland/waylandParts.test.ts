@@ -6,6 +6,7 @@ import { describe, it } from 'node:test';
 import dbus from 'dbus-next';
 import { monitorsOfState } from './gnomeDisplays.js';
 import { unwrap } from './portalBus.js';
+import { portalDesktop } from './portalDesktop.js';
 import { parseStreams } from './remoteDesktopPortal.js';
 import { TOKEN_FILE, tokenFile } from './tokenFile.js';
 
@@ -85,5 +86,20 @@ describe('the restore token file', () => {
     const store = tokenFile(undefined, () => undefined);
     store.save('t');
     assert.equal(store.load(), 't');
+  });
+});
+
+describe('the desktop behind the portals', () => {
+  it('sends ten steps per wheel detent only to KDE Plasma 5, and verifies GNOME and Plasma 5 only', () => {
+    const of = (env: NodeJS.ProcessEnv) => {
+      const d = portalDesktop(env);
+      return [d.kind, d.verified, d.stepsPerDetent, d.asksNoConsent];
+    };
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'ubuntu:GNOME' }), ['gnome', true, 1, false]);
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'KDE', KDE_SESSION_VERSION: '5' }), ['kde', true, 10, true]);
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'KDE' }), ['kde', true, 10, true]);
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'KDE', KDE_SESSION_VERSION: '6' }), ['kde', false, 1, false], "Plasma 6's portal was not measured");
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'sway' }), ['other', false, 1, false]);
+    assert.deepEqual(of({}), ['other', false, 1, false]);
   });
 });
