@@ -13,6 +13,7 @@ flushed, with root coordinates:
     {"ev": "ready"}                                        once the window is mapped
     {"ev": "press"|"release", "button": B, "n": 1|2|3, "x": X, "y": Y}
     {"ev": "scroll", "dir": "up"|"down"|"left"|"right", "x": X, "y": Y}
+    {"ev": "scroll", "dir": "smooth", "dx": DX, "dy": DY, "x": X, "y": Y}   with --smooth only
     {"ev": "key", "keyval": K, "keycode": C, "text": "ж"}  text is "" for keys without one
     {"ev": "keyrelease", "keyval": K, "keycode": C}        so a combo's release order shows
     {"ev": "paste", "text": "日本"}                         Ctrl+V: the clipboard's text (its key line has text "")
@@ -43,6 +44,9 @@ def main():
     parser.add_argument("--x", type=int, default=100)
     parser.add_argument("--y", type=int, default=100)
     parser.add_argument("--title", default="Overseer Canvas")
+    # Smooth scrolling too: a compositor that sends the wheel as a distance only (KWin 5.27 through
+    # its portal) reaches a widget that does not ask for smooth scrolling with nothing at all.
+    parser.add_argument("--smooth", action="store_true")
     args = parser.parse_args()
 
     win = Gtk.Window(title=args.title)
@@ -74,7 +78,10 @@ def main():
     area = Gtk.EventBox()
     area.add(image)
     area.add_events(
-        Gdk.EventMask.BUTTON_PRESS_MASK | Gdk.EventMask.BUTTON_RELEASE_MASK | Gdk.EventMask.SCROLL_MASK
+        Gdk.EventMask.BUTTON_PRESS_MASK
+        | Gdk.EventMask.BUTTON_RELEASE_MASK
+        | Gdk.EventMask.SCROLL_MASK
+        | (Gdk.EventMask.SMOOTH_SCROLL_MASK if args.smooth else 0)
     )
     win.add(area)
     state = {"ready": False}
@@ -96,7 +103,10 @@ def main():
     dirs = {Gdk.ScrollDirection.UP: "up", Gdk.ScrollDirection.DOWN: "down", Gdk.ScrollDirection.LEFT: "left", Gdk.ScrollDirection.RIGHT: "right"}
 
     def scroll(_widget, event):
-        emit({"ev": "scroll", "dir": dirs.get(event.direction, "smooth"), "x": round(event.x_root), "y": round(event.y_root)})
+        line = {"ev": "scroll", "dir": dirs.get(event.direction, "smooth"), "x": round(event.x_root), "y": round(event.y_root)}
+        if event.direction == Gdk.ScrollDirection.SMOOTH:
+            _ok, line["dx"], line["dy"] = event.get_scroll_deltas()
+        emit(line)
         return True
 
     def key(_widget, event):

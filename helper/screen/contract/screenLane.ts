@@ -47,6 +47,10 @@ export interface ScreenQuirks {
   horizontalWheelInClientCoordinates?: string;
   /** The toolkit reports a horizontal wheel detent the other way round (a detent right arrives as left). */
   horizontalWheelReversed?: string;
+  /** Screenshots include the pointer: the suite moves it off the canvas (to the screen's last pixel) before checking the pattern. */
+  pointerInScreenshots?: string;
+  /** The wheel reaches the canvas as a smooth scroll of one detent's distance, not as a detent (the lane's canvas asks for smooth scrolling). */
+  wheelAsSmoothScroll?: string;
 }
 
 /** What a lane cannot run, each with the reason the suite reports when it skips the case. */
