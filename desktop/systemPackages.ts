@@ -52,6 +52,13 @@ export const TEST_PACKAGES: readonly SystemPackage[] = [
   { name: 'pipewire', why: "the Wayland lane: screen sharing, which GNOME's RemoteDesktop portal needs" },
   { name: 'wireplumber', why: 'the Wayland lane: the PipeWire session manager' },
   { name: 'libglib2.0-bin', why: "the Wayland lane: gsettings, which reads the keyboard layouts and the test session's settings" },
+  { name: 'kwin-wayland', why: 'the KDE Wayland lane: kwin_wayland on a virtual output' },
+  { name: 'xdg-desktop-portal-kde', why: "the KDE Wayland lane: KDE's Screenshot and RemoteDesktop portals" },
+  { name: 'qtwayland5', why: 'the KDE Wayland lane: xdg-desktop-portal-kde aborts on every start without it (Debian does not declare it)' },
+  {
+    name: 'plasma-workspace',
+    why: 'the KDE Wayland lane: the QML modules xdg-desktop-portal-kde loads even for a screenshot without a dialog (Debian does not declare them)',
+  },
 ];
 
 /** The package set of `install-deps` (`--test`: the test suite's). */

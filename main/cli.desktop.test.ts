@@ -247,7 +247,7 @@ describe('overseer commands', () => {
       assert.match(
         dry.stdout,
         new RegExp(
-          `would install ${ALL_PACKAGES} packages for the demo desktop and the tests: xvfb .* chromium .*yad wine wine64 gcc-mingw-w64-x86-64 openssh-server gnome-shell .* libglib2.0-bin\\n`,
+          `would install ${ALL_PACKAGES} packages for the demo desktop and the tests: xvfb .* chromium .*yad wine wine64 gcc-mingw-w64-x86-64 openssh-server gnome-shell .* libglib2.0-bin kwin-wayland xdg-desktop-portal-kde qtwayland5 plasma-workspace\\n`,
         ),
       );
       const tests = spawnSync(process.execPath, ['scripts/runTests.mjs', '--desktop'], { cwd: REPO_ROOT, env, encoding: 'utf8', timeout: 60_000 });

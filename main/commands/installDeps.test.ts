@@ -60,7 +60,22 @@ describe('system packages', () => {
         DEMO_PACKAGES.some((d) => d.name === p),
         p,
       );
-    for (const p of ['chromium', 'python3-pyatspi', 'xdotool', 'imagemagick', 'scrot', 'x11-utils', 'wine', 'wine64', 'gcc-mingw-w64-x86-64', 'gtk-3-examples'])
+    for (const p of [
+      'chromium',
+      'python3-pyatspi',
+      'xdotool',
+      'imagemagick',
+      'scrot',
+      'x11-utils',
+      'wine',
+      'wine64',
+      'gcc-mingw-w64-x86-64',
+      'gtk-3-examples',
+      'kwin-wayland',
+      'xdg-desktop-portal-kde',
+      'qtwayland5',
+      'plasma-workspace',
+    ])
       assert.ok(test.includes(p), p);
   });
 
