@@ -31,6 +31,8 @@ const CALL_MS = 5000;
 const CONSENT_WAIT_MS = 15_000;
 /** How long a capture waits for the person to answer the screenshot question. */
 const CAPTURE_WAIT_MS = 15_000;
+/** How long capabilities trust the last answer to "can the keyboard layout be known?". */
+const KEYMAP_KNOWN_MS = 5000;
 
 /** evdev codes of the pointer buttons (linux/input-event-codes.h). */
 const BUTTON_CODES: Record<MouseButton, number> = { left: 0x110, right: 0x111, middle: 0x112 };
@@ -114,6 +116,23 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
     return typeof index === 'number' ? index : undefined;
   };
   const readKeymap = (): Promise<Keymap> => loadKeymap(env, kdeLayoutInUse);
+  /**
+   * Whether the layouts can be known, for capabilities, which every input asks first: read at most
+   * every few seconds (each read runs gsettings three times and compiles the keymap). Typing itself
+   * always reads the layout afresh, at the check and again at dispatch.
+   */
+  let keymapKnown: { at: number; known: Promise<boolean> } | undefined;
+  const layoutKnown = (): Promise<boolean> => {
+    if (keymapKnown === undefined || performance.now() - keymapKnown.at > KEYMAP_KNOWN_MS)
+      keymapKnown = {
+        at: performance.now(),
+        known: readKeymap().then(
+          () => true,
+          () => false,
+        ),
+      };
+    return keymapKnown.known;
+  };
 
   /** The keymap, read afresh (the person may switch layouts); input_unavailable when it cannot be known. */
   const keymap = async (): Promise<Keymap> => {
@@ -181,12 +200,12 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
   const backend: WaylandScreenBackend = {
     name: 'wayland',
     async capabilities(): Promise<ScreenCapabilities> {
-      const [shotVersion, permission, rdVersion, devices, map, mons] = await Promise.all([
+      const [shotVersion, permission, rdVersion, devices, layoutIsKnown, mons] = await Promise.all([
         screenshots.version(CALL_MS).catch(() => 0),
         screenshots.permission(CALL_MS),
         remote.version(CALL_MS).catch(() => 0),
         remote.deviceTypes(CALL_MS).catch(() => 0),
-        readKeymap().catch((error: unknown) => (error instanceof Error ? error : new Error(String(error)))),
+        layoutKnown(),
         monitors(),
       ]);
       const state = remote.state();
@@ -201,7 +220,7 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
       if (desktop.asksNoConsent) inputDegradations.push('no_consent_asked');
       else if (state === 'not_asked' || state === 'asking') inputDegradations.push('consent_not_yet_given');
       if (state === 'refused' || state === 'view_only' || state === 'stopped') inputDegradations.push(`consent_${state}`);
-      inputDegradations.push(map instanceof Error ? 'keymap_unknown' : 'text_limited_to_layout');
+      inputDegradations.push(layoutIsKnown ? 'text_limited_to_layout' : 'keymap_unknown');
       const inputAvailable = rdVersion > 0 && (devices & 3) === 3 && !['refused', 'view_only', 'stopped'].includes(state);
       if (rdVersion === 0) inputDegradations.push('no_remote_desktop_portal');
       // The suite runs GNOME's and KDE Plasma 5's portals (docs/wayland.md#kde): elsewhere the calls are not tested.
