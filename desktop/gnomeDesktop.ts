@@ -11,7 +11,7 @@
 // Every process is recorded and stopped by pid, as in privateDesktop.ts (whose handle it reuses).
 
 import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -56,9 +56,10 @@ const REMOVED_VARS = [
   'XAUTHORITY',
 ];
 
-export async function startGnomeDesktop(options: { width?: number; height?: number } = {}): Promise<GnomeDesktop> {
+export async function startGnomeDesktop(options: { width?: number; height?: number; xwayland?: boolean } = {}): Promise<GnomeDesktop> {
   const width = options.width ?? 1280;
   const height = options.height ?? 800;
+  const xwayland = options.xwayland ?? true;
   const base = os.tmpdir().length <= 40 ? os.tmpdir() : '/tmp';
   const dir = mkdtempSync(path.join(base, GNOME_DIR_PREFIX));
   const logs = path.join(dir, 'logs');
@@ -106,11 +107,13 @@ export async function startGnomeDesktop(options: { width?: number; height?: numb
   let shellPid = 0;
   let hand: GnomeHand | null = null;
 
+  let shellLogFiles: string[] = [];
   const abort = async (error: unknown): Promise<never> => {
     await hand?.close().catch(() => undefined);
     sessionConn?.disconnect();
     a11yConn?.disconnect();
     await terminateOwned(own, { graceMs: 500, last: shellPid > 0 ? [shellPid] : [] });
+    removeStaleXwayland(logTail(shellLogFiles, 200_000));
     unregisterEmergencyCleanup(hookEntry);
     await rm(dir, { recursive: true, force: true });
     const failure = error instanceof Error ? error : new Error(String(error));
@@ -148,14 +151,16 @@ export async function startGnomeDesktop(options: { width?: number; height?: numb
     }
 
     // 3. The compositor and shell, on a virtual monitor.
+    if (xwayland) ensureX11SocketDir();
     const shell = await spawnLogged(
       'gnome-shell',
-      ['--headless', '--wayland', '--no-x11', '--virtual-monitor', `${width}x${height}`, '--wayland-display', waylandDisplay],
+      ['--headless', '--wayland', ...(xwayland ? [] : ['--no-x11']), '--virtual-monitor', `${width}x${height}`, '--wayland-display', waylandDisplay],
       env,
       path.join(logs, 'gnome-shell'),
       false,
     );
     shellPid = shell.pid;
+    shellLogFiles = shell.logFiles;
     track(shell.pid, 'gnome-shell');
     const socket = path.join(xdg.XDG_RUNTIME_DIR, waylandDisplay);
     for (const deadline = Date.now() + STARTUP_TIMEOUT_MS; ;) {
@@ -170,6 +175,8 @@ export async function startGnomeDesktop(options: { width?: number; height?: numb
       if (owned === true && shellStarted(shell.logFiles)) break;
       await sleep(50);
     }
+    // Xwayland, as in a person's session: its display and cookie, for the session's programs.
+    if (xwayland) Object.assign(env, xwaylandEnv(logTail(shell.logFiles, 200_000), xdg.XDG_RUNTIME_DIR));
 
     // 4. The accessibility bus the shell asked for, and its registry.
     const [address] = await dbusCall(sessionConn, 'org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress', { timeoutMs: STARTUP_TIMEOUT_MS });
@@ -208,6 +215,7 @@ export async function startGnomeDesktop(options: { width?: number; height?: numb
       async stop() {
         await theHand.close().catch(() => undefined);
         await desktop.stop();
+        removeStaleXwayland(logTail(shell.logFiles, 200_000));
       },
     };
   } catch (error) {
@@ -223,6 +231,43 @@ function run(command: string, args: string[], env: Record<string, string>): Prom
       else reject(new Error(`${command} ${args.join(' ')}: ${error.message} ${stdout}${stderr}`));
     });
   });
+}
+
+/**
+ * /tmp/.X11-unix as systemd-tmpfiles makes it at boot (1777): mutter refuses to start Xwayland
+ * otherwise, and on a machine without systemd the first X server made it under the umask (1755).
+ */
+function ensureX11SocketDir(): void {
+  const dir = '/tmp/.X11-unix';
+  if (!existsSync(dir)) mkdirSync(dir, { mode: 0o1777 });
+  const { mode, uid } = statSync(dir);
+  if ((mode & 0o1022) !== 0o1022 && (uid === process.getuid?.() || process.getuid?.() === 0)) chmodSync(dir, 0o1777);
+}
+
+/** DISPLAY and XAUTHORITY of the shell's Xwayland: the display from its log, the cookie mutter wrote into the runtime dir. */
+function xwaylandEnv(log: string, runtimeDir: string): { DISPLAY: string; XAUTHORITY: string } {
+  const display = /Using public X11 display (:\d+)/.exec(log)?.[1];
+  if (display === undefined) throw new Error(`gnome-shell named no Xwayland display: ${log.slice(-2000)}`);
+  const cookie = readdirSync(runtimeDir).find((f) => f.startsWith('.mutter-Xwaylandauth.'));
+  if (cookie === undefined) throw new Error(`gnome-shell wrote no Xwayland cookie into ${runtimeDir}`);
+  return { DISPLAY: display, XAUTHORITY: path.join(runtimeDir, cookie) };
+}
+
+/**
+ * The lock files and sockets of the shell's Xwayland displays (public and managed, from its log),
+ * where the shell, stopped by a signal, left them behind and no process holds them: they would keep
+ * the display number from every later X server.
+ */
+function removeStaleXwayland(log: string): void {
+  const named = /Using public X11 display :(\d+), \(using :(\d+) for managed services\)/.exec(log);
+  for (const n of named?.slice(1) ?? []) {
+    const lock = `/tmp/.X${n}-lock`;
+    // An X server writes its lock before its socket: a socket without a lock is stale too.
+    const pid = existsSync(lock) ? Number(readFileSync(lock, 'latin1').trim()) : 0;
+    if (pid > 0 && existsSync(`/proc/${pid}`)) continue;
+    rmSync(lock, { force: true });
+    rmSync(`/tmp/.X11-unix/X${n}`, { force: true });
+  }
 }
 
 /** gnome-shell says when it is up ("GNOME Shell started at …"). */

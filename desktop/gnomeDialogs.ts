@@ -96,17 +96,33 @@ async function withA11y<T>(desktop: GnomeDesktop, use: (bus: MessageBus) => Prom
   }
 }
 
-/** Waits for the shell's "Allow Applications to Take Screenshots?" question and clicks `answer` with the person's hand. */
+/**
+ * Waits for the shell's "Allow Applications to Take Screenshots?" question and clicks `answer` with
+ * the person's hand, once the dialog has stopped moving (it zooms in), as a person would; clicks
+ * again if the question is still there (a click during the animation can miss).
+ */
 export function answerScreenshotQuestion(desktop: GnomeDesktop, answer: 'Allow' | 'Deny', timeoutMs = 15_000): Promise<void> {
   return withA11y(desktop, async (bus) => {
-    const button = await waitFind(bus, 'gnome-shell', 'push button', answer, timeoutMs);
-    const [extents] = await dbusCall(bus, button.busName, button.path, 'org.a11y.atspi.Component', 'GetExtents', {
-      signature: 'u',
-      body: [0],
-      timeoutMs: 3000,
-    });
-    const [x, y, w, h] = extents as [number, number, number, number];
-    await desktop.hand.click(Math.round(x + w / 2), Math.round(y + h / 2));
+    const deadline = Date.now() + timeoutMs;
+    for (let attempt = 0; ; attempt++) {
+      const button = await waitFind(bus, 'gnome-shell', 'push button', answer, Math.max(deadline - Date.now(), 1000));
+      const extents = async (): Promise<string> => {
+        const [e] = await dbusCall(bus, button.busName, button.path, 'org.a11y.atspi.Component', 'GetExtents', { signature: 'u', body: [0], timeoutMs: 3000 });
+        return (e as number[]).join();
+      };
+      let seen = await extents();
+      for (let still = 0; still < 3 && Date.now() < deadline;) {
+        await sleep(100);
+        const now = await extents();
+        still = now === seen ? still + 1 : 0;
+        seen = now;
+      }
+      const [x, y, w, h] = seen.split(',').map(Number) as [number, number, number, number];
+      await desktop.hand.click(Math.round(x + w / 2), Math.round(y + h / 2));
+      await sleep(500);
+      if ((await find(bus, 'gnome-shell', 'push button', answer)) === undefined) return;
+      if (attempt >= 3 || Date.now() > deadline) throw new Error(`the screenshot question is still there after ${attempt + 1} clicks on ${answer} at ${seen}`);
+    }
   });
 }
 

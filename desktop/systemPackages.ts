@@ -47,6 +47,7 @@ export const TEST_PACKAGES: readonly SystemPackage[] = [
   { name: 'gcc-mingw-w64-x86-64', why: 'builds the Win32 fixture' },
   { name: 'openssh-server', why: 'the ssh connection tests run a private sshd on 127.0.0.1 (never the system one)' },
   { name: 'gnome-shell', why: 'the Wayland lane: a headless GNOME session on a virtual monitor' },
+  { name: 'xwayland', why: "the Wayland lane: GNOME's X11 compatibility, whose shared clipboard types text beyond the keyboard layout" },
   { name: 'xdg-desktop-portal', why: 'the Wayland lane: the desktop portals the screen tier goes through' },
   { name: 'xdg-desktop-portal-gnome', why: "the Wayland lane: GNOME's Screenshot and RemoteDesktop portals" },
   { name: 'pipewire', why: "the Wayland lane: screen sharing, which GNOME's RemoteDesktop portal needs" },
