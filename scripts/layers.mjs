@@ -111,9 +111,9 @@ export const LAYERS = [
   },
   {
     folder: 'helper/screen/wayland',
-    why: 'The Wayland screen backend through the desktop portals over D-Bus: Screenshot capture, RemoteDesktop input, and the keyboard layout checked with libxkbcommon (koffi) so no typed character is silently dropped.',
+    why: "The Wayland screen backend through the desktop portals over D-Bus: Screenshot capture, RemoteDesktop input, the keyboard layout checked with libxkbcommon (koffi) so no typed character is silently dropped, and text beyond the layout pasted through Xwayland's shared clipboard (x11).",
     may: ['protocol', 'helper/screen'],
-    packages: [NODE, 'dbus-next', 'koffi'],
+    packages: [NODE, 'dbus-next', 'koffi', 'x11'],
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },
   {

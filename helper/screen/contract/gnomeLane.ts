@@ -91,8 +91,6 @@ export async function gnomeSetup(): Promise<GnomeScreenLane> {
         windowCapture: 'the Screenshot portal takes the whole screen only: the backend has no captureWindow',
         windowStack: 'Wayland tells no client where windows are or which has the focus: the backend lists none',
         cursorReadBack: 'Wayland tells no client where the pointer is: cursor() is where the backend put it, so reading it back proves nothing',
-        charactersBeyondLayout:
-          "the RemoteDesktop portal of GNOME 43 types only keysyms of the current layout (it drops others without a word) and has no clipboard: Cyrillic, CJK and emoji on a 'us' layout are refused",
       },
       async stop() {
         await opened.close();

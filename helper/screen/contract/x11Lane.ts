@@ -42,6 +42,8 @@ export function gtkCanvasEvents(line: Record<string, unknown>): CanvasEvent[] {
     }
     case 'keyrelease':
       return [{ kind: 'key', action: 'up', key: keyName(n('keyval')) }];
+    case 'paste': // Ctrl+V: the clipboard's text, as a text field would insert it
+      return typeof line['text'] === 'string' && line['text'] !== '' ? [{ kind: 'text', text: line['text'] }] : [];
     default:
       return [];
   }

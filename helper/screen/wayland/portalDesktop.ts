@@ -17,16 +17,22 @@ export interface PortalDesktop {
   stepsPerDetent: number;
   /** Whether the desktop asks no one before an unsandboxed program captures or sends input (KDE 5.27). */
   asksNoConsent: boolean;
+  /**
+   * Whether Wayland apps paste what an X11 client puts on Xwayland's clipboard, with no X11 window
+   * focused: mutter does (GNOME 43, measured); KWin 5.27 takes an X11 clipboard only from the
+   * active X11 window.
+   */
+  sharesXwaylandClipboard: boolean;
 }
 
 /** The desktop named by XDG_CURRENT_DESKTOP (and KDE_SESSION_VERSION: Plasma 6's portal was not measured). */
 export function portalDesktop(env: NodeJS.ProcessEnv): PortalDesktop {
   const names = (env['XDG_CURRENT_DESKTOP'] ?? '').split(':').map((d) => d.toUpperCase());
-  if (names.includes('GNOME')) return { kind: 'gnome', verified: true, stepsPerDetent: 1, asksNoConsent: false };
+  if (names.includes('GNOME')) return { kind: 'gnome', verified: true, stepsPerDetent: 1, asksNoConsent: false, sharesXwaylandClipboard: true };
   if (names.includes('KDE')) {
     // Plasma 5 sessions set KDE_SESSION_VERSION=5; the lane's session sets it too.
     const plasma5 = (env['KDE_SESSION_VERSION'] ?? '5') === '5';
-    return { kind: 'kde', verified: plasma5, stepsPerDetent: plasma5 ? 10 : 1, asksNoConsent: plasma5 };
+    return { kind: 'kde', verified: plasma5, stepsPerDetent: plasma5 ? 10 : 1, asksNoConsent: plasma5, sharesXwaylandClipboard: false };
   }
-  return { kind: 'other', verified: false, stepsPerDetent: 1, asksNoConsent: false };
+  return { kind: 'other', verified: false, stepsPerDetent: 1, asksNoConsent: false, sharesXwaylandClipboard: false };
 }

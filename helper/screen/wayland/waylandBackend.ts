@@ -24,6 +24,7 @@ import { portalDesktop } from './portalDesktop.js';
 import { INPUT_PATH, RemoteDesktopPortal, type SharedStream, type TokenStore } from './remoteDesktopPortal.js';
 import { SCREENSHOT_PATH, ScreenshotPortal } from './screenshotPortal.js';
 import { KeymapUnknown, loadKeymap, type Keymap } from './waylandKeymap.js';
+import { ClipboardUnavailable, MAX_OFFER_BYTES, XwaylandClipboard } from './xwaylandClipboard.js';
 
 /** Budget of one portal call that shows no dialog. */
 const CALL_MS = 5000;
@@ -31,15 +32,25 @@ const CALL_MS = 5000;
 const CONSENT_WAIT_MS = 15_000;
 /** How long a capture waits for the person to answer the screenshot question. */
 const CAPTURE_WAIT_MS = 15_000;
-/** How long capabilities trust the last answer to "can the keyboard layout be known?". */
+/** How long capabilities trust the last answer to "can the keyboard layout be known?" (and the clipboard reached?). */
 const KEYMAP_KNOWN_MS = 5000;
+/** How long a paste waits for the focused application to ask for the text after ctrl+v. */
+const PASTE_FETCH_MS = 2000;
+/** Time the application is given to insert what it fetched before the next key goes. */
+const PASTE_SETTLE_MS = 100;
 
 /** evdev codes of the pointer buttons (linux/input-event-codes.h). */
 const BUTTON_CODES: Record<MouseButton, number> = { left: 0x110, right: 0x111, middle: 0x112 };
 const RETURN = 0xff0d;
 const TAB = 0xff09;
+const CONTROL_L = 0xffe3;
+const SHIFT_L = 0xffe1;
+const INSERT = 0xff63;
 /** Shift, Control, Caps Lock, Alt, Super and AltGr: held, they change what typed keys produce. */
 const MODIFIERS = new Set([0xffe1, 0xffe2, 0xffe3, 0xffe4, 0xffe5, 0xffe9, 0xffea, 0xffeb, 0xffec, 0xfe03]);
+
+/** One step of typing: keysyms pressed one after another, or a text pasted through the clipboard. */
+type TypingStep = { keysyms: number[]; chars: number } | { paste: string; chars: number };
 
 export interface WaylandBackendOptions {
   /** The session's environment (its bus, its settings); default this process's. */
@@ -163,32 +174,107 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
     return sym;
   };
 
-  /** The keysyms that type `text` on the current layout; refused whole, naming what it lacks, before anything is sent. */
-  const planText = async (text: string): Promise<number[]> => {
+  /**
+   * The session's Xwayland clipboard, where this desktop shares it with Wayland apps: connected once
+   * and kept; a failure is kept for a few seconds (capabilities ask before every input).
+   */
+  let clipboard: { at: number; open: Promise<XwaylandClipboard | ClipboardUnavailable> } | undefined;
+  const reachClipboard = async (): Promise<XwaylandClipboard | ClipboardUnavailable> => {
+    if (!desktop.sharesXwaylandClipboard)
+      return new ClipboardUnavailable(`${desktop.kind === 'kde' ? 'KWin 5.27' : 'this desktop'} does not share an X11 client's clipboard with Wayland apps`);
+    const kept = await clipboard?.open;
+    if (kept instanceof XwaylandClipboard && !kept.isClosed) return kept;
+    if (kept instanceof ClipboardUnavailable && clipboard !== undefined && performance.now() - clipboard.at < KEYMAP_KNOWN_MS) return kept;
+    if (closed) return new ClipboardUnavailable('the backend is closed');
+    clipboard = {
+      at: performance.now(),
+      open: XwaylandClipboard.open(env).catch((error: unknown) =>
+        error instanceof ClipboardUnavailable ? error : new ClipboardUnavailable(error instanceof Error ? error.message : String(error)),
+      ),
+    };
+    return clipboard.open;
+  };
+
+  /**
+   * How `text` is typed on the current layout: what it has as keysyms; a line (between line breaks
+   * and tabs, which are always keys) holding anything it lacks, pasted whole through the clipboard
+   * where this desktop shares one. Refused whole, naming what cannot be typed, before anything is sent.
+   */
+  const planText = async (text: string): Promise<{ steps: TypingStep[]; map: Keymap }> => {
     const map = await keymap();
-    const plan: number[] = [];
+    const steps: TypingStep[] = [];
     const missing = new Set<string>();
-    for (const ch of text) {
-      const cp = ch.codePointAt(0) ?? 0;
-      if (cp >= 0xd800 && cp <= 0xdfff) throw fail('invalid_argument', 'The text holds a lone surrogate, which is no character.', {});
-      const sym = ch === '\n' ? RETURN : ch === '\t' ? TAB : map.typeable(cp)?.keysym;
-      if (sym === undefined) missing.add(ch);
-      else plan.push(sym);
+    const unpasteable = new Set<string>();
+    for (const piece of text.split(/([\n\t])/u)) {
+      if (piece === '') continue;
+      const syms: number[] = [];
+      let lacking = false;
+      for (const ch of piece) {
+        const cp = ch.codePointAt(0) ?? 0;
+        if (cp >= 0xd800 && cp <= 0xdfff) throw fail('invalid_argument', 'The text holds a lone surrogate, which is no character.', {});
+        const sym = ch === '\n' ? RETURN : ch === '\t' ? TAB : map.typeable(cp)?.keysym;
+        if (sym !== undefined) syms.push(sym);
+        else {
+          lacking = true;
+          missing.add(ch);
+          // Control characters are never pasted: they would arrive as something other than a key.
+          if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) unpasteable.add(ch);
+        }
+      }
+      if (!lacking) steps.push({ keysyms: syms, chars: [...piece].length });
+      else for (const part of byteChunks(piece, MAX_OFFER_BYTES)) steps.push({ paste: part, chars: [...part].length });
     }
-    if (missing.size > 0) {
-      const shown = [...missing].slice(0, 20).map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+    if (missing.size === 0) return { steps, map };
+    const reached = unpasteable.size > 0 ? undefined : await reachClipboard();
+    if (reached instanceof XwaylandClipboard) return { steps, map };
+    const refused = unpasteable.size > 0 ? unpasteable : missing;
+    const shown = [...refused].slice(0, 20).map((c) => `U+${(c.codePointAt(0) ?? 0).toString(16).toUpperCase().padStart(4, '0')}`);
+    const why =
+      reached === undefined
+        ? 'control characters are typed only as keys the layout has'
+        : `this desktop's portal drops such keys without a word, and the clipboard cannot carry them (${reached.message})`;
+    throw fail(
+      'input_unavailable',
+      `The keyboard layout ${map.layout} cannot type ${shown.join(', ')}${refused.size > 20 ? ' …' : ''}: ${why}; nothing was typed.`,
+      {
+        reason: 'not_in_keymap',
+        layout: map.layout,
+        characters: shown,
+        hint: 'set the text on the element with element_act set_value, or type only what the layout has',
+      },
+    );
+  };
+
+  /** Pastes one step's text: offered on the clipboard, ctrl+v (Shift+Insert where the layout has no v), seen fetched. */
+  const paste = async (text: string, map: Keymap, typedBefore: number, total: number): Promise<void> => {
+    const reached = await reachClipboard();
+    const sent = { sent: typedBefore, of: total };
+    if (!(reached instanceof XwaylandClipboard))
+      throw fail('input_unavailable', `The clipboard cannot carry the text (${reached.message}); ${typedBefore} of ${total} characters were typed.`, {
+        reason: 'clipboard_unavailable',
+        ...sent,
+      });
+    let offer;
+    try {
+      offer = await reached.offer(text);
+    } catch (error) {
+      if (!(error instanceof ClipboardUnavailable)) throw error;
+      throw fail('input_unavailable', `The clipboard did not take the text (${error.message}); ${typedBefore} of ${total} characters were typed.`, {
+        reason: 'clipboard_unavailable',
+        ...sent,
+      });
+    }
+    const v = map.typeable(0x76)?.keysym;
+    const chord = v === undefined ? [SHIFT_L, INSERT] : [CONTROL_L, v];
+    for (const sym of chord) await keysym(sym, true);
+    for (const sym of [...chord].reverse()) await keysym(sym, false);
+    if (!(await offer.fetched(PASTE_FETCH_MS)))
       throw fail(
         'input_unavailable',
-        `The keyboard layout ${map.layout} cannot type ${shown.join(', ')}${missing.size > 20 ? ' …' : ''}: this desktop's portal drops such keys without a word, so nothing was typed.`,
-        {
-          reason: 'not_in_keymap',
-          layout: map.layout,
-          characters: shown,
-          hint: 'set the text on the element with element_act set_value, or type only what the layout has',
-        },
+        `The focused application did not paste (${v === undefined ? 'Shift+Insert' : 'ctrl+v'} asked nothing of the clipboard in ${PASTE_FETCH_MS} ms); ${typedBefore} of ${total} characters were typed, the rest is on the clipboard.`,
+        { reason: 'paste_not_taken', ...sent },
       );
-    }
-    return plan;
+    await new Promise((resolve) => setTimeout(resolve, PASTE_SETTLE_MS));
   };
 
   const monitors = async (): Promise<Monitor[]> => {
@@ -200,13 +286,14 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
   const backend: WaylandScreenBackend = {
     name: 'wayland',
     async capabilities(): Promise<ScreenCapabilities> {
-      const [shotVersion, permission, rdVersion, devices, layoutIsKnown, mons] = await Promise.all([
+      const [shotVersion, permission, rdVersion, devices, layoutIsKnown, mons, clipboardReached] = await Promise.all([
         screenshots.version(CALL_MS).catch(() => 0),
         screenshots.permission(CALL_MS),
         remote.version(CALL_MS).catch(() => 0),
         remote.deviceTypes(CALL_MS).catch(() => 0),
         layoutKnown(),
         monitors(),
+        reachClipboard(),
       ]);
       const state = remote.state();
       const captureDegradations = ['screen_only', 'no_window_positions'];
@@ -220,7 +307,9 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
       if (desktop.asksNoConsent) inputDegradations.push('no_consent_asked');
       else if (state === 'not_asked' || state === 'asking') inputDegradations.push('consent_not_yet_given');
       if (state === 'refused' || state === 'view_only' || state === 'stopped') inputDegradations.push(`consent_${state}`);
-      inputDegradations.push(layoutIsKnown ? 'text_limited_to_layout' : 'keymap_unknown');
+      inputDegradations.push(
+        !layoutIsKnown ? 'keymap_unknown' : clipboardReached instanceof XwaylandClipboard ? 'text_via_clipboard' : 'text_limited_to_layout',
+      );
       const inputAvailable = rdVersion > 0 && (devices & 3) === 3 && !['refused', 'view_only', 'stopped'].includes(state);
       if (rdVersion === 0) inputDegradations.push('no_remote_desktop_portal');
       // The suite runs GNOME's and KDE Plasma 5's portals (docs/wayland.md#kde): elsewhere the calls are not tested.
@@ -285,9 +374,17 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
           },
         );
       // Level modifiers (Shift, AltGr) are pressed by the compositor for each keysym's level.
-      for (const sym of await planText(text)) {
-        await keysym(sym, true);
-        await keysym(sym, false);
+      const { steps, map } = await planText(text);
+      const total = steps.reduce((n, step) => n + step.chars, 0);
+      let typed = 0;
+      for (const step of steps) {
+        if ('paste' in step) await paste(step.paste, map, typed, total);
+        else
+          for (const sym of step.keysyms) {
+            await keysym(sym, true);
+            await keysym(sym, false);
+          }
+        typed += step.chars;
       }
     },
     async key(keys: readonly KeyName[], action: 'tap' | 'down' | 'up') {
@@ -334,12 +431,33 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
       } finally {
         closed = true;
         remote.close();
+        const kept = await clipboard?.open;
+        if (kept instanceof XwaylandClipboard) kept.close();
         await new Promise((r) => setTimeout(r, 50)); // let the session's Close leave before the connection does
         bus.disconnect();
       }
     },
   };
   return backend;
+}
+
+/** `text` in pieces of at most `max` UTF-8 bytes, cut between code points. */
+function byteChunks(text: string, max: number): string[] {
+  const chunks: string[] = [];
+  let current = '';
+  let bytes = 0;
+  for (const ch of text) {
+    const size = Buffer.byteLength(ch, 'utf8');
+    if (bytes + size > max) {
+      chunks.push(current);
+      current = '';
+      bytes = 0;
+    }
+    current += ch;
+    bytes += size;
+  }
+  if (current !== '') chunks.push(current);
+  return chunks;
 }
 
 function boundsOf(monitors: Monitor[]): ScreenRect {

@@ -9,6 +9,7 @@ import { unwrap } from './portalBus.js';
 import { portalDesktop } from './portalDesktop.js';
 import { parseStreams } from './remoteDesktopPortal.js';
 import { TOKEN_FILE, tokenFile } from './tokenFile.js';
+import { xauthCookie } from './xwaylandClipboard.js';
 
 const v = (signature: string, value: unknown): dbus.Variant => new dbus.Variant(signature, value);
 
@@ -93,13 +94,47 @@ describe('the desktop behind the portals', () => {
   it('sends ten steps per wheel detent only to KDE Plasma 5, and verifies GNOME and Plasma 5 only', () => {
     const of = (env: NodeJS.ProcessEnv) => {
       const d = portalDesktop(env);
-      return [d.kind, d.verified, d.stepsPerDetent, d.asksNoConsent];
+      return [d.kind, d.verified, d.stepsPerDetent, d.asksNoConsent, d.sharesXwaylandClipboard];
     };
-    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'ubuntu:GNOME' }), ['gnome', true, 1, false]);
-    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'KDE', KDE_SESSION_VERSION: '5' }), ['kde', true, 10, true]);
-    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'KDE' }), ['kde', true, 10, true]);
-    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'KDE', KDE_SESSION_VERSION: '6' }), ['kde', false, 1, false], "Plasma 6's portal was not measured");
-    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'sway' }), ['other', false, 1, false]);
-    assert.deepEqual(of({}), ['other', false, 1, false]);
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'ubuntu:GNOME' }), ['gnome', true, 1, false, true]);
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'KDE', KDE_SESSION_VERSION: '5' }), ['kde', true, 10, true, false]);
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'KDE' }), ['kde', true, 10, true, false]);
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'KDE', KDE_SESSION_VERSION: '6' }), ['kde', false, 1, false, false], "Plasma 6's portal was not measured");
+    assert.deepEqual(of({ XDG_CURRENT_DESKTOP: 'sway' }), ['other', false, 1, false, false]);
+    assert.deepEqual(of({}), ['other', false, 1, false, false]);
+  });
+});
+
+describe("Xwayland's cookie", () => {
+  /** One Xauthority entry: family, address, display number, name, data, each length-prefixed (big-endian). */
+  const entry = (family: number, address: string, display: string, name: string, data: Buffer): Buffer => {
+    const field = (b: Buffer): Buffer => Buffer.concat([Buffer.from([b.length >> 8, b.length & 0xff]), b]);
+    return Buffer.concat([
+      Buffer.from([family >> 8, family & 0xff]),
+      field(Buffer.from(address)),
+      field(Buffer.from(display)),
+      field(Buffer.from(name)),
+      field(data),
+    ]);
+  };
+  const cookie = Buffer.from([0, 1, 2, 0xfe, 0xff, 0x80, 0x41, 0x0a]);
+
+  it('takes the MIT-MAGIC-COOKIE-1 of the display (or of any display), bytes intact', () => {
+    const file = Buffer.concat([
+      entry(256, 'host', '3', 'XDM-AUTHORIZATION-1', Buffer.from('nope')),
+      entry(256, 'host', '2', 'MIT-MAGIC-COOKIE-1', Buffer.from('other')),
+      entry(256, 'host', '3', 'MIT-MAGIC-COOKIE-1', cookie),
+    ]);
+    assert.deepEqual(xauthCookie(file, '3'), { name: 'MIT-MAGIC-COOKIE-1', data: cookie.toString('latin1') });
+    assert.equal(Buffer.from(xauthCookie(file, '3')?.data ?? '', 'latin1').equals(cookie), true);
+    // mutter writes its cookie for no display number in particular
+    assert.deepEqual(xauthCookie(entry(256, '', '', 'MIT-MAGIC-COOKIE-1', cookie), '7')?.name, 'MIT-MAGIC-COOKIE-1');
+  });
+
+  it('answers nothing for another display, an empty file or a truncated one', () => {
+    const whole = entry(256, 'host', '3', 'MIT-MAGIC-COOKIE-1', cookie);
+    assert.equal(xauthCookie(whole, '4'), undefined);
+    assert.equal(xauthCookie(Buffer.alloc(0), '3'), undefined);
+    assert.equal(xauthCookie(whole.subarray(0, whole.length - 3), '3'), undefined);
   });
 });

@@ -98,12 +98,46 @@ declare module 'x11' {
       longLength: number,
       cb: Reply<{ type: number; format: number; bytesAfter: number; data: Buffer }>,
     ): void;
+    AllocID(): number;
+    CreateWindow(
+      id: number,
+      parent: number,
+      x: number,
+      y: number,
+      width: number,
+      height: number,
+      borderWidth: number,
+      depth: number,
+      klass: number,
+      visual: number,
+      values: { eventMask?: number },
+    ): void;
+    ChangeProperty(mode: number, window: number, property: number, type: number, format: 8 | 16 | 32, data: Buffer | number[]): void;
+    SetSelectionOwner(owner: number, selection: number, time: number): void;
+    GetSelectionOwner(selection: number, cb: Reply<number>): void;
+    SendEvent(destination: number, propagate: number, eventMask: number, event: XEvent): void;
     on(event: 'error', listener: (error: Error) => void): void;
+    on(event: 'event', listener: (event: XEvent) => void): void;
+    on(event: 'end', listener: () => void): void;
     close(cb?: () => void): void;
   }
 
+  /** A core event as the package parses (and packs) it: the fields of the few the clipboard reads. */
+  export interface XEvent {
+    type: number;
+    name: string;
+    seq: number;
+    time?: number;
+    atom?: number;
+    owner?: number;
+    requestor?: number;
+    selection?: number;
+    target?: number;
+    property?: number;
+  }
+
   const x11: {
-    createClient(options: { display?: string }, cb: (error: Error | null, display: Display) => void): XClient;
+    createClient(options: { display?: string; auth?: { name: string; data: string } }, cb: (error: Error | null, display: Display) => void): XClient;
   };
   export default x11;
 }
