@@ -3,26 +3,10 @@
 // the helper's connection (a unicast signal needs no match rule); it must never pass for the
 // person's answer.
 import assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import dbus from 'dbus-next';
 import { PORTAL, PortalBus, waitFor } from './portalBus.js';
-
-type Bus = dbus.MessageBus & { name?: string | null };
-
-async function connect(address: string): Promise<Bus> {
-  const bus = dbus.sessionBus({ busAddress: address }) as Bus;
-  await new Promise<void>((resolve, reject) => {
-    bus.once('connect', () => resolve());
-    bus.once('error', reject);
-  });
-  for (let i = 0; (bus.name ?? '') === '' && i < 200; i++) await sleep(5);
-  return bus;
-}
+import { startPrivateBus, type Bus, type PrivateBus } from './privateBus.js';
 
 const signal = (path: string, destination: string, code: number, uri: string): dbus.Message =>
   new dbus.Message({
@@ -36,19 +20,16 @@ const signal = (path: string, destination: string, code: number, uri: string): d
   });
 
 describe('portal requests on a private bus', () => {
-  let dir: string;
-  let daemon: ChildProcess;
+  let privateBus: PrivateBus;
   let address: string;
   let portal: Bus;
   /** Each call the stand-in portal got: its handle token and where to answer. */
   const calls: Array<{ token: string; sender: string }> = [];
 
   before(async () => {
-    dir = mkdtempSync(path.join(os.tmpdir(), 'overseer-portalbus-'));
-    address = `unix:path=${path.join(dir, 'bus')}`;
-    daemon = spawn('dbus-daemon', ['--session', '--nofork', '--nopidfile', `--address=${address}`], { stdio: 'ignore' });
-    for (let i = 0; !existsSync(path.join(dir, 'bus')) && i < 400; i++) await sleep(10);
-    portal = await connect(address);
+    privateBus = await startPrivateBus('overseer-portalbus-');
+    address = privateBus.address;
+    portal = await privateBus.connect();
     await portal.requestName(PORTAL.destination, 0);
     portal.on('message', (msg: dbus.Message) => {
       if (msg.type !== dbus.MessageType.METHOD_CALL || msg.interface !== 'org.freedesktop.portal.Screenshot') return;
@@ -61,13 +42,12 @@ describe('portal requests on a private bus', () => {
 
   after(() => {
     portal?.disconnect();
-    daemon?.kill();
-    rmSync(dir, { recursive: true, force: true });
+    privateBus?.stop();
   });
 
   it("takes the portal's answer, and never another client's sent straight to it", async () => {
     const bus = await PortalBus.connect(address, 3000);
-    const spoofer = await connect(address);
+    const spoofer = await privateBus.connect();
     try {
       const pending = await bus.start(
         (token) => bus.portal('org.freedesktop.portal.Screenshot', 'Screenshot', 'sa{sv}', ['', { handle_token: new dbus.Variant('s', token) }], 3000),
