@@ -164,6 +164,12 @@ export const ScreenConsent = z.object({
   /** True where the input consent lasts only as long as the helper runs (RemoteDesktop version 1). */
   input_per_session: z.boolean().optional(),
   forgotten: z.boolean().optional(),
+  /**
+   * True where no program is told where windows are (Wayland): the supervisor's own window is not
+   * masked in screenshots nor kept from clicks, and decisions wait out each agent input instead
+   * (docs/security.md#screen-input-where-windows-are-unknown).
+   */
+  windows_unknown: z.boolean().optional(),
 });
 export type ScreenConsent = z.infer<typeof ScreenConsent>;
 

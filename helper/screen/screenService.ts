@@ -166,8 +166,9 @@ export class ScreenService {
     if (backend.forgetConsent === undefined) return { asks: false };
     if (forget) await backend.forgetConsent();
     const caps = await backend.capabilities();
+    const unknown = caps.capture.degradations.includes('no_window_positions') ? { windows_unknown: true } : {};
     // A desktop that asks no one (KDE 5.27 for a program outside a sandbox) has no answer to show or forget.
-    if (caps.capture.degradations.includes('no_consent_asked') && caps.input.degradations.includes('no_consent_asked')) return { asks: false };
+    if (caps.capture.degradations.includes('no_consent_asked') && caps.input.degradations.includes('no_consent_asked')) return { asks: false, ...unknown };
     const state = (degradations: string[]): string => {
       const named = degradations.find((d) => d.startsWith('consent_') && d !== 'consent_per_session');
       return named === undefined ? 'given' : named.slice('consent_'.length);
@@ -178,6 +179,7 @@ export class ScreenService {
       input: state(caps.input.degradations),
       input_per_session: caps.input.degradations.includes('consent_per_session'),
       ...(forget ? { forgotten: true } : {}),
+      ...unknown,
     };
   }
 

@@ -13,6 +13,7 @@ import {
 } from '../../protocol/index.js';
 import type { HelperProcess } from './helperProcess.js';
 import { systemClock, type Clock } from './clock.js';
+import { LandingGuard } from './supervision/landingGuard.js';
 import { HelperSupervisor, type HelperCaller } from './helperSupervisor.js';
 import { localTarget } from './connections/localTarget.js';
 import { makeTarget, type TargetFactory } from './connections/makeTarget.js';
@@ -70,6 +71,8 @@ export interface SupervisorOptions {
  */
 export class Supervisor {
   readonly clock: Clock;
+  /** Holds back the person's decisions while an agent's input lands where windows have no known places. */
+  readonly landing: LandingGuard;
   readonly brakes = new Brakes();
   readonly approvals: ApprovalQueue;
   readonly holds: HoldList;
@@ -109,6 +112,7 @@ export class Supervisor {
     this.clock = options.clock ?? systemClock;
     this.pictures = new ReceiptPictures(join(options.dataDir, 'pictures'));
     this.approvals = new ApprovalQueue(this.clock);
+    this.landing = new LandingGuard(this.clock);
     this.holds = new HoldList(this.brakes, this.clock);
     this.handoffs = new HandoffGate(this.clock);
     // The helper keeps what the desktop lets it keep (a Wayland portal's restore token) in the data dir.
@@ -144,7 +148,7 @@ export class Supervisor {
       () => this.settings.settings.agent_idle_s * 1000,
       this.clock,
     );
-    this.ui = new UiHub(supervisorUiHandlers(this), options.log);
+    this.ui = new UiHub(supervisorUiHandlers(this), options.log, (command, params) => this.landing.refusal(command, params));
     this.tree = new TreeFollower({
       helper: this.viewedHelper,
       watched: () => this.ui.watching > 0,
@@ -187,6 +191,7 @@ export class Supervisor {
           await this.journal.append(record);
         },
         keepPicture: (receiptId, jpeg) => this.pictures.keep(receiptId, jpeg),
+        landing: this.landing,
         journalFinal: async (session, receipt, connection) => {
           const tool = receipt.screen !== undefined ? receipt.action : 'element_act';
           const where = this.connections.ref(connection);

@@ -33,6 +33,8 @@ export class UiHub {
   constructor(
     private readonly handlers: UiHandlers,
     private readonly log: (line: string) => void,
+    /** A refusal for a valid command before it runs (the landing guard: docs/security.md#screen-input-where-windows-are-unknown). */
+    private readonly refusal: (command: UiCommand, params: unknown) => ErrorInfo | undefined = () => undefined,
   ) {}
 
   /**
@@ -132,6 +134,8 @@ export class UiHub {
       const c = command as UiCommand;
       const parsed = UI_COMMANDS[c].params.safeParse(params ?? {});
       if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, c));
+      const refused = this.refusal(c, parsed.data);
+      if (refused !== undefined) throw new OverseerError(refused);
       const handler = this.handlers[c] as (p: unknown) => Promise<unknown>;
       return { ok: true, result: await handler(parsed.data) };
     } catch (error) {

@@ -15,6 +15,7 @@ import type { PendingApproval, Receipt, ScreenConsent, ScreenshotAnswer } from '
 import { decodePng, rgbAt, type DecodedPng } from '../testing/pngDecode.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../testing/serveHarness.js';
 import { REPO_ROOT } from './paths.js';
+import { LANDING_GRACE_MS } from './supervision/landingGuard.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
 
@@ -35,6 +36,17 @@ function events(desktop: GnomeDesktop): AppEvent[] {
     .split('\n')
     .filter((l) => l.startsWith('{') && l.endsWith('}'))
     .map((l) => JSON.parse(l) as AppEvent);
+}
+
+/** The first press the canvas logged after event `before`, once it comes. */
+function pressSince(desktop: GnomeDesktop, before: number): Promise<AppEvent> {
+  return until(
+    () =>
+      events(desktop)
+        .slice(before)
+        .find((e) => e.ev === 'press'),
+    'the press',
+  );
 }
 
 async function until<T>(get: () => T | undefined, what: string, ms = 5000): Promise<T> {
@@ -74,16 +86,28 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
   };
   const carded = async (name: string, args: Record<string, unknown>): Promise<{ card: PendingApproval; answer: Promise<Receipt> }> => {
     const since = ui.mark();
+    const isIt = (p: PendingApproval): boolean => p.screen !== undefined && p.action === name;
     const answer = toolJson<Receipt>(agent, name, args, { timeout: 60_000 });
     const list = await Promise.race([
-      ui.waitFor<PendingApproval[]>('pending', (l) => l.some((p) => p.screen !== undefined), 20_000, since),
+      ui.waitFor<PendingApproval[]>('pending', (l) => l.some(isIt), 20_000, since),
       answer.then((a) => {
         throw new Error(`answered before a card: ${JSON.stringify(a)}`);
       }),
     ]);
-    return { card: list.find((p) => p.screen !== undefined) as PendingApproval, answer };
+    return { card: list.find(isIt) as PendingApproval, answer };
   };
-  const approve = (card: PendingApproval): Promise<unknown> => ui.command('approve', { approval_id: card.approval_id });
+  /** A decision as the person makes it: told it came while an agent's input was landing (the landing guard), they do it again a moment later. */
+  const decide = async <T>(command: string, params: unknown): Promise<T> => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await ui.command<T>(command, params);
+      } catch (error) {
+        if (attempt >= 3 || !/could have been them/.test(String(error))) throw error;
+        await sleep(LANDING_GRACE_MS);
+      }
+    }
+  };
+  const approve = (card: PendingApproval): Promise<unknown> => decide('approve', { approval_id: card.approval_id });
   const connect = async (): Promise<void> => {
     s = await serve(desktop.env, s === undefined ? {} : { dataDir: s.dataDir });
     agent = await httpClient(s, 'wayland-agent');
@@ -173,13 +197,7 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
       const receipt = await answer;
       assert.equal(receipt.outcome, 'completed', JSON.stringify(receipt));
       assert.equal(receipt.path, 'portal:RemoteDesktop');
-      const press = await until(
-        () =>
-          events(desktop)
-            .slice(before)
-            .find((e) => e.ev === 'press'),
-        'the press',
-      );
+      const press = await pressSince(desktop, before);
       assert.deepEqual([press.x, press.y, press.button], [x - c.x, y - c.y, 1], 'the app saw the press at the exact pixel (window-relative on Wayland)');
     }
   });
@@ -220,6 +238,28 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
     assert.equal(events(desktop).length, settled, 'nothing more was typed');
   });
 
+  it("holds back the person's decisions while an agent's input lands where windows have no known places, and takes them after", async () => {
+    // The click waits on its card while the held key is being sent; whatever approves it meanwhile could be that key's echo.
+    const waiting = await carded('click', { x: canvas.x + 77, y: canvas.y + 66 });
+    const holding = await carded('hold_key', { keys: 'shift', duration_ms: 2500 });
+    await approve(holding.card);
+    await sleep(400);
+    const before = events(desktop).length;
+    await assert.rejects(ui.command('approve', { approval_id: waiting.card.approval_id }), (e: Error & { code?: string }) => {
+      assert.equal(e.code, 'excluded_target', e.message);
+      assert.match(e.message, /could have been them/);
+      return true;
+    });
+    await assert.rejects(ui.command('brake', { action: 'rearm' }), /excluded_target/, 'letting agents go on again is held back too');
+    await ui.command('snapshot', {}); // reads are not
+    assert.equal((await holding.answer).outcome, 'completed');
+    await sleep(LANDING_GRACE_MS + 100);
+    await ui.command('approve', { approval_id: waiting.card.approval_id });
+    assert.equal((await waiting.answer).outcome, 'completed');
+    const press = await pressSince(desktop, before);
+    assert.deepEqual([press.x, press.y], [77, 66]);
+  });
+
   it('keeps the screenshot consent for a new helper; asks for remote interaction again (RemoteDesktop version 1); a refusal is typed and sticks', async () => {
     await disconnect();
     await connect();
@@ -244,9 +284,9 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
   });
 
   it('forgets the answers when the person asks in Settings: the desktop asks again, and a denied screenshot is typed and sticks', async () => {
-    const now = await ui.command<ScreenConsent>('screen_consent', {});
-    assert.deepEqual([now.asks, now.screenshots, now.input, now.input_per_session], [true, 'given', 'refused', true]);
-    const forgot = await ui.command<ScreenConsent>('screen_consent', { forget: true });
+    const now = await decide<ScreenConsent>('screen_consent', {});
+    assert.deepEqual([now.asks, now.screenshots, now.input, now.input_per_session, now.windows_unknown], [true, 'given', 'refused', true, true]);
+    const forgot = await decide<ScreenConsent>('screen_consent', { forget: true });
     assert.deepEqual([forgot.screenshots, forgot.input, forgot.forgotten], ['not_yet_given', 'not_yet_given', true]);
     const [denied] = await Promise.all([
       toolJson<{ error?: { code: string; data?: Record<string, unknown> } }>(agent, 'screenshot', {}),
@@ -264,7 +304,7 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
     assert.equal(unbound.refusal?.code, 'capture_unavailable', JSON.stringify(unbound));
     assert.equal(unbound.decision, undefined);
     // The person forgets again and allows; input was forgotten too: the next click asks again, and lands.
-    await ui.command('screen_consent', { forget: true });
+    await decide('screen_consent', { forget: true });
     await Promise.all([shot(), answerScreenshotQuestion(desktop, 'Allow')]);
     await sleep(600);
     const before = events(desktop).length;
@@ -272,13 +312,7 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
     await approve(card);
     await answerRemoteDesktop(desktop, 'share');
     assert.equal((await answer).outcome, 'completed');
-    const press = await until(
-      () =>
-        events(desktop)
-          .slice(before)
-          .find((e) => e.ev === 'press'),
-      'the press',
-    );
+    const press = await pressSince(desktop, before);
     assert.deepEqual([press.x, press.y], [120, 80]);
   });
 });

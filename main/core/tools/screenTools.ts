@@ -352,7 +352,13 @@ export function screenInput(
           const perChar = params.stay !== undefined ? 80 : 20;
           const budget = 30_000 + (params.duration_ms ?? 0) + [...(params.text ?? '')].length * perChar + (params.keys?.length ?? 0) * 80;
           // In the agent's scope but in no lane: a decided input never waits behind the agent's own reads.
-          done = await deps.helper.call('screen_input', params, { timeoutMs: budget, scope: via.scope, connection: via.connection });
+          // Where windows have no known places it may land on the supervisor's own: the person's decisions wait it out.
+          const landed = checked.windows_unknown === true ? deps.landing?.begin() : undefined;
+          try {
+            done = await deps.helper.call('screen_input', params, { timeoutMs: budget, scope: via.scope, connection: via.connection });
+          } finally {
+            landed?.();
+          }
         } catch (error) {
           const sent = error instanceof OverseerError && error.info.data?.['reason'] === 'left_rule_scope' ? stoppedAt(error.info.data) : undefined;
           // Stopped part way: what was sent ran; the rest was refused, and the receipt says how far it got.

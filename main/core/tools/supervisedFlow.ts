@@ -12,6 +12,7 @@ import {
   type Receipt,
   type WindowInfo,
 } from '../../../protocol/index.js';
+import type { LandingGuard } from '../supervision/landingGuard.js';
 import type { Clock } from '../clock.js';
 import type { AllowScope, ApprovalOutcome, ApprovalQueue, RuleSubject, WithdrawReason } from '../supervision/approvals.js';
 import { ApprovalQueue as Queue } from '../supervision/approvals.js';
@@ -52,6 +53,8 @@ export interface ActDeps {
   onDispatched?: (window: WindowInfo) => void;
   /** Keeps the picture of the screen after a screen input for the timeline (base64 JPEG); answers its SHA-256. */
   keepPicture?: (receiptId: string, jpegBase64: string) => Promise<string>;
+  /** Told around each screen input sent where windows have no known places, so the person's decisions meanwhile are held back. */
+  landing?: LandingGuard;
 }
 
 /**

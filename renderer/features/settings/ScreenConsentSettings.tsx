@@ -34,11 +34,13 @@ export function ScreenConsentSettings() {
       live = false;
     };
   }, [api, online]);
-  if (consent?.asks !== true) return null;
+  if (consent === undefined || (consent.asks !== true && consent.windows_unknown !== true)) return null;
+  if (consent.asks !== true) return <WindowsUnknown />;
   const forget = () => void command('screen_consent', { forget: true }).then((c) => c !== undefined && setConsent(c));
   return (
     <section className="panel" aria-labelledby="screen-consent-heading" data-testid="settings-screen-consent">
       <h3 id="screen-consent-heading">Screen: what this desktop allowed</h3>
+      {consent.windows_unknown === true && <WindowsUnknown inline />}
       <p className="muted small">This desktop asks you itself before any program takes screenshots or moves the pointer and types.</p>
       <dl className="fields">
         <div>
@@ -65,6 +67,24 @@ export function ScreenConsentSettings() {
           </span>
         )}
       </div>
+    </section>
+  );
+}
+
+/** What Overseer cannot do where no program is told where windows are (docs/security.md#screen-input-where-windows-are-unknown). */
+function WindowsUnknown({ inline = false }: { inline?: boolean }) {
+  const words = (
+    <p className="warning small" data-testid="screen-windows-unknown">
+      This desktop tells no program where windows are. So agents’ screenshots show Overseer’s own window whenever it is on screen (its cards, and a pairing link
+      while one is shown), and a click or key you approve could land on it. Overseer does not take your decisions while an agent’s input is being sent, nor for
+      1.5 s after. To keep Overseer out of agents’ sight, keep it on another workspace while they work, or supervise from another device.
+    </p>
+  );
+  if (inline) return words;
+  return (
+    <section className="panel" aria-labelledby="screen-windows-heading" data-testid="settings-screen-consent">
+      <h3 id="screen-windows-heading">Screen: where windows are</h3>
+      {words}
     </section>
   );
 }
