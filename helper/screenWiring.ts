@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { fail, type Exclusions } from '../protocol/index.js';
 import type { Backend } from './core/backend.js';
 import { Deadline } from './core/deadline.js';
@@ -63,6 +64,17 @@ export function screenMethods(backend: Backend, log: (line: string) => void, bac
     elementAt: (pid, title, x, y) => backend.probe?.elementAt(pid, title, x, y, new Deadline(PROBE_MS)) ?? Promise.resolve({}),
     focused: (pid, title) => backend.probe?.focused(pid, title, new Deadline(PROBE_MS)) ?? Promise.resolve({}),
     hasFocus: (key) => backend.probe?.hasFocus?.(key, new Deadline(PROBE_MS)) ?? Promise.resolve(undefined),
+    async activeWindow() {
+      // Only one active window is an answer: none, or several (a stale state), is not knowing.
+      // Excluded windows too: keys into the supervisor's own must be refused, not sent for want of a name.
+      const active = (await backend.listWindows(new Deadline(PROBE_MS), { withExcluded: true })).windows.filter((w) => w.foreground);
+      const [w] = active;
+      if (w === undefined || active.length > 1) return undefined;
+      names.set(w.pid, w.app);
+      // A handle travels in fields of at most 100 characters (the card's focus binding, a rule's stay).
+      const handle = w.window.length <= 90 ? `a11y:${w.window}` : `a11y:${createHash('sha256').update(w.window).digest('hex').slice(0, 40)}`;
+      return { handle, title: w.title, pid: w.pid, classes: [w.app], rect: { x: 0, y: 0, width: 0, height: 0 } };
+    },
     excluded(window, app) {
       const ex = exclusions();
       if (isExcludedTitle(ex, window.title)) return 'the supervisor’s own window';

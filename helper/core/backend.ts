@@ -102,7 +102,8 @@ export interface Backend {
    */
   readonly listBudgetMs?: number;
   /** Visible titled top-level windows, front to back. */
-  listWindows(deadline: Deadline): Promise<{ windows: WindowInfo[]; truncated: Truncation[]; notes: string[] }>;
+  /** The windows agents may see; `withExcluded` adds the excluded ones too, for the helper's own checks (which window has the focus), never for an answer. */
+  listWindows(deadline: Deadline, options?: { withExcluded?: boolean }): Promise<{ windows: WindowInfo[]; truncated: Truncation[]; notes: string[] }>;
   /** Resolves a window id (default: the foreground window); throws stale_window / not_found / excluded_target. */
   resolveWindow(id: string | undefined, deadline: Deadline): Promise<WindowHandle>;
   /** Opens a tree source over the window. */

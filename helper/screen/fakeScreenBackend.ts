@@ -11,6 +11,8 @@ export class FakeScreen implements ScreenBackend {
   monitors: Monitor[];
   readonly pixels: Buffer;
   pointer = { x: 0, y: 0 };
+  /** Degradations capture and input name (`no_window_positions` makes it a Wayland-like desktop). */
+  degradations: string[] = [];
 
   constructor(
     readonly width = 200,
@@ -26,7 +28,7 @@ export class FakeScreen implements ScreenBackend {
   }
 
   capabilities(): Promise<ScreenCapabilities> {
-    const path = { available: true, path: 'fake:capture', degradations: [] };
+    const path = { available: true, path: 'fake:capture', degradations: [...this.degradations] };
     return Promise.resolve({
       session: 'x11',
       capture: path,

@@ -8,7 +8,10 @@ import { MAX_ANSWER_BACKLOG, defaultWork } from './screenWork.js';
 const code = (c: string, reason?: string) => (e: unknown) =>
   e instanceof OverseerError && e.code === c && (reason === undefined || e.info.data?.['reason'] === reason);
 
-function setup(screen = new FakeScreen(), backlog = (): number => 0): { screen: FakeScreen; service: ScreenService; as: (agent: string | undefined) => void } {
+function setup(
+  screen = new FakeScreen(),
+  backlog = (): number => 0,
+): { screen: FakeScreen; service: ScreenService; context: ScreenContext; as: (agent: string | undefined) => void } {
   let agent: string | undefined;
   const info = (id: string): WindowInfo => ({ window: id, title: id, app: 'app', pid: 7, process_start: '1', foreground: true });
   const context: ScreenContext = {
@@ -22,6 +25,7 @@ function setup(screen = new FakeScreen(), backlog = (): number => 0): { screen: 
   };
   return {
     screen,
+    context,
     as: (who) => {
       agent = who;
     },
@@ -130,6 +134,35 @@ describe('the screen service', () => {
     await assert.rejects(service.input({ op: 'type', text: 'x', focus: 'o' }), code('stale_screen', 'focus_changed'));
     await assert.rejects(service.input({ op: 'click', point: { x: 200, y: 5 } }), code('invalid_argument'), 'off the screen');
     assert.deepEqual(screen.dispatched, []);
+  });
+
+  it('where windows have no known places, takes the keyboard focus from the tree: keys into Overseer’s own are refused, others bound to the active window', async () => {
+    const { screen, service, context } = setup();
+    screen.degradations = ['no_window_positions'];
+    const active = (title: string | undefined) => {
+      context.activeWindow = () =>
+        Promise.resolve(
+          title === undefined ? undefined : { handle: `a11y:${title}`, title, pid: 7, classes: ['app'], rect: { x: 0, y: 0, width: 0, height: 0 } },
+        );
+    };
+    active('Overseer');
+    await assert.rejects(service.input({ op: 'type', text: 'x', check_only: true }), code('excluded_target'));
+    await assert.rejects(service.input({ op: 'key', keys: [{ modifiers: [], key: 'Return' }] }), code('excluded_target'), 'at dispatch too');
+    active('Editor');
+    const check = await service.input({ op: 'type', text: 'secret', check_only: true });
+    assert.deepEqual([check.window?.handle, check.window?.title, check.focus_password, check.windows_unknown], ['a11y:Editor', 'Editor', true, true]);
+    active('Other');
+    await assert.rejects(
+      service.input({ op: 'type', text: 'x', focus: 'a11y:Editor' }),
+      code('stale_screen', 'focus_changed'),
+      'the focus moved since the card',
+    );
+    active(undefined);
+    await assert.rejects(service.input({ op: 'type', text: 'x', focus: 'a11y:Editor' }), code('stale_screen', 'focus_changed'), 'or can no longer be told');
+    assert.deepEqual(screen.dispatched, []);
+    active('Editor');
+    await service.input({ op: 'type', text: 'ok', focus: 'a11y:Editor' });
+    assert.equal(screen.dispatched.length, 1);
   });
 
   it('checks without dispatching: the element at the point, a crop, a fresh capture when bound to none, password focus for keys', async () => {

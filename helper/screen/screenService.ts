@@ -46,6 +46,11 @@ export interface ScreenContext {
   accessibility(): { backend: string; available: boolean };
   /** Whether an element has the keyboard focus now, asked of its application (undefined: cannot tell, which stops rule-covered keys). */
   hasFocus?(key: string): Promise<boolean | undefined>;
+  /**
+   * The window the accessibility tree says is active (the one with the keyboard focus), for desktops
+   * whose screen backend cannot tell; its rect is unknown (zero). Undefined when none or several are.
+   */
+  activeWindow?(): Promise<NativeWindow | undefined>;
   /** The agent the call being served is made for (its $scope), or undefined for the person's and the supervisor's own calls. */
   agent(): string | undefined;
 }
@@ -412,8 +417,8 @@ export class ScreenService {
     }
     let focusHandle: string | undefined;
     if (keyboard) {
-      focusHandle = await backend.focusedWindow();
-      const focused = stack.find((w) => w.handle === focusHandle);
+      let focused: Annotated | undefined;
+      ({ handle: focusHandle, window: focused } = await this.keyboardFocus(backend, stack, result.windows_unknown === true));
       if (focused?.excludedWhy !== undefined)
         throw fail('excluded_target', `the keyboard focus is on ${focused.excludedWhy} ("${focused.title}"): keys are never sent there`, {
           title: focused.title,
@@ -434,7 +439,7 @@ export class ScreenService {
     // Text the backend cannot type is refused before the person is asked, not after they approved it.
     if (p.op === 'type' && p.text !== undefined) await backend.checkText?.(p.text);
     if (p.check_only === true) return this.card(lane, p, result, points, signal);
-    await this.dispatch(backend, p);
+    await this.dispatch(backend, p, result.windows_unknown === true);
     const done: ScreenInputResult = { ...result, dispatched: true };
     if (p.after_picture === true) {
       // A convenience for the timeline: taken only when a slot is free now, never waited for.
@@ -530,8 +535,27 @@ export class ScreenService {
    * focus read again before each — after a moment for the application to take the last one — and
    * the rest refused, saying how far it got, the moment the focus is not where the rule reaches.
    */
+  /**
+   * The window with the keyboard focus: the backend's answer, or where the backend cannot tell
+   * (Wayland tells no program), the one window the accessibility tree says is active, which has no
+   * known place on the screen (docs/wayland.md#windows-and-coordinates).
+   */
+  private async keyboardFocus(backend: ScreenBackend, stack: readonly Annotated[], windowsUnknown: boolean): Promise<{ handle?: string; window?: Annotated }> {
+    const handle = await backend.focusedWindow();
+    if (handle !== undefined || !windowsUnknown || this.context.activeWindow === undefined) {
+      const window = stack.find((w) => w.handle === handle);
+      return { ...(handle === undefined ? {} : { handle }), ...(window === undefined ? {} : { window }) };
+    }
+    const active = await this.context.activeWindow().catch(() => undefined);
+    if (active === undefined) return {};
+    const app = (active.pid !== undefined ? await this.context.appName(active.pid).catch(() => undefined) : undefined) ?? active.classes.at(-1) ?? '';
+    const why = this.context.excluded(active, app);
+    return { handle: active.handle, window: why === undefined ? { ...active, app } : { ...active, app, excludedWhy: why } };
+  }
+
   private async inScope(
     backend: ScreenBackend,
+    windowsUnknown: boolean,
     stay: NonNullable<ScreenInputParams['stay']>,
     n: number,
     unit: 'keys' | 'characters',
@@ -539,7 +563,7 @@ export class ScreenService {
   ): Promise<void> {
     for (let i = 0; i < n; i++) {
       if (i > 0) await sleep(SCOPE_SETTLE_MS);
-      const window = await backend.focusedWindow();
+      const { handle: window } = await this.keyboardFocus(backend, [], windowsUnknown);
       const element = stay.element === undefined ? true : await (this.context.hasFocus?.(stay.element) ?? Promise.resolve(undefined));
       if (window !== stay.window || element !== true)
         throw fail(
@@ -551,7 +575,7 @@ export class ScreenService {
     }
   }
 
-  private async dispatch(backend: ScreenBackend, p: ScreenInputParams): Promise<void> {
+  private async dispatch(backend: ScreenBackend, p: ScreenInputParams, windowsUnknown: boolean): Promise<void> {
     const button = p.button ?? 'left';
     switch (p.op) {
       case 'click':
@@ -577,7 +601,7 @@ export class ScreenService {
       case 'type': {
         if (p.stay === undefined) return backend.typeText(p.text ?? '');
         const chars = [...(p.text ?? '')];
-        return this.inScope(backend, p.stay, chars.length, 'characters', (i) => backend.typeText(chars[i] ?? ''));
+        return this.inScope(backend, windowsUnknown, p.stay, chars.length, 'characters', (i) => backend.typeText(chars[i] ?? ''));
       }
       case 'key': {
         const combos = p.keys ?? [];
@@ -585,7 +609,7 @@ export class ScreenService {
           const combo = combos[i];
           return combo === undefined ? Promise.resolve() : backend.key([...combo.modifiers, ...(combo.key === null ? [] : [combo.key])].map(backendKey), 'tap');
         };
-        if (p.stay !== undefined) return this.inScope(backend, p.stay, combos.length, 'keys', tap);
+        if (p.stay !== undefined) return this.inScope(backend, windowsUnknown, p.stay, combos.length, 'keys', tap);
         for (let i = 0; i < combos.length; i++) await tap(i);
         return;
       }

@@ -49,9 +49,9 @@ function pressSince(desktop: GnomeDesktop, before: number): Promise<AppEvent> {
   );
 }
 
-async function until<T>(get: () => T | undefined, what: string, ms = 5000): Promise<T> {
+async function until<T>(get: () => T | undefined | Promise<T | undefined>, what: string, ms = 5000): Promise<T> {
   for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) {
-    const v = get();
+    const v = await get();
     if (v !== undefined) return v;
   }
   throw new Error(`timed out waiting for ${what}`);
@@ -206,6 +206,8 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
     const before = events(desktop).length;
     const sent = 'Hello, Wayland!\tПривет, мир: 漢字 😀👍🏽\n42';
     const { card, answer } = await carded('type_text', { text: sent });
+    // Wayland names no window's place, but the accessibility tree names the active one: the keys go there.
+    assert.equal(card.screen?.detail.window?.title, 'Overseer Canvas', 'the card names the window with the keyboard focus');
     await approve(card);
     const receipt = await answer;
     assert.equal(receipt.outcome, 'completed', JSON.stringify(receipt));
@@ -236,6 +238,25 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
     assert.ok(!ui.events.slice(since).some((e) => e.event === 'pending' && (e.data as PendingApproval[]).some((p) => p.action === 'type_text')), 'no card');
     await sleep(300);
     assert.equal(events(desktop).length, settled, 'nothing more was typed');
+  });
+
+  it("refuses keys before any card while the keyboard focus is on a window titled as Overseer's own, as the accessibility tree names it", async () => {
+    const own = await desktop.launch('/usr/bin/zenity', ['--info', '--title=Overseer', '--text=not the agent’s to type into'], { waitForWindow: 'Overseer' });
+    try {
+      // The desktop gives the new window the focus; the tree says so (and the window list leaves it out, as Overseer's own).
+      await until(async () => {
+        const { windows } = await toolJson<{ windows: { title: string; foreground: boolean }[] }>(agent, 'window_list');
+        return windows.some((w) => w.foreground) ? undefined : true;
+      }, 'the canvas to lose the focus');
+      const since = ui.mark();
+      const refused = await toolJson<Receipt>(agent, 'key', { keys: 'Return' });
+      assert.equal(refused.refusal?.code, 'excluded_target', JSON.stringify(refused));
+      assert.match(refused.refusal?.detail ?? '', /supervisor’s own window/);
+      assert.equal(refused.decision, undefined, 'the person was never asked');
+      assert.ok(!ui.events.slice(since).some((e) => e.event === 'pending' && (e.data as PendingApproval[]).some((p) => p.action === 'key')), 'no card');
+    } finally {
+      await own.stop();
+    }
   });
 
   it("holds back the person's decisions while an agent's input lands where windows have no known places, and takes them after", async () => {

@@ -228,7 +228,11 @@ export class AtspiBackend implements Backend {
     return (Array.isArray(children) ? children : []).map(asRef).flatMap((r) => (r === undefined ? [] : [r.bus]));
   }
 
-  async listWindows(deadline: Deadline): Promise<{ windows: WindowInfo[]; truncated: Truncation[]; notes: string[] }> {
+  async listWindows(
+    deadline: Deadline,
+    options: { withExcluded?: boolean } = {},
+  ): Promise<{ windows: WindowInfo[]; truncated: Truncation[]; notes: string[] }> {
+    const all = options.withExcluded === true;
     const truncated = new Set<Truncation>();
     const notes: string[] = [];
     const windows: WindowInfo[] = [];
@@ -237,8 +241,8 @@ export class AtspiBackend implements Backend {
         const slice = deadline.slice(LIST_APP_MS);
         try {
           const app = await this.appInfo(bus, slice);
-          if (this.isExcluded(app)) return;
-          windows.push(...(await this.appWindows(app, slice)).filter((w) => !isExcludedTitle(this.exclusions, w.title)));
+          if (!all && this.isExcluded(app)) return;
+          windows.push(...(await this.appWindows(app, slice)).filter((w) => all || !isExcludedTitle(this.exclusions, w.title)));
         } catch (error) {
           if (error instanceof OverseerError && error.code === 'stale_process') return;
           const cut: Truncation = error instanceof DBusTimeoutError ? 'timeout' : 'provider_error';

@@ -63,12 +63,14 @@ export function ScreenInputFields({ card }: { card: PendingApproval }) {
   if (card.screen === undefined) return null;
   const d = card.screen.detail;
   const place = placeOf(card.action, d);
+  const keyboard = KEY_ACTIONS.has(card.action) || card.action === 'type_text';
   return (
     <>
-      {d.windows_unknown === true ? (
+      {d.windows_unknown === true && !(keyboard && d.window !== undefined) ? (
         // Wayland (docs/wayland.md#windows-and-coordinates): nothing to name, and nothing was kept off Overseer's own windows.
+        // Keys are the exception when the accessibility tree names the active window: they go where the focus is.
         <div>
-          <dt>{KEY_ACTIONS.has(card.action) || card.action === 'type_text' ? 'Into' : 'At'}</dt>
+          <dt>{keyboard ? 'Into' : 'At'}</dt>
           <dd data-testid="screen-element">
             <span className="tag tag-warn">place unknown</span> this desktop tells no program where windows are or which has the keyboard focus: check the
             picture; it could land on any window, Overseer's own included
