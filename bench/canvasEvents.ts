@@ -7,8 +7,10 @@ import { setTimeout as sleep } from 'node:timers/promises';
 
 /** One line of the canvas app's log. */
 export interface CanvasEvent {
-  /** ready, press, release, scroll or key. */
+  /** ready, press, release, scroll, key, keyrelease or paste. */
   ev: string;
+  /** What a key typed, or what a paste inserted. */
+  text?: string;
   /** The X button of a press or release. */
   button?: number;
   /** Root coordinates of the pointer. */

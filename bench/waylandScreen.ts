@@ -8,6 +8,8 @@
 //   screenshot: capture() of the whole screen (portal: Screenshot request, PNG file read, decoded
 //               and deleted; X11: MIT-SHM GetImage), without encoding for the agent.
 //   click:      click() dispatched, and until the app logged the release.
+//   type:       typeText() of text a 'us' layout lacks (Cyrillic, CJK, an emoji), until the app logged
+//               all of it (portal: pasted through Xwayland's clipboard; X11: spare keycodes remapped).
 
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -19,9 +21,12 @@ import type { ScreenBackend } from '../helper/screen/screenBackend.js';
 import { openWaylandBackend } from '../helper/screen/wayland/waylandBackend.js';
 import { openX11Backend } from '../helper/screen/x11/x11Backend.js';
 import { REPO_ROOT } from '../main/core/paths.js';
-import { CanvasLog, leftClickAt, outLogs } from './canvasEvents.js';
+import { CanvasLog, leftClickAt, outLogs, type CanvasEvent } from './canvasEvents.js';
 
 const ROUNDS = 15;
+const TYPE_ROUNDS = 5;
+/** Beyond a 'us' layout: 12 code points. */
+const UNICODE = 'Привет 漢字 😀ж';
 const WARMUP = 2;
 const SIZE = { width: 1280, height: 800 };
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
@@ -37,6 +42,8 @@ interface Lane {
   dispatch: number[];
   reported: number[];
   landed: number;
+  typed: number[];
+  typedExactly: number;
 }
 
 const p50 = (xs: readonly number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? Number.NaN;
@@ -68,6 +75,8 @@ try {
     dispatch: [],
     reported: [],
     landed: 0,
+    typed: [],
+    typedExactly: 0,
   });
 
   // The X11 lane: the canvas at 100,100 (no window manager), its points in root coordinates.
@@ -86,6 +95,8 @@ try {
     dispatch: [],
     reported: [],
     landed: 0,
+    typed: [],
+    typedExactly: 0,
   });
 
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
@@ -111,15 +122,29 @@ try {
       }
     }
   }
+  // The canvas has the keyboard focus since the clicks; each round types the text and waits for all of it.
+  const textOf = (events: readonly CanvasEvent[]): string => events.map((e) => (e.ev === 'key' || e.ev === 'paste' ? (e.text ?? '') : '')).join('');
+  for (let round = 0; round < 1 + TYPE_ROUNDS; round++) {
+    for (const lane of lanes) {
+      await sleep(200);
+      const t0 = performance.now();
+      await lane.screen.typeText(UNICODE);
+      const events = await lane.log.until((e) => textOf(e).length >= UNICODE.length, 5000, 1);
+      const took = performance.now() - t0;
+      if (round === 0) continue;
+      lane.typed.push(took);
+      if (events !== null && textOf(events) === UNICODE) lane.typedExactly++;
+    }
+  }
   console.log(`wayland screen: ${ROUNDS} rounds on 1280x800, interleaved (screenshot = whole screen captured and decoded, not encoded):`);
   for (const l of lanes)
     console.log(
-      `  ${l.label.padEnd(28)} screenshot p50 ${p50(l.capture).toFixed(1)} ms; click dispatch p50 ${p50(l.dispatch).toFixed(1)} ms, until the app logged it p50 ${p50(l.reported).toFixed(1)} ms; landed ${l.landed}/${l.dispatch.length}`,
+      `  ${l.label.padEnd(28)} screenshot p50 ${p50(l.capture).toFixed(1)} ms; click dispatch p50 ${p50(l.dispatch).toFixed(1)} ms, until the app logged it p50 ${p50(l.reported).toFixed(1)} ms; landed ${l.landed}/${l.dispatch.length}; ${[...UNICODE].length} code points beyond the layout typed until logged p50 ${p50(l.typed).toFixed(1)} ms, exactly ${l.typedExactly}/${l.typed.length}`,
     );
   const [wl, x] = lanes;
   if (wl !== undefined && x !== undefined)
     console.log(
-      `  ratio portal / X11: screenshot ${(p50(wl.capture) / p50(x.capture)).toFixed(1)}×, click dispatch ${(p50(wl.dispatch) / p50(x.dispatch)).toFixed(1)}×, click until logged ${(p50(wl.reported) / p50(x.reported)).toFixed(1)}×`,
+      `  ratio portal / X11: screenshot ${(p50(wl.capture) / p50(x.capture)).toFixed(1)}×, click dispatch ${(p50(wl.dispatch) / p50(x.dispatch)).toFixed(1)}×, click until logged ${(p50(wl.reported) / p50(x.reported)).toFixed(1)}×, text beyond the layout until logged ${(p50(wl.typed) / p50(x.typed)).toFixed(1)}×`,
     );
 } finally {
   for (const l of lanes) await l.screen.close().catch(() => undefined);
