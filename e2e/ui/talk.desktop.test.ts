@@ -8,7 +8,7 @@ import { REPO_ROOT } from '../../main/core/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
 import { approvalId, armed, cardFor, settleQueue } from './queue.js';
-import { UI_LANES, type UiSession } from './uiLanes.js';
+import { UI_LANES, themePage, type UiSession } from './uiLanes.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const THEMES = ['light', 'dark'] as const;
@@ -48,14 +48,10 @@ describe('talking to the person in the supervisor UI', () => {
       let page: Page;
       let close: (() => Promise<void>) | undefined;
       before(async () => {
-        if (theme === 'light') page = ui.page;
-        else ({ page, close } = await ui.darkPage());
-        await page.setViewportSize({ width: 1280, height: 720 });
-        await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
+        ({ page, close } = await themePage(ui, theme));
       });
       after(async () => {
-        // The light page is the session's own; only the dark one is closed here.
-        if (close !== undefined) await close();
+        await close?.();
       });
       const outcomeOf = (id: string) => page.locator(`[data-testid="recent-decision"][data-approval-id="${id}"]`).getByTestId('recent-outcome');
 

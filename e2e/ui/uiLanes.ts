@@ -24,6 +24,17 @@ export interface UiSession {
 }
 
 /**
+ * A theme's page at 1280×720 with the brake shown running: the session's own page in the light
+ * theme, a fresh dark one otherwise. `close` closes only the dark one (the light page is the session's).
+ */
+export async function themePage(ui: UiSession, theme: 'light' | 'dark'): Promise<{ page: Page; close: () => Promise<void> }> {
+  const { page, close } = theme === 'light' ? { page: ui.page, close: () => Promise.resolve() } : await ui.darkPage();
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
+  return { page, close };
+}
+
+/**
  * Where the UI specs run: `browser` (overseer serve + Debian's Chromium) and `electron` (the
  * desktop app through Playwright's _electron.launch). A lane that cannot run on a machine says why.
  */

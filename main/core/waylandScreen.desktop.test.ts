@@ -12,6 +12,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startGnomeDesktop, type GnomeDesktop } from '../../desktop/gnomeDesktop.js';
 import { answerRemoteDesktop, answerScreenshotQuestion, remoteDesktopDialogShown, screenshotQuestionShown } from '../../desktop/gnomeDialogs.js';
 import type { PendingApproval, Receipt, ScreenConsent, ScreenshotAnswer } from '../../protocol/index.js';
+import { canvasIn } from '../testing/canvasPattern.js';
 import { decodePng, rgbAt, type DecodedPng } from '../testing/pngDecode.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../testing/serveHarness.js';
 import { REPO_ROOT } from './paths.js';
@@ -55,20 +56,6 @@ async function until<T>(get: () => T | undefined | Promise<T | undefined>, what:
     if (v !== undefined) return v;
   }
   throw new Error(`timed out waiting for ${what}`);
-}
-
-/** The canvas's top-left in the picture: its red quadrant (199x149 inside the border), or undefined. */
-function canvasIn(png: DecodedPng): { x: number; y: number } | undefined {
-  for (let y = 0; y < png.height; y++)
-    for (let x = 0; x < png.width; x++) {
-      const [r, g, b] = rgbAt(png, x, y);
-      if (r === 255 && g === 0 && b === 0) {
-        const corner = rgbAt(png, x + 198, y + 148);
-        const past = rgbAt(png, x + 199, y);
-        return corner.join() === '255,0,0' && past.join() === '0,255,0' ? { x: x - 1, y: y - 1 } : undefined;
-      }
-    }
-  return undefined;
 }
 
 describe('the screen tier on a GNOME Wayland session through the real server', () => {
