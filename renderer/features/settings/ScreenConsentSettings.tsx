@@ -76,8 +76,8 @@ function WindowsUnknown({ inline = false }: { inline?: boolean }) {
   const words = (
     <p className="warning small" data-testid="screen-windows-unknown">
       This desktop tells no program where windows are. So agents’ screenshots show Overseer’s own window whenever it is on screen (its cards, and a pairing link
-      while one is shown), and a click or key you approve could land on it. Overseer does not take your decisions while an agent’s input is being sent, nor for
-      1.5 s after. To keep Overseer out of agents’ sight, keep it on another workspace while they work, or supervise from another device.
+      while one is shown), and a click you approve could land on it. Overseer does not take your decisions while an agent’s input is being sent, nor for a
+      second after. To keep Overseer out of agents’ sight, keep it on another workspace while they work, or supervise from another device.
     </p>
   );
   if (inline) return words;
