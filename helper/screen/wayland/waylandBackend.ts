@@ -176,7 +176,7 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
 
   /**
    * The session's Xwayland clipboard, where this desktop shares it with Wayland apps: connected once
-   * and kept; a failure is kept for a few seconds (capabilities ask before every input).
+   * and kept; a failure is kept for a few seconds.
    */
   let clipboard: { at: number; open: Promise<XwaylandClipboard | ClipboardUnavailable> } | undefined;
   const reachClipboard = async (): Promise<XwaylandClipboard | ClipboardUnavailable> => {
@@ -193,6 +193,16 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
       ),
     };
     return clipboard.open;
+  };
+  /**
+   * Whether text beyond the layout can be pasted, for capabilities, without connecting: on a session
+   * whose Xwayland starts on demand, a connection would start it, and capabilities run before every
+   * input. The connection is made when a text first needs it; a failure then is kept and said here.
+   */
+  const clipboardLikely = async (): Promise<boolean> => {
+    if (!desktop.sharesXwaylandClipboard || (env['DISPLAY'] ?? '') === '') return false;
+    if (clipboard === undefined) return true;
+    return !((await clipboard.open) instanceof ClipboardUnavailable && performance.now() - clipboard.at < KEYMAP_KNOWN_MS);
   };
 
   /**
@@ -286,14 +296,14 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
   const backend: WaylandScreenBackend = {
     name: 'wayland',
     async capabilities(): Promise<ScreenCapabilities> {
-      const [shotVersion, permission, rdVersion, devices, layoutIsKnown, mons, clipboardReached] = await Promise.all([
+      const [shotVersion, permission, rdVersion, devices, layoutIsKnown, mons, pasteable] = await Promise.all([
         screenshots.version(CALL_MS).catch(() => 0),
         screenshots.permission(CALL_MS),
         remote.version(CALL_MS).catch(() => 0),
         remote.deviceTypes(CALL_MS).catch(() => 0),
         layoutKnown(),
         monitors(),
-        reachClipboard(),
+        clipboardLikely(),
       ]);
       const state = remote.state();
       const captureDegradations = ['screen_only', 'no_window_positions'];
@@ -307,9 +317,7 @@ export async function openWaylandBackend(options: WaylandBackendOptions): Promis
       if (desktop.asksNoConsent) inputDegradations.push('no_consent_asked');
       else if (state === 'not_asked' || state === 'asking') inputDegradations.push('consent_not_yet_given');
       if (state === 'refused' || state === 'view_only' || state === 'stopped') inputDegradations.push(`consent_${state}`);
-      inputDegradations.push(
-        !layoutIsKnown ? 'keymap_unknown' : clipboardReached instanceof XwaylandClipboard ? 'text_via_clipboard' : 'text_limited_to_layout',
-      );
+      inputDegradations.push(!layoutIsKnown ? 'keymap_unknown' : pasteable ? 'text_via_clipboard' : 'text_limited_to_layout');
       const inputAvailable = rdVersion > 0 && (devices & 3) === 3 && !['refused', 'view_only', 'stopped'].includes(state);
       if (rdVersion === 0) inputDegradations.push('no_remote_desktop_portal');
       // The suite runs GNOME's and KDE Plasma 5's portals (docs/wayland.md#kde): elsewhere the calls are not tested.
