@@ -88,6 +88,8 @@ export function screenMethods(backend: Backend, log: (line: string) => void, bac
     agent: () => callScope()?.agent,
   };
   const service = new ScreenService(() => openScreenBackend(log), context, log, defaultWork(log, backlog));
+  // Values that are typed (a web page's fields, a sheet's cells) go through this keyboard, in the caller's scope.
+  backend.useTypist?.(service.keyboard);
   return {
     handles: (method): method is Parameters<ScreenMethods['handle']>[0] => ScreenService.handles(method),
     handle: (method, params, signal) => service.handle(method, params, signal),

@@ -32,6 +32,8 @@ export const ERROR_CODES = [
   'input_unavailable',
   'connection_unavailable',
   'wrong_connection',
+  'application_unresponsive',
+  'window_gone',
   'internal',
 ] as const;
 
@@ -79,6 +81,9 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
     'The connection the call aims at is down, disabled, removed or unauthenticated; nothing fell back to another desktop. data.connection, data.reason (down, disabled, removed, unauthenticated, host_key_unknown, host_key_changed, unsupported_session, no_session, helper_missing), data.hint: what to fix.',
   wrong_connection:
     'The id (window, target, observation or screenshot) came from another connection than the one active for you now: nothing was read or done. data.connection (where the id came from) and data.active.',
+  application_unresponsive:
+    'An application stopped answering its accessibility calls: Overseer leaves it alone (no call is sent to it) and asks again later, while every other application stays fast. data.app, data.pid, data.since_ms (how long it has not answered), data.retry_after_ms (when Overseer asks it again). Wait, or work with another window.',
+  window_gone: 'The window, or the application it belonged to, no longer exists. data.window. List the windows again.',
   internal: 'A bug. It was logged; the process keeps running.',
 };
 

@@ -114,6 +114,11 @@ export const HelperReadParams = ReadBudgetArgs.extend({
    * it asks without them: one D-Bus call less per element (docs/performance.md#what-a-read-asks).
    */
   rects: z.boolean().optional(),
+  /**
+   * What `max_tokens` counts: the compact text lines the agent is sent (`text`), or the JSON
+   * elements (`json`, the default) (docs/tools.md#budgets-and-cuts).
+   */
+  tokens_of: z.enum(['text', 'json']).optional(),
   /** Answer where the read spent its time (bench and diagnostics). */
   profile: z.boolean().optional(),
 });

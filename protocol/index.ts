@@ -1,3 +1,4 @@
+export * from './compactText.js';
 export * from './connections.js';
 export * from './coords.js';
 export * from './elements.js';

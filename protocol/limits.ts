@@ -51,7 +51,10 @@ export function limitField(spec: LimitSpec, describe: string): z.ZodOptional<z.Z
   return z.number().int().min(spec.min).describe(`${describe} Default ${spec.default}, ceiling ${spec.ceiling} (larger values are clamped).`).optional();
 }
 
-/** Names of the cuts a bounded answer can report (docs/tools.md#budgets-and-cuts). */
-export const TRUNCATIONS = ['limit', 'max_nodes', 'max_depth', 'max_children', 'max_text', 'max_tokens', 'timeout', 'provider_error'] as const;
+/**
+ * Names of the cuts a bounded answer can report (docs/tools.md#budgets-and-cuts). `visible_part`:
+ * a container that manages its descendants (a spreadsheet, a huge list) was read by its visible part only.
+ */
+export const TRUNCATIONS = ['limit', 'max_nodes', 'max_depth', 'max_children', 'max_text', 'max_tokens', 'timeout', 'provider_error', 'visible_part'] as const;
 export const Truncation = z.enum(TRUNCATIONS);
 export type Truncation = z.infer<typeof Truncation>;

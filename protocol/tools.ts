@@ -185,6 +185,11 @@ export const Receipt = z.object({
   error: ErrorInfo.optional(),
   action_call_made: z.union([z.boolean(), z.literal('unknown')]),
   path: z.string().optional(),
+  /**
+   * How the action runs where the element's own interface cannot carry it, e.g. set_value typed into
+   * a web page's field (docs/tools.md#set-value-by-typing); the card said it before a person decided.
+   */
+  method: z.string().max(300).optional(),
   verification: z.enum(['verified', 'mismatch', 'not_checked']),
   verification_detail: z.string().optional(),
   after: Element.optional(),

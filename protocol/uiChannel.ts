@@ -134,6 +134,8 @@ export const PendingApproval = z.object({
   text: z.string().optional(),
   /** The element's current value, for the diff (absent for password fields). */
   current_value: z.string().optional(),
+  /** How the action will run where the element's own interface cannot carry it (set_value by typing: focus, select, type). */
+  method: z.string().max(300).optional(),
   password: z.boolean(),
   /** The element acted on (element_act); a screen input has `screen` instead. */
   target: Element.optional(),

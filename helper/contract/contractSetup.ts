@@ -41,7 +41,18 @@ export interface ContractSetup {
  * (an OSWorld VM's tree), acting at all (`act`: element_act is refused pattern_unsupported),
  * automation ids, and process ids.
  */
-export type ContractFeature = 'range_value' | 'expand' | 'tree' | 'focus' | 'scroll' | 'listing_asks_app' | 'act' | 'automation_id' | 'process_identity';
+export type ContractFeature =
+  | 'range_value'
+  | 'expand'
+  | 'tree'
+  | 'focus'
+  | 'scroll'
+  | 'listing_asks_app'
+  | 'act'
+  | 'automation_id'
+  | 'process_identity'
+  /** A per-application circuit breaker: a frozen application is answered application_unresponsive at once after its first timeout. */
+  | 'backs_off';
 
 /** The selector of one of the contract's named elements: its automation id, or its role and name where the backend has no ids. */
 export function selectorOf(s: ContractSetup, name: string): Selector {

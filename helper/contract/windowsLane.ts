@@ -38,7 +38,10 @@ const IDS: Readonly<Record<string, string>> = {
 /** What the Win32 tier cannot do (no message contract, no foreground input), and what the Win32 fixture does not have. */
 function lacks(backend: string): Partial<Record<ContractFeature, string>> {
   const fixture = 'the Win32 fixture has no';
-  const common = { listing_asks_app: 'window titles are read without asking the application (InternalGetWindowText), so a frozen one is listed in full' };
+  const common = {
+    listing_asks_app: 'window titles are read without asking the application (InternalGetWindowText), so a frozen one is listed in full',
+    backs_off: 'the Windows backends have no per-application circuit breaker: each read of a frozen application waits out its own budget',
+  };
   if (backend === 'uia')
     return {
       ...common,

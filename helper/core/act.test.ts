@@ -85,12 +85,12 @@ describe('element_act by bound reference', () => {
     nothingDispatched(b);
   });
 
-  it('refuses stale_window when the window is gone', async () => {
+  it('refuses window_gone when the window is gone', async () => {
     const b = settings();
     const ref = await refTo(b, { name: 'Save' });
     b.windowOpen = false;
     const r = await run(b, { element: ref, action: 'invoke' });
-    assert.equal(r.refusal?.code, 'stale_window');
+    assert.equal(r.refusal?.code, 'window_gone');
     nothingDispatched(b);
   });
 

@@ -361,6 +361,14 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
         throw error;
       }
     }
+    try {
+      // How it will run, where not through the element's own interface: the card says so before anyone decides.
+      const plan = await backend.plan?.(backendSource(source), node, p.action, p.text);
+      if (plan !== undefined) result.method = plan.summary;
+    } catch (error) {
+      if (error instanceof OverseerError) return { ...result, refusal: error.info };
+      throw error;
+    }
     if (p.check_only === true) return { ...result, outcome: 'pending' };
     before = { ...node, state: { ...node.state } };
     comboKey = p.action === 'select' ? comboAncestor(source, node)?.key : undefined;
@@ -377,7 +385,7 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
           ...result,
           outcome: error.outcome,
           action_call_made: error.callMade,
-          error: errorInfo(error.outcome === 'unknown' ? 'timeout' : 'internal', error.message),
+          error: errorInfo(error.code ?? (error.outcome === 'unknown' ? 'timeout' : 'internal'), error.message, error.data),
         };
       throw error;
     }

@@ -1,6 +1,7 @@
 import type {
   Action,
   BackendName,
+  ErrorCode,
   ElementField,
   ElementState,
   Exclusions,
@@ -23,6 +24,8 @@ export interface NativeNode {
   children: string[] | undefined;
   /** Child count the provider reports (may exceed children known); −1 when it does not say. */
   childCount: number;
+  /** Set when `children` holds only part of them on purpose (a visible part, the first few): the walk reports it. */
+  childrenCut?: ChildrenCut;
   role: Role;
   nativeRole?: string;
   name?: string;
@@ -37,6 +40,13 @@ export interface NativeNode {
   detailed: boolean;
   /** Fields the provider failed to answer. */
   unread: Set<ElementField>;
+}
+
+/** Why a node's children are only some of them, as the walk reports it (a cut is never silent). */
+export interface ChildrenCut {
+  cut: Truncation;
+  /** A sentence for the answer's notes. */
+  note: string;
 }
 
 /** A resolved top-level window with its identity. */
@@ -114,6 +124,13 @@ export interface Backend {
   onChange?(listener: (pids: number[]) => void): void;
   /** Calls the action on a node through its semantic pattern. Throws pattern_unsupported. */
   dispatch(source: TreeSource, node: NativeNode, action: Action, text: string | undefined, deadline: Deadline): Promise<DispatchResult>;
+  /**
+   * How the action will run when not through the node's own interface (set_value by typing), or
+   * undefined when it will; throws the typed reason it cannot run at all. Asked before a person is.
+   */
+  plan?(source: TreeSource, node: NativeNode, action: Action, text: string | undefined): Promise<ActionPlan | undefined>;
+  /** Gives the backend the keyboard (the screen tier), for the actions it types. */
+  useTypist?(typist: Typist): void;
   /** Answers the screen tier's questions (backends that can; others leave cards without an element). */
   readonly probe?: TreeProbe;
   /** Reports windows that appeared or gained the focus (backends with events), for prefetching. */
@@ -174,7 +191,34 @@ export class DispatchError extends Error {
     message: string,
     readonly callMade: boolean | 'unknown',
     readonly outcome: 'failed' | 'unknown',
+    /** The error code the receipt names, when not the default (`timeout` for unknown, `internal` for failed). */
+    readonly code?: ErrorCode,
+    readonly data?: Record<string, unknown>,
   ) {
     super(message);
   }
+}
+
+/** How an action will run where the element's own interface cannot carry it (docs/tools.md#set-value-by-typing). */
+export interface ActionPlan {
+  /** A sentence for the card and the receipt: what will be done, in order. */
+  summary: string;
+}
+
+/** One step of typing: a key combination tapped (`Control_L`, `a`), or text typed exactly. */
+export type TypeStep = { keys: readonly string[] } | { text: string };
+
+/**
+ * The keyboard, for actions that are typed (set_value where the provider's EditableText is missing
+ * or does nothing): the screen tier, bound to one element of one application.
+ */
+export interface Typist {
+  /** Throws the typed reason keys cannot be sent on this desktop (input_unavailable), before anyone is asked. */
+  check(): Promise<void>;
+  /**
+   * Sends the steps to the element `key` of process `pid`: brings its window (`title`) to the
+   * keyboard first where the desktop allows it, and sends each step only while that window has the
+   * keyboard and the element the focus. Throws typed errors with `data.sent` (steps sent before).
+   */
+  type(target: { pid: number; title: string; key: string }, steps: readonly TypeStep[]): Promise<{ path: string }>;
 }

@@ -96,6 +96,12 @@ describe('matchNode', () => {
     assert.equal(m(node({ automationId: 'save_ru' }), { automation_id: 'SAVE_RU' }), 'no');
   });
 
+  it('finds the text an element shows: its value, or the name of a text element without one', () => {
+    assert.equal(m(node({ role: 'paragraph', name: '', value: 'Remember the milk.' }), { value_contains: 'the MILK' }), 'yes');
+    assert.equal(m(node({ role: 'label', name: 'Remember the milk.' }), { value_contains: 'milk' }), 'yes');
+    assert.equal(m(node({ role: 'button', name: 'Remember the milk.' }), { value_contains: 'milk' }), 'no', "a button's name is not text it shows");
+  });
+
   it('never matches a password value', () => {
     assert.equal(m(node({ value: 'hunter2', state: { password: true } }), { value_contains: 'hunter' }), 'no');
   });
@@ -121,6 +127,45 @@ describe('walk', () => {
     const depth = await walk(source(wide(5)), { maxNodes: 1000, maxDepth: 1, maxChildren: 100 }, new Deadline(1000));
     assert.deepEqual([...depth.truncated], ['max_depth']);
     assert.deepEqual(depth.keys, ['root', 'a', 'b']);
+  });
+
+  it("spends the budget on a document's content before a wide toolbar row and before what is hidden", async () => {
+    // window > [toolbar (40 buttons), menu (offscreen, 10 items), pane > document > 30 paragraphs]
+    const spec: Record<string, [Role, string, string[]]> = {
+      root: ['window', 'Writer', ['bar', 'menu', 'pane']],
+      bar: ['tool_bar', 'Standard', Array.from({ length: 40 }, (_, i) => `b${i}`)],
+      menu: ['menu', 'File', Array.from({ length: 10 }, (_, i) => `m${i}`)],
+      pane: ['pane', '', ['doc']],
+      doc: ['document', 'Letter', Array.from({ length: 30 }, (_, i) => `p${i}`)],
+    };
+    for (let i = 0; i < 40; i++) spec[`b${i}`] = ['button', `B${i}`, []];
+    for (let i = 0; i < 10; i++) spec[`m${i}`] = ['menu_item', `M${i}`, []];
+    for (let i = 0; i < 30; i++) spec[`p${i}`] = ['paragraph', '', []];
+    const hidden = { menu: { state: { enabled: true, offscreen: true } } };
+    const r = await walk(source(spec, hidden), { maxNodes: 40, maxDepth: 10, maxChildren: 1000 }, new Deadline(1000));
+    const paragraphs = r.keys.filter((k) => k.startsWith('p') && k !== 'pane');
+    assert.equal(paragraphs.length, 30, 'every paragraph is read');
+    assert.ok(
+      ['root', 'bar', 'pane', 'doc'].every((k) => r.keys.includes(k)),
+      'with the ancestors and the shown siblings above them',
+    );
+    assert.ok(!r.keys.includes('menu'), 'a closed menu comes last, even at the top');
+    assert.ok(!r.keys.some((k) => k.startsWith('m')), 'a closed menu comes last');
+    assert.ok(r.truncated.has('max_nodes'));
+    assert.match(r.notes.join(' '), /content first/);
+    // Every element comes after its parent, so a token budget spent in this order keeps the tree whole.
+    for (const [i, k] of r.keys.entries()) if (k !== 'root') assert.ok(r.keys.indexOf(source(spec, hidden).node(k)?.parent ?? '') < i, k);
+  });
+
+  it('says so when children were read in part on purpose (a visible part)', async () => {
+    const r = await walk(
+      source(wide(3), { a: { childrenCut: { cut: 'visible_part', note: 'visible_part: only the visible rows' } } }),
+      { maxNodes: 1000, maxDepth: 10, maxChildren: 100 },
+      new Deadline(1000),
+    );
+    assert.deepEqual([...r.truncated], ['visible_part']);
+    assert.deepEqual(r.notes, ['visible_part: only the visible rows']);
+    assert.equal(r.complete, false);
   });
 
   it('reports a complete walk only when nothing was cut', async () => {

@@ -79,7 +79,7 @@ export class FakeBackend implements Backend {
   readonly elements = new Map<string, FakeElement>();
   /** The window as the desktop shows it now (title, rect, owning process). */
   window: WindowInfo;
-  /** False once the window closed: resolving it answers stale_window. */
+  /** False once the window closed: resolving it answers window_gone. */
   windowOpen = true;
   /** Processes running now; any other identity is stale_process. */
   running: ProcessIdentity[];
@@ -174,7 +174,7 @@ export class FakeBackend implements Backend {
 
   resolveWindow(id: string | undefined): Promise<WindowHandle> {
     if (!this.windowOpen || (id !== undefined && id !== this.window.window))
-      return Promise.reject(fail('stale_window', `window ${id ?? '(foreground)'} is gone`));
+      return Promise.reject(fail('window_gone', `window ${id ?? '(foreground)'} is gone`));
     return Promise.resolve({
       info: { ...this.window, ...(this.window.rect ? { rect: { ...this.window.rect } } : {}) },
       rootKey: this.rootKey,

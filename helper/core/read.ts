@@ -127,6 +127,8 @@ export async function readWindow(backend: Backend, p: HelperReadParams, signal: 
       identity: p.identity === true,
       rects,
       maxTokens: p.for_ui === true ? Number.POSITIVE_INFINITY : limits.max_tokens.value,
+      tokensOf: p.tokens_of ?? 'json',
+      depth: result.depth,
     });
     profiler?.lap('shape');
     const truncated = new Set([...result.truncated, ...source.truncated, ...shaped.truncated]);

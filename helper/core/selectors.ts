@@ -7,6 +7,9 @@ function normRole(role: string): string {
   return fold(role).replace(/[\s_-]/g, '');
 }
 
+/** Roles whose name is the text they show, which value_contains reads where they have no value (docs/tools.md#selectors). */
+const TEXT_ROLES = new Set(['label', 'heading', 'paragraph', 'cell', 'list_item', 'link', 'status_bar', 'tool_tip']);
+
 /** The result of testing one node: a match, a definite mismatch, or the unread fields that prevent a decision. */
 export type MatchResult = 'yes' | 'no' | ElementField[];
 
@@ -36,7 +39,9 @@ export function matchNode(node: NativeNode, selector: Selector): MatchResult {
   if (selector.value_contains !== undefined) {
     if (node.state?.password === true) return 'no';
     const want = fold(selector.value_contains);
-    if (!text('value', node.value, (v) => fold(v).includes(want))) return 'no';
+    // The text an element shows: its value, or the name of a text element that has none (a label, Chromium's static text).
+    const shown = node.value ?? (TEXT_ROLES.has(node.role) ? node.name : undefined);
+    if (!text('value', shown, (v) => fold(v).includes(want))) return 'no';
   }
   return unread.length > 0 ? unread : 'yes';
 }

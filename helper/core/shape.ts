@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Element, ElementRef, Truncation } from '../../protocol/index.js';
+import { lineTokens, type Element, type ElementRef, type Truncation } from '../../protocol/index.js';
 import type { NativeNode, TreeSource, WindowHandle } from './backend.js';
 import { approxTokens, cutText } from './text.js';
 
@@ -93,7 +93,12 @@ export interface Shaped {
  * max_tokens is spent in walk (breadth-first) order, so a cut keeps the upper levels whole, like
  * max_nodes. Each element appears once, under the parent the walk reached it through.
  */
-export function shape(source: TreeSource, walkOrder: readonly string[], format: 'tree' | 'flat', options: ShapeOptions & { maxTokens: number }): Shaped {
+export function shape(
+  source: TreeSource,
+  walkOrder: readonly string[],
+  format: 'tree' | 'flat',
+  options: ShapeOptions & { maxTokens: number; tokensOf?: 'text' | 'json'; depth?: ReadonlyMap<string, number> },
+): Shaped {
   const truncated = new Set<Truncation>();
   const notes: string[] = [];
   const kept = new Map<string, Element>();
@@ -104,7 +109,8 @@ export function shape(source: TreeSource, walkOrder: readonly string[], format: 
     const parent = node.parent;
     if (key !== source.window.rootKey && (parent === undefined || !kept.has(parent))) continue;
     const el = toElement(source, node, options);
-    const cost = approxTokens(el) + 2;
+    // What the agent is sent: its text line (with the handle put in place of the key), or the JSON element.
+    const cost = options.tokensOf === 'text' ? lineTokens(el, options.depth?.get(key) ?? 0) : approxTokens(el) + 2;
     if (tokens + cost > options.maxTokens && kept.size > 0) {
       truncated.add('max_tokens');
       notes.push(`max_tokens: stopped at about ${tokens} tokens (${kept.size} elements)`);

@@ -124,6 +124,11 @@ export interface ScreenBackend {
   /** The handle of the top-level window with the keyboard focus, if any. */
   focusedWindow(): Promise<string | undefined>;
   /**
+   * Asks the window manager to bring this window to the front with the keyboard focus (X11:
+   * `_NET_ACTIVE_WINDOW`, as a pager does). Absent where no program may do so (Wayland).
+   */
+  activate?(handle: string): Promise<void>;
+  /**
    * Forgets the desktop's standing consents (docs/wayland.md#consent), so it asks the person again.
    * Absent on backends whose desktop asks nothing.
    */

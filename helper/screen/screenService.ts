@@ -25,6 +25,7 @@ import {
   type WindowInfo,
 } from '../../protocol/index.js';
 import { CaptureStore, type KeptCapture } from './captureStore.js';
+import { checkKeyboard, typeIntoElement, type FocusAccess, type FocusStep } from './focusTyping.js';
 import { sharedFrame, type EncoderPool } from './encoderPool.js';
 import { PERSON_LANE, ScreenQueue } from './screenQueue.js';
 import { MAX_ANSWER_BACKLOG, defaultWork, type ScreenWork } from './screenWork.js';
@@ -228,6 +229,22 @@ export class ScreenService {
       };
     }
   }
+
+  /** The keyboard bound to one element, for element_act's values that are typed (focusTyping.ts). */
+  readonly keyboard = {
+    check: async (): Promise<void> => {
+      await checkKeyboard(this.focusAccess);
+    },
+    type: (target: { pid: number; title: string; key: string }, steps: readonly FocusStep[]): Promise<{ path: string }> =>
+      typeIntoElement(this.focusAccess, target, steps),
+  };
+
+  private readonly focusAccess: FocusAccess = {
+    backend: () => this.backend('input_unavailable'),
+    stack: (backend) => this.stack(backend),
+    focus: async (backend, windowsUnknown) => this.keyboardFocus(backend, windowsUnknown ? [] : await this.stack(backend), windowsUnknown),
+    hasFocus: (key) => this.context.hasFocus?.(key) ?? Promise.resolve(undefined),
+  };
 
   /** The stack with application names and exclusion verdicts. */
   private async stack(backend: ScreenBackend): Promise<Annotated[]> {

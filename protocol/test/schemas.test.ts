@@ -85,7 +85,7 @@ describe('agent tool schemas', () => {
     for (const code of ERROR_CODES) assert.ok(ERROR_DOCS[code].length > 10, code);
     // The closed set of docs/tools.md#errors, in its order.
     const spec =
-      'invalid_argument not_found ambiguous unreadable incomplete_scan pattern_unsupported not_enabled stale_process stale_window stale_element snapshot_unknown snapshot_expired snapshot_spent snapshot_superseded snapshot_evicted excluded_target target_elevated accessibility_unavailable no_interactive_desktop timeout helper_unavailable denied expired braked withdrawn stale_screen capture_unavailable input_unavailable connection_unavailable wrong_connection internal';
+      'invalid_argument not_found ambiguous unreadable incomplete_scan pattern_unsupported not_enabled stale_process stale_window stale_element snapshot_unknown snapshot_expired snapshot_spent snapshot_superseded snapshot_evicted excluded_target target_elevated accessibility_unavailable no_interactive_desktop timeout helper_unavailable denied expired braked withdrawn stale_screen capture_unavailable input_unavailable connection_unavailable wrong_connection application_unresponsive window_gone internal';
     assert.deepEqual([...ERROR_CODES], spec.split(' '));
   });
 });

@@ -1,13 +1,15 @@
-import { rect, type Rect } from '../../../protocol/index.js';
+import { rect, type Pattern, type Rect } from '../../../protocol/index.js';
 import type { DetailScope } from '../../core/backend.js';
 import type { Deadline } from '../../core/deadline.js';
 import { I, makeNode, patternsOf, type AtspiNode } from './atspiNode.js';
 import { DBusReplyError, type A11yBus } from './dbus.js';
 import { CACHE_ITEMS_SIGNATURE, cacheItemNodes } from './cacheItems.js';
 import { formatNumber, pool, str, type Problems } from './readSupport.js';
-import { NULL_PATH, ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
+import { boundedChildList, boundedChildren } from './children.js';
+import { NULL_PATH, ROOT_PATH, asRef, keyOf, refOf, type Ref } from './refs.js';
 import { classify, type EventEffect } from './events.js';
 import { S, STATE_NUMBERS, mapRole, mapState } from './roles.js';
+import { UNKNOWN_PROFILE, toolkitProfile, type ToolkitProfile } from './toolkits.js';
 
 /** Largest text read for a value; answers cut it further to max_text_chars. */
 const MAX_VALUE_READ = 20_001;
@@ -42,8 +44,6 @@ const CONCURRENCY = 64;
  * left unasked when every one was empty (docs/performance.md#what-a-read-asks).
  */
 const ID_PROBE = 32;
-/** Toolkits whose objects carry an accessible id only where the application set one (GTK 3 and 4). */
-const IDLESS_TOOLKITS = /^gtk$/i;
 /** Objects whose last event is remembered (for passes in flight); an application that keeps making new ones must not grow the helper. */
 const TOUCHED_MAX = 50_000;
 /** How long the barrier a window's resolution made stands for the tree source opened right after it. */
@@ -59,8 +59,12 @@ interface Detail {
   rect?: { rect: Rect | undefined };
 }
 
-/** Objects whose value or text the answer carries. */
-const hasValue = (node: AtspiNode): boolean => node.interfaces.has(I.value) || node.interfaces.has(I.text) || node.role === 'combo_box';
+/** Roles whose text is what they show, read as their value where the toolkit keeps a document's text in them (ToolkitProfile.contentText). */
+const CONTENT_ROLES = new Set(['paragraph', 'heading', 'label', 'status_bar', 'list_item', 'cell', 'link', 'group', 'alert', 'tool_tip', 'header']);
+/** Roles GTK 4.8 names by joining their own name and their label's ("7 7"). */
+const LABELLED_ROLES = new Set(['button', 'toggle_button', 'check_box', 'radio_button', 'menu_item', 'tab_item', 'link', 'split_button']);
+/** U+FFFC stands in a hypertext for each embedded child; the children are listed in the tree. */
+const EMBEDDED = /\uFFFC/g;
 
 /** A state or name change that arrived while the structure was being read, applied again to the result. */
 type Patch = { key: string; state: { name: string; on: boolean } } | { key: string; name: string } | { key: string; role: number };
@@ -86,8 +90,11 @@ export class AppCache {
   private proven = { seq: -1, at: 0 };
   /** Loads that reused the cache after a barrier, and that read the structure again. */
   readonly loads = { reused: 0, reloaded: 0, nodes: 0, ms: 0 };
-  /** The application's toolkit (Application.ToolkitName), once read. */
-  private toolkit: string | undefined;
+  /** The application's toolkit and what it does differently (toolkits.ts), once read. */
+  private profile: ToolkitProfile = UNKNOWN_PROFILE;
+  private profileRead = false;
+  /** Set when the application answered Cache.GetItems with nothing though it has windows: it is walked (Qt 5). */
+  bulkEmpty = false;
   /** Automation ids answered so far (empty or not), and whether any was not empty. */
   private idsAnswered = 0;
   private idSeen = false;
@@ -222,7 +229,8 @@ export class AppCache {
       else states.delete(n);
       node.states = states;
       node.state = mapState(states, node.nativeRole ?? '');
-      node.patterns = patternsOf(node, node.parent === undefined ? undefined : this.nodes.get(node.parent));
+      this.adjustState(node);
+      node.patterns = this.patternsOf(node, this.nodes);
     }
     if (name === 'showing' || name === 'visible') for (const k of this.subtree(key)) this.dropDetail(k, 'rect');
   }
@@ -248,13 +256,39 @@ export class AppCache {
       node.role = role;
       node.nativeRole = nativeRole;
       node.state = mapState(node.states, nativeRole);
-      node.patterns = patternsOf(node, node.parent === undefined ? undefined : this.nodes.get(node.parent));
+      this.adjustState(node);
+      node.patterns = this.patternsOf(node, this.nodes);
     }
   }
 
   /** Applies an accessible-name change to the cached object. */
   private patchName(key: string, name: string): void {
-    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) if (node !== undefined) node.name = name;
+    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) if (node !== undefined) this.adjustName(node, name);
+  }
+
+  /** The name a person sees, from the provider's (ToolkitProfile.name). */
+  private adjustName(node: AtspiNode, raw: string): void {
+    const fixed = LABELLED_ROLES.has(node.role) || raw.startsWith('Gtk') || raw.startsWith('Adw') ? this.profile.name(raw) : { name: raw };
+    node.name = fixed.name;
+    if (fixed.className !== undefined) node.className = fixed.className;
+  }
+
+  /** States as the toolkit means them (GTK 4.8 sets no SHOWING: only VISIBLE says whether an element shows). */
+  private adjustState(node: AtspiNode): void {
+    if (this.profile.showingUnreported && node.state !== undefined) node.state.offscreen = !node.states.has(S.visible);
+  }
+
+  /** Applies the profile to a node as read. */
+  private adjust(node: AtspiNode): void {
+    this.adjustName(node, node.name ?? '');
+    this.adjustState(node);
+    if (this.profile.meaninglessValue.has(node.role)) node.patterns = node.patterns.filter((p) => p !== 'range_value');
+  }
+
+  /** The node's patterns (atspiNode.ts), less what its toolkit's provider offers without meaning. */
+  private patternsOf(node: AtspiNode, nodes: ReadonlyMap<string, AtspiNode>): Pattern[] {
+    const patterns = patternsOf(node, node.parent === undefined ? undefined : nodes.get(node.parent));
+    return this.profile.meaninglessValue.has(node.role) ? patterns.filter((p) => p !== 'range_value') : patterns;
   }
 
   /** Drops everything (used after a read met provider failures). */
@@ -305,7 +339,9 @@ export class AppCache {
     this.reading = true;
     let loaded: AtspiNode[];
     try {
-      [loaded] = await Promise.all([this.loadNodes(deadline), this.readToolkit(deadline)]);
+      // The profile decides how objects are read (readNode): known before the first structural read.
+      if (!this.profileRead) await this.readToolkit(deadline);
+      loaded = await this.loadNodes(deadline);
     } finally {
       this.reading = false;
     }
@@ -332,6 +368,7 @@ export class AppCache {
       const node = nodes.get(key);
       if (node !== undefined && node.children === undefined) node.children = list;
     }
+    for (const node of loaded) this.adjust(node);
     for (const node of nodes.values()) this.restore(node, nodes);
     this.nodes = nodes;
     // States and names that changed meanwhile carry their new values: whichever the structure holds, these are current.
@@ -349,10 +386,26 @@ export class AppCache {
     if (this.fresh) this.proven = { seq: this.eventSeq, at: performance.now() };
   }
 
-  /** Reads the toolkit's name once (it decides whether automation ids are probed; see ID_PROBE). */
+  /** Reads the toolkit's name and version and the application's name once, and takes its profile. */
   private async readToolkit(deadline: Deadline): Promise<void> {
-    if (this.toolkit !== undefined) return;
-    this.toolkit = str(await this.bus.getProperty(this.busName, ROOT_PATH, 'org.a11y.atspi.Application', 'ToolkitName', deadline.remaining()).catch(() => ''));
+    if (this.profileRead) return;
+    const ask = (iface: string, name: string): Promise<string> =>
+      this.bus
+        .getProperty(this.busName, ROOT_PATH, iface, name, deadline.remaining())
+        .then(str)
+        .catch(() => '');
+    const [toolkit, version, app] = await Promise.all([
+      ask('org.a11y.atspi.Application', 'ToolkitName'),
+      ask('org.a11y.atspi.Application', 'Version'),
+      ask(I.accessible, 'Name'),
+    ]);
+    this.profile = toolkitProfile(toolkit, version, app);
+    this.profileRead = true;
+  }
+
+  /** The application's toolkit profile (UNKNOWN_PROFILE until its first load). */
+  get toolkit(): ToolkitProfile {
+    return this.profile;
   }
 
   private loadNodes(deadline: Deadline): Promise<AtspiNode[]> {
@@ -372,7 +425,14 @@ export class AppCache {
       this.bulk = false;
       return this.topLevels(deadline);
     }
-    return cacheItemNodes(reply);
+    const nodes = cacheItemNodes(reply);
+    if (nodes.length > 0) return nodes;
+    // An empty bulk answer is not "no windows" (Qt 5 answers [] and lists its frames to GetChildren): walk it from then on.
+    const count = Number(await this.bus.getProperty(this.busName, ROOT_PATH, I.accessible, 'ChildCount', deadline.remaining()));
+    if (!(count > 0)) return nodes;
+    this.bulk = false;
+    this.bulkEmpty = true;
+    return this.topLevels(deadline);
   }
 
   /** The application's top-level windows, read one by one; the walk reads the rest. */
@@ -397,8 +457,13 @@ export class AppCache {
     if (d?.base === undefined) return;
     if (d.base.value !== undefined) node.value = d.base.value;
     if (d.base.actions !== undefined) node.actions = d.base.actions;
-    node.patterns = patternsOf(node, node.parent === undefined ? undefined : nodes.get(node.parent));
+    node.patterns = this.patternsOf(node, nodes);
     node.detailed = true;
+  }
+
+  /** The note of a read of an application whose provider has no accessible ids. */
+  private noIdsNote(): string {
+    return `automation_id: ${this.profile.label} provides no accessible ids (the provider answers an error), so none was asked`;
   }
 
   /** Records an automation id read (fixed for the object's life) and what it says about the application. */
@@ -416,21 +481,29 @@ export class AppCache {
    * candidate (partialDetails). Any id seen, or any other toolkit, and every element is asked.
    */
   private idsToAsk(wanted: number): number {
-    if (this.idSeen || !IDLESS_TOOLKITS.test(this.toolkit ?? '')) return wanted;
+    if (this.profile.ids === 'unsupported') return 0;
+    if (this.idSeen || this.profile.ids === 'toolkit') return wanted;
     return Math.min(wanted, Math.max(0, ID_PROBE - this.idsAnswered));
   }
 
   /** Reads one object with individual calls (gaps the cache does not hold). */
   async readNode(busName: string, path: string, parentKey: string | undefined, index: number, deadline: Deadline): Promise<AtspiNode> {
     const t = deadline.remaining();
-    const [props, role, state, ifaces] = await Promise.all([
-      this.bus.call(busName, path, 'org.freedesktop.DBus.Properties', 'GetAll', t, 's', [I.accessible]),
+    const prop = (name: string): Promise<unknown> => this.bus.getProperty(busName, path, I.accessible, name, t);
+    // One GetAll where the provider is known to answer it; property by property elsewhere (Qt 5 crashes on GetAll).
+    const props: Promise<{ name: unknown; count: unknown; id?: unknown }> = this.profile.getAll
+      ? this.bus.call(busName, path, 'org.freedesktop.DBus.Properties', 'GetAll', t, 's', [I.accessible]).then(([all]) => {
+          const a = (all ?? {}) as Record<string, { value: unknown }>;
+          return { name: a['Name']?.value, count: a['ChildCount']?.value, id: a['AccessibleId']?.value };
+        })
+      : Promise.all([prop('Name'), prop('ChildCount')]).then(([name, count]) => ({ name, count }));
+    const [p, role, state, ifaces] = await Promise.all([
+      props,
       this.bus.call(busName, path, I.accessible, 'GetRole', t),
       this.bus.call(busName, path, I.accessible, 'GetState', t),
       this.bus.call(busName, path, I.accessible, 'GetInterfaces', t),
     ]);
-    const all = (props[0] ?? {}) as Record<string, { value: unknown }>;
-    const childCount = Number(all['ChildCount']?.value ?? 0);
+    const childCount = Number(p.count ?? 0);
     const node = makeNode(
       busName,
       path,
@@ -438,11 +511,12 @@ export class AppCache {
       index,
       childCount,
       (ifaces[0] as string[]) ?? [],
-      str(all['Name']?.value),
+      str(p.name),
       Number(role[0]),
       (state[0] as number[]) ?? [],
     );
-    this.learnId(node, str(all['AccessibleId']?.value));
+    if (p.id !== undefined) this.learnId(node, str(p.id));
+    this.adjust(node);
     if (node.childCount === 0) node.children = [];
     return node;
   }
@@ -457,6 +531,21 @@ export class AppCache {
     if (node.states.has(S.defunct)) return undefined;
     nodes.set(key, node);
     return node;
+  }
+
+  /** Objects whose children were read in part (a visible part): read again by every read, since scrolling changes them. */
+  private readonly partLists = new Set<string>();
+
+  /** Forgets the children read in part by earlier reads: a read that opens asks for them anew. */
+  forgetParts(nodes: Map<string, AtspiNode>): void {
+    for (const key of this.partLists) {
+      const node = nodes.get(key);
+      if (node !== undefined) {
+        node.children = undefined;
+        delete node.childrenCut;
+      }
+    }
+    this.partLists.clear();
   }
 
   /** Reads children lists (GetChildren) of these nodes, and the first `limit` unknown children of each. */
@@ -474,10 +563,22 @@ export class AppCache {
         return;
       }
       try {
-        const [refs] = await this.bus.call(node.bus, node.path, I.accessible, 'GetChildren', deadline.remaining());
-        const list = (Array.isArray(refs) ? refs : []).map(asRef).filter((r) => r !== undefined);
+        let list: Ref[];
+        // A container that manages its descendants often does not say how many it has in bulk answers: ask, before deciding how to read them.
+        if (node.childCount < 0 && node.states.has(S.managesDescendants))
+          node.childCount = Number(await this.bus.getProperty(node.bus, node.path, I.accessible, 'ChildCount', deadline.remaining()));
+        if (boundedChildren(node)) {
+          // Never enumerated: the visible part (or the first few), read anew each time (docs/compatibility.md#never-harm-an-application).
+          const answer = await boundedChildList(this.bus, node, deadline, limit);
+          list = answer.refs;
+          if (answer.cut !== undefined) node.childrenCut = answer.cut;
+          this.partLists.add(key);
+        } else {
+          const [refs] = await this.bus.call(node.bus, node.path, I.accessible, 'GetChildren', deadline.remaining());
+          list = (Array.isArray(refs) ? refs : []).map(asRef).filter((r) => r !== undefined);
+        }
         node.children = list.map((r) => keyOf(r.bus, r.path));
-        if (this.untouchedSince(key, since)) this.childLists.set(key, node.children);
+        if (node.childrenCut === undefined && this.untouchedSince(key, since)) this.childLists.set(key, node.children);
         list.slice(0, limit).forEach((r, index) => {
           if (!nodes.has(keyOf(r.bus, r.path))) missing.push({ busName: r.bus, path: r.path, parent: key, index });
         });
@@ -543,12 +644,12 @@ export class AppCache {
     const todo = keys
       .map((k) => nodes.get(k))
       // An id is asked unless known: a detailed node may have been left unasked (idsToAsk).
-      .filter((n): n is AtspiNode => n !== undefined && (scope === 'ids' ? !this.ids.has(n.key) : !n.detailed && hasValue(n)));
+      .filter((n): n is AtspiNode => n !== undefined && (scope === 'ids' ? !this.ids.has(n.key) : !n.detailed && this.hasValue(n)));
     await pool(todo, CONCURRENCY, deadline, async (node) => {
       try {
         if (scope === 'ids') {
           this.learnId(node, str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', deadline.remaining())));
-        } else await this.readValue(node, deadline);
+        } else await this.readValue(node, deadline, nodes);
       } catch (error) {
         node.unread.add(scope === 'ids' ? 'automation_id' : 'value');
         problems.note(error, `${scope === 'ids' ? 'automation id' : 'value'} of ${node.role} "${node.name ?? ''}"`);
@@ -556,18 +657,80 @@ export class AppCache {
     });
   }
 
-  private async readValue(node: AtspiNode, deadline: Deadline): Promise<void> {
-    if (node.role === 'combo_box' && node.interfaces.has(I.selection) && !node.interfaces.has(I.text)) {
-      // A combo box's value is its selected item (UIA's ValuePattern on a combo box says the same).
-      const [child] = await this.bus.call(node.bus, node.path, I.selection, 'GetSelectedChild', deadline.remaining(), 'i', [0]);
-      const ref = asRef(child);
-      node.value =
-        ref === undefined || ref.path === NULL_PATH ? '' : str(await this.bus.getProperty(ref.bus, ref.path, I.accessible, 'Name', deadline.remaining()));
-    } else if (node.interfaces.has(I.value)) {
-      node.value = formatNumber(Number(await this.bus.getProperty(node.bus, node.path, I.value, 'CurrentValue', deadline.remaining())));
-    } else if (node.interfaces.has(I.text) && (node.patterns.includes('value') || node.patterns.includes('text'))) {
-      const [text] = await this.bus.call(node.bus, node.path, I.text, 'GetText', deadline.remaining(), 'ii', [0, MAX_VALUE_READ]);
-      node.value = str(text);
+  /** What a node's value is read from, if anything (docs/compatibility.md#text). */
+  private valueSource(node: AtspiNode): 'selected_item' | 'number' | 'text' | 'content' | undefined {
+    const text = node.interfaces.has(I.text);
+    const editable = node.patterns.includes('value') || node.role === 'edit';
+    // A combo box that cannot be typed into shows its selected item (its own selection, or its popup list's).
+    if (node.role === 'combo_box' && !editable) return node.interfaces.has(I.selection) || node.childCount > 0 ? 'selected_item' : text ? 'text' : undefined;
+    // A cell's text is what it shows (LibreOffice answers 0 as the number of a text cell).
+    if (node.interfaces.has(I.value) && !(text && node.role === 'cell') && !this.profile.meaninglessValue.has(node.role)) return 'number';
+    if (text && editable) return 'text';
+    // A document's or paragraph's text, where the toolkit keeps the text there and not in elements of its own.
+    if (text && this.profile.contentText === 'containers' && (CONTENT_ROLES.has(node.role) || node.role === 'document' || node.role === 'paragraph'))
+      return 'content';
+    return undefined;
+  }
+
+  /** Objects whose value or text the answer carries. */
+  private hasValue(node: AtspiNode): boolean {
+    return this.valueSource(node) !== undefined;
+  }
+
+  /**
+   * The object's text as it shows, read with the character count the provider reports where it
+   * answers "" past the end (Gecko, LibreOffice, Qt), bounded by MAX_VALUE_READ.
+   */
+  private async readText(node: AtspiNode, deadline: Deadline): Promise<string> {
+    let end = MAX_VALUE_READ;
+    if (this.profile.textEnd === 'exact') {
+      const count = Number(await this.bus.getProperty(node.bus, node.path, I.text, 'CharacterCount', deadline.remaining()));
+      if (!Number.isFinite(count) || count <= 0) return '';
+      end = Math.min(count, MAX_VALUE_READ);
+    }
+    const [text] = await this.bus.call(node.bus, node.path, I.text, 'GetText', deadline.remaining(), 'ii', [0, end]);
+    return str(text);
+  }
+
+  /** The selected item's name of a combo box: its own selection, or its popup list's (Gecko puts the selection on the list). */
+  private async selectedItem(node: AtspiNode, nodes: ReadonlyMap<string, AtspiNode>, deadline: Deadline): Promise<string> {
+    let holder: { bus: string; path: string } | undefined = node.interfaces.has(I.selection) ? node : undefined;
+    if (holder === undefined) {
+      const first = node.children?.[0] !== undefined ? nodes.get(node.children[0]) : undefined;
+      if (first !== undefined) holder = first.interfaces.has(I.selection) ? first : undefined;
+      else {
+        const [child] = await this.bus.call(node.bus, node.path, I.accessible, 'GetChildAtIndex', deadline.remaining(), 'i', [0]);
+        const ref = asRef(child);
+        if (ref !== undefined && ref.path !== NULL_PATH) holder = ref;
+      }
+    }
+    if (holder === undefined) return '';
+    const [child] = await this.bus.call(holder.bus, holder.path, I.selection, 'GetSelectedChild', deadline.remaining(), 'i', [0]);
+    const ref = asRef(child);
+    return ref === undefined || ref.path === NULL_PATH ? '' : str(await this.bus.getProperty(ref.bus, ref.path, I.accessible, 'Name', deadline.remaining()));
+  }
+
+  private async readValue(node: AtspiNode, deadline: Deadline, nodes: ReadonlyMap<string, AtspiNode> = this.nodes): Promise<void> {
+    switch (this.valueSource(node)) {
+      case 'selected_item':
+        // A combo box's value is its selected item (UIA's ValuePattern on a combo box says the same).
+        node.value = await this.selectedItem(node, nodes, deadline);
+        return;
+      case 'number':
+        node.value = formatNumber(Number(await this.bus.getProperty(node.bus, node.path, I.value, 'CurrentValue', deadline.remaining())));
+        return;
+      case 'text':
+        node.value = await this.readText(node, deadline);
+        return;
+      case 'content': {
+        // A paragraph's text without the marks of its embedded children (they are in the tree), and none when it only repeats the name.
+        const text = (await this.readText(node, deadline)).replace(EMBEDDED, '').trim();
+        if (text !== '' && text !== (node.name ?? '').trim()) node.value = text;
+        else delete node.value;
+        return;
+      }
+      case undefined:
+        return;
     }
   }
 
@@ -584,6 +747,10 @@ export class AppCache {
     scope: DetailScope = 'full',
     detailed?: Set<string>,
   ): Promise<void> {
+    if (scope === 'ids' && this.profile.ids === 'unsupported') {
+      problems.notes.push(this.noIdsNote());
+      return;
+    }
     if (scope === 'ids' || scope === 'values') return this.partialDetails(nodes, keys, deadline, scope, problems);
     const wantRect = scope === 'full';
     const needsRect = (n: AtspiNode): boolean => wantRect && n.rectRead !== true && n.interfaces.has(I.component);
@@ -596,7 +763,7 @@ export class AppCache {
     const unasked: AtspiNode[] = [];
     const calls: AtspiNode[] = [];
     for (const node of todo) {
-      if (needsRect(node) || (!node.detailed && (askIds.has(node) || hasValue(node) || node.interfaces.has(I.action)))) calls.push(node);
+      if (needsRect(node) || (!node.detailed && (askIds.has(node) || this.hasValue(node) || node.interfaces.has(I.action)))) calls.push(node);
       else {
         // Nothing to ask (a label, a panel): settled at once, without a round of the pool.
         if (!node.detailed && !this.knownId(node)) unasked.push(node);
@@ -615,9 +782,10 @@ export class AppCache {
         problems,
       );
     }
-    if (unasked.length > 0)
+    if (unasked.length > 0 && this.profile.ids === 'unsupported') problems.notes.push(this.noIdsNote());
+    else if (unasked.length > 0)
       problems.notes.push(
-        `automation_id: not asked of ${unasked.length} elements: ${this.toolkit ?? 'the toolkit'} sets none by itself and this application answered none for the first ${ID_PROBE} asked; element_find by automation_id asks every element`,
+        `automation_id: not asked of ${unasked.length} elements: ${this.profile.label} sets none by itself and this application answered none for the first ${ID_PROBE} asked; element_find by automation_id asks every element`,
       );
   }
 
@@ -660,7 +828,7 @@ export class AppCache {
           this.learnId(node, str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', t())));
         });
       } else if (!this.knownId(node)) unasked.push(node);
-      if (hasValue(node)) guard('value', () => this.readValue(node, deadline));
+      if (this.hasValue(node)) guard('value', () => this.readValue(node, deadline, nodes));
       if (node.interfaces.has(I.action)) {
         guard('patterns', async () => {
           node.actions = await this.actionNames(node, deadline);
@@ -682,7 +850,7 @@ export class AppCache {
     detailed: Set<string> | undefined,
   ): void {
     if (readBase) {
-      node.patterns = patternsOf(node, node.parent === undefined ? undefined : nodes.get(node.parent));
+      node.patterns = this.patternsOf(node, nodes);
       node.detailed = true;
     }
     if (!node.interfaces.has(I.component) || (readRect && !failed.has('rect'))) node.rectRead = true;

@@ -237,13 +237,27 @@ describe('AppCache: automation ids', () => {
     assert.doesNotMatch(problems.notes.join('\n'), /not asked/);
   });
 
-  it('another toolkit: every element is asked', async () => {
+  it('a toolkit that sets ids by itself: every element is asked', async () => {
     const { bus, cache, deadline, keys } = setup(60);
-    bus.toolkit = 'Qt';
+    bus.toolkit = 'Gecko';
     await cache.load(deadline);
     bus.take();
     await cache.details(cache.nodes, keys, deadline, new Problems(), 'answer');
     assert.equal(bus.take()['AccessibleId'], 61);
+  });
+
+  it('Qt 5, whose provider has no ids: none is asked, and the notes say why', async () => {
+    const { bus, cache, deadline, keys } = setup(60);
+    bus.toolkit = 'Qt';
+    await cache.load(deadline);
+    bus.take();
+    const problems = new Problems();
+    await cache.details(cache.nodes, keys, deadline, problems, 'answer');
+    assert.equal(bus.take()['AccessibleId'], undefined);
+    assert.match(problems.notes.join('\n'), /Qt provides no accessible ids/);
+    assert.deepEqual([...problems.truncated], [], 'no id is a fact of the toolkit, not a cut');
+    await cache.details(cache.nodes, keys, deadline, problems, 'ids');
+    assert.equal(bus.take()['AccessibleId'], undefined, 'element_find by automation_id asks none either');
   });
 
   it('element_find by automation_id still asks every element', async () => {

@@ -1,9 +1,11 @@
 import { fail, OverseerError, type Action } from '../../../protocol/index.js';
-import { DispatchError, type DispatchResult } from '../../core/backend.js';
+import { DispatchError, type DispatchResult, type Typist } from '../../core/backend.js';
 import type { Deadline } from '../../core/deadline.js';
 import { setValueRoute } from '../../core/setValue.js';
 import type { AtspiTreeSource } from './treeSource.js';
+import { typeValue, typesValue } from './typing.js';
 import { EXPAND_NAMES, I, INVOKE_NAMES, TOGGLE_NAMES, findAction, type AtspiNode } from './atspiNode.js';
+import { AppUnresponsiveError } from './breaker.js';
 import { DBusReplyError, DBusTimeoutError, type A11yBus } from './dbus.js';
 
 /** The combo box whose popup menu holds this item, if any (item → menu → combo box). */
@@ -35,11 +37,19 @@ export async function dispatchAtspi(
   action: Action,
   text: string | undefined,
   deadline: Deadline,
+  typist?: Typist,
 ): Promise<DispatchResult> {
   try {
-    return await dispatchOnce(bus, source, node, action, text, deadline);
+    return await dispatchOnce(bus, source, node, action, text, deadline, typist);
   } catch (error) {
     if (error instanceof OverseerError) throw error;
+    // Refused before the call left: the application stopped answering (nothing was sent to it).
+    if (error instanceof AppUnresponsiveError)
+      throw fail('application_unresponsive', `${error.message}; nothing was sent`, {
+        app: error.bus,
+        since_ms: Math.round(error.sinceMs),
+        retry_after_ms: Math.round(error.retryAfterMs),
+      });
     if (error instanceof DBusReplyError) throw new DispatchError(`the application answered ${error.errorName}: ${error.message}`, true, 'failed');
     throw new DispatchError(
       error instanceof DBusTimeoutError
@@ -58,6 +68,7 @@ async function dispatchOnce(
   action: Action,
   text: string | undefined,
   deadline: Deadline,
+  typist: Typist | undefined,
 ): Promise<DispatchResult> {
   switch (action) {
     case 'invoke':
@@ -73,6 +84,7 @@ async function dispatchOnce(
     }
     case 'set_value': {
       const route = setValueRoute(node.patterns, text);
+      if (route.via === 'text' && typesValue(source, node)) return typeValue(bus, source, node, route.text, typist, deadline);
       if (route.via === 'text') {
         const [ok] = await bus.call(node.bus, node.path, I.editableText, 'SetTextContents', deadline.remaining(), 's', [route.text]);
         return { path: 'atspi:EditableText.SetTextContents', ok: ok === true };

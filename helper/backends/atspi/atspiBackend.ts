@@ -1,14 +1,17 @@
 import { fail, OverseerError, type Action, type Exclusions, type ProcessIdentity, type Truncation, type WindowInfo } from '../../../protocol/index.js';
-import type { Backend, BackendStats, DispatchResult, NativeNode, TreeProbe, TreeSource, WindowHandle } from '../../core/backend.js';
+import type { ActionPlan, Backend, BackendStats, DispatchResult, NativeNode, TreeProbe, TreeSource, Typist, WindowHandle } from '../../core/backend.js';
+import { setValueRoute } from '../../core/setValue.js';
 import { type Deadline } from '../../core/deadline.js';
 import { isExcluded, isExcludedTitle } from '../../core/exclusions.js';
 import { AppCache } from './appCache.js';
 import { Problems, str } from './readSupport.js';
-import { AtspiTreeSource } from './treeSource.js';
+import { AtspiTreeSource, walkedNote } from './treeSource.js';
 import { I, type AtspiNode } from './atspiNode.js';
 import { dispatchAtspi } from './atspiActions.js';
+import { typesValue, typingPlan } from './typing.js';
 import { elementAtPoint, focusedElement } from './atPoint.js';
-import { A11yBus, DBusTimeoutError } from './dbus.js';
+import { AppUnresponsiveError } from './breaker.js';
+import { A11yBus, DBusReplyError, DBusTimeoutError, enableAccessibility } from './dbus.js';
 import { procStart } from './identity.js';
 import { ROOT_PATH, asRef, keyOf, refOf } from './refs.js';
 import { S, stateSet } from './roles.js';
@@ -55,6 +58,8 @@ export class AtspiBackend implements Backend {
   /** The event counter each handle's resolution proved its application's cache current at (AppCache.load). */
   private readonly proofs = new WeakMap<WindowHandle, number>();
   private windowShown: ((window: string) => void) | undefined;
+  /** The keyboard for values that are typed (typing.ts), given by the screen tier. */
+  private typist: Typist | undefined;
 
   constructor(private readonly log: (line: string) => void) {}
 
@@ -127,12 +132,20 @@ export class AtspiBackend implements Backend {
   }
 
   async start(): Promise<void> {
-    const bus = await A11yBus.connect();
+    // Before connecting: applications that wait for it join the bus once it is on (Firefox at once, Qt on its next start).
+    if (process.env['OVERSEER_ATSPI_ENABLE'] !== '0') {
+      const enabled = await enableAccessibility(2000);
+      if ('failed' in enabled) this.log(`[atspi] could not turn the session's accessibility on: ${enabled.failed}`);
+      else if (enabled.done === 'turned_on')
+        this.log("[atspi] turned the session's accessibility on (org.a11y.Status.IsEnabled), as assistive technologies do");
+    }
+    const bus = await A11yBus.connect(3000, this.log);
     this.bus = bus;
     bus.onSignal((sender, path, iface, member, body) => {
       if (iface === 'org.freedesktop.DBus' && member === 'NameOwnerChanged') {
         const name = body[0];
         if (typeof name === 'string' && body[2] === '') {
+          bus.breakers.forget(name);
           this.caches.delete(name);
           this.apps.delete(name);
           for (const window of this.lastWindows.keys()) if (refOf(window)?.bus === name) this.lastWindows.delete(window);
@@ -239,12 +252,31 @@ export class AtspiBackend implements Backend {
     await Promise.all(
       (await this.appBuses(deadline)).map(async (bus) => {
         const slice = deadline.slice(LIST_APP_MS);
+        // Never waited for: an application that stopped answering is listed as last seen, and why.
+        const hungListing = (): boolean => {
+          const hung = this.unresponsive(bus);
+          if (hung === undefined) return false;
+          if (!all && hung.app !== undefined && this.isExcluded(hung.app)) return true;
+          const seen = [...this.lastWindows.values()].filter((w) => refOf(w.window)?.bus === bus && (all || !isExcludedTitle(this.exclusions, w.title)));
+          windows.push(...seen.map((w) => ({ ...w, foreground: false })));
+          truncated.add('timeout');
+          const listed =
+            seen.length === 0
+              ? 'none of its windows was seen before'
+              : `its ${seen.length === 1 ? 'window is' : `${seen.length} windows are`} listed as last seen`;
+          notes.push(`application_unresponsive: ${hung.detail}; ${listed}`);
+          return true;
+        };
+        if (hungListing()) return;
         try {
           const app = await this.appInfo(bus, slice);
           if (!all && this.isExcluded(app)) return;
           windows.push(...(await this.appWindows(app, slice)).filter((w) => all || !isExcludedTitle(this.exclusions, w.title)));
+          const cache = this.caches.get(bus);
+          if (cache?.bulkEmpty === true) notes.push(walkedNote(app.name, cache.toolkit.label));
         } catch (error) {
           if (error instanceof OverseerError && error.code === 'stale_process') return;
+          if (hungListing()) return;
           const cut: Truncation = error instanceof DBusTimeoutError ? 'timeout' : 'provider_error';
           truncated.add(cut);
           const known = this.apps.get(bus);
@@ -291,6 +323,45 @@ export class AtspiBackend implements Backend {
     return info;
   }
 
+  /** The window's application or the window itself no longer exists. */
+  private windowGone(id: string, app?: AppInfo): OverseerError {
+    const title = this.lastWindows.get(id)?.title;
+    const what = `${title !== undefined ? `"${title}"` : id}${app !== undefined && app.name !== '' ? ` of ${app.name}` : ''}`;
+    return fail('window_gone', app === undefined ? `window ${what} is gone: its application exited` : `window ${what} is gone`, { window: id });
+  }
+
+  /** True when the application's connection has left the bus (an error reply then means it exited). */
+  private async gone(bus: string, deadline: Deadline): Promise<boolean> {
+    try {
+      await this.a11y.daemon('GetNameOwner', Math.min(deadline.remaining(), 1000), 's', [bus]);
+      return false;
+    } catch (error) {
+      return error instanceof DBusReplyError;
+    }
+  }
+
+  /** An application that stopped answering, with a sentence naming it (docs/compatibility.md#an-application-that-stops-answering). */
+  private unresponsive(bus: string): { detail: string; data: Record<string, unknown>; app?: AppInfo } | undefined {
+    const hung = this.bus?.breakers.state(bus);
+    if (hung === undefined) return undefined;
+    const app = this.apps.get(bus);
+    const now = performance.now();
+    const sinceS = Math.max(1, Math.round((now - hung.since) / 1000));
+    const retry = Math.max(0, Math.round(hung.nextProbe - now));
+    const who = app !== undefined && app.name !== '' ? `${app.name} (pid ${app.pid})` : `the application ${bus}`;
+    return {
+      detail: `${who} has not answered its accessibility calls for ${sinceS} s: Overseer sends it nothing and asks again ${retry < 1000 ? 'now' : `in ${Math.ceil(retry / 1000)} s`}`,
+      data: { app: app?.name ?? bus, ...(app !== undefined ? { pid: app.pid } : {}), since_ms: Math.round(now - hung.since), retry_after_ms: retry },
+      ...(app !== undefined ? { app } : {}),
+    };
+  }
+
+  /** Throws application_unresponsive when the window's application stopped answering. */
+  private refuseUnresponsive(bus: string, window: string): void {
+    const hung = this.unresponsive(bus);
+    if (hung !== undefined) throw fail('application_unresponsive', hung.detail, { ...hung.data, window });
+  }
+
   async resolveWindow(id: string | undefined, deadline: Deadline): Promise<WindowHandle> {
     if (id === undefined) {
       const { windows } = await this.listWindows(deadline);
@@ -304,18 +375,20 @@ export class AtspiBackend implements Backend {
     try {
       app = await this.appInfo(ref.bus, deadline);
     } catch (error) {
-      if (error instanceof OverseerError && error.code === 'stale_process')
-        throw fail('stale_window', `window ${id} is gone: its application exited`, { window: id });
+      if (error instanceof OverseerError && error.code === 'stale_process') throw this.windowGone(id);
       throw error;
     }
     if (this.isExcluded(app))
       throw fail('excluded_target', `window ${id} belongs to an excluded application (${app.name}, pid ${app.pid})`, { window: id, pid: app.pid });
+    this.refuseUnresponsive(app.bus, id);
     const cache = this.cacheFor(app.bus);
     const last = this.lastWindows.get(id);
     let proof: number;
     try {
       proof = await cache.load(deadline);
     } catch (error) {
+      if (error instanceof AppUnresponsiveError) this.refuseUnresponsive(app.bus, id);
+      if (error instanceof DBusReplyError && (await this.gone(app.bus, deadline))) throw this.windowGone(id, app);
       if (!(error instanceof DBusTimeoutError)) throw error;
       // The application is not answering: answer partially from what the listing knew.
       const info = last ?? { window: id, title: '', app: app.name, pid: app.pid, process_start: app.start, foreground: false };
@@ -323,7 +396,7 @@ export class AtspiBackend implements Backend {
     }
     const nodes = cache.nodes;
     const frame = nodes.get(id);
-    if (frame === undefined || frame.parent !== keyOf(app.bus, ROOT_PATH)) throw fail('stale_window', `window ${id} is gone`, { window: id });
+    if (frame === undefined || frame.parent !== keyOf(app.bus, ROOT_PATH)) throw this.windowGone(id, app);
     await cache.details(nodes, [id], deadline, new Problems());
     const info = this.windowInfo(app, frame);
     if (isExcludedTitle(this.exclusions, info.title))
@@ -374,6 +447,17 @@ export class AtspiBackend implements Backend {
 
   dispatch(source: TreeSource, node: NativeNode, action: Action, text: string | undefined, deadline: Deadline): Promise<DispatchResult> {
     if (!(source instanceof AtspiTreeSource)) throw new Error('foreign tree source');
-    return dispatchAtspi(this.a11y, source, node as AtspiNode, action, text, deadline);
+    return dispatchAtspi(this.a11y, source, node as AtspiNode, action, text, deadline, this.typist);
+  }
+
+  async plan(source: TreeSource, node: NativeNode, action: Action, text: string | undefined): Promise<ActionPlan | undefined> {
+    if (!(source instanceof AtspiTreeSource)) throw new Error('foreign tree source');
+    if (action !== 'set_value' || text === undefined || !typesValue(source, node as AtspiNode)) return undefined;
+    if (setValueRoute(node.patterns, text).via !== 'text') return undefined;
+    return typingPlan(source, node as AtspiNode, text, this.typist);
+  }
+
+  useTypist(typist: Typist): void {
+    this.typist = typist;
   }
 }

@@ -12,6 +12,7 @@ export const I = {
   text: 'org.a11y.atspi.Text',
   value: 'org.a11y.atspi.Value',
   selection: 'org.a11y.atspi.Selection',
+  table: 'org.a11y.atspi.Table',
   cache: 'org.a11y.atspi.Cache',
 } as const;
 
@@ -166,6 +167,8 @@ export function patternsOf(node: AtspiNode, parent?: AtspiNode): Pattern[] {
   const hasActions = node.actions === undefined ? has(I.action) : node.actions.length > 0;
   if (hasActions && (node.actions === undefined || findAction(node, INVOKE_NAMES) >= 0)) p.add('invoke');
   if (has(I.editableText) && node.states.has(S.editable)) p.add('value');
+  // An editable field without EditableText (Chromium's web fields, Calc's cells) takes its value typed (typing.ts).
+  else if (has(I.text) && node.states.has(S.editable) && node.states.has(S.focusable) && has(I.component)) p.add('value');
   if (has(I.value)) p.add('range_value');
   if (has(I.text) && TEXT_ROLES.has(node.role)) p.add('text');
   if (node.state?.checkable === true && hasActions && (node.actions === undefined || findAction(node, TOGGLE_NAMES) >= 0)) p.add('toggle');

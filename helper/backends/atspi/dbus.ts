@@ -1,5 +1,6 @@
 import dbus from 'dbus-next';
 import { fail } from '../../../protocol/index.js';
+import { AppBreakers } from './breaker.js';
 import { installFastCalls } from './fastCalls.js';
 import { RawBody, enableRawReplies, expectRaw, forgetRaw, type RawWanted } from './rawReplies.js';
 
@@ -46,6 +47,37 @@ async function a11yAddress(timeoutMs: number): Promise<string> {
   }
 }
 
+/**
+ * Turns the session's accessibility on (`org.a11y.Status.IsEnabled`), as an assistive technology
+ * does (Orca sets the same property): Firefox, Qt and other toolkits only join the accessibility
+ * bus once it is on (docs/compatibility.md#accessibility-on). Answers what it found: `on` (already
+ * on), `turned_on`, or why it could not.
+ */
+export async function enableAccessibility(timeoutMs: number): Promise<{ done: 'on' | 'turned_on' } | { failed: string }> {
+  if (process.env['DBUS_SESSION_BUS_ADDRESS'] === undefined) return { failed: 'no session bus' };
+  const session = dbus.sessionBus() as Bus;
+  session.on('error', () => {});
+  const props = { destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.freedesktop.DBus.Properties' };
+  try {
+    const got = await withTimeout(
+      session.call(new dbus.Message({ ...props, member: 'Get', signature: 'ss', body: ['org.a11y.Status', 'IsEnabled'] })),
+      timeoutMs,
+    );
+    const first: unknown = got?.body[0];
+    const value: unknown = first instanceof dbus.Variant ? first.value : first;
+    if (value === true) return { done: 'on' };
+    await withTimeout(
+      session.call(new dbus.Message({ ...props, member: 'Set', signature: 'ssv', body: ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', true)] })),
+      timeoutMs,
+    );
+    return { done: 'turned_on' };
+  } catch (error) {
+    return { failed: error instanceof Error ? error.message : String(error) };
+  } finally {
+    session.disconnect();
+  }
+}
+
 function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): Promise<T> {
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => {
@@ -67,14 +99,22 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout?: () => void)
 
 /** The accessibility bus: method calls with explicit timeouts, and signal delivery. */
 export class A11yBus {
+  /** Applications that stopped answering get no more calls until they answer a probe (breaker.ts). */
+  readonly breakers: AppBreakers;
+
   private constructor(
     private readonly bus: Bus,
     /** The connection's stream when it can deliver raw reply bodies (see rawReplies.ts). */
     private readonly rawStream: object | undefined,
-  ) {}
+    log: (line: string) => void,
+  ) {
+    this.breakers = new AppBreakers(async (app, timeoutMs) => {
+      await this.exchange(new dbus.Message({ destination: app, path: '/', interface: 'org.freedesktop.DBus.Peer', member: 'Ping' }), timeoutMs);
+    }, log);
+  }
 
   /** Connects to the accessibility bus of the current session. */
-  static async connect(timeoutMs = 3000): Promise<A11yBus> {
+  static async connect(timeoutMs = 3000, log: (line: string) => void = () => {}): Promise<A11yBus> {
     const address = await a11yAddress(timeoutMs);
     const bus = dbus.sessionBus({ busAddress: address }) as Bus;
     // Before the handshake completes: dbus-next starts reading messages then.
@@ -98,7 +138,7 @@ export class A11yBus {
     // Only now: dbus-next installs the connected connection's `message` on connect. The env
     // switch OVERSEER_FAST_CALLS=0 keeps dbus-next's marshaller (to compare against it).
     if (process.env['OVERSEER_FAST_CALLS'] !== '0') installFastCalls((bus as unknown as { _connection?: object })._connection);
-    return new A11yBus(bus, rawStream);
+    return new A11yBus(bus, rawStream, log);
   }
 
   private corked = false;
@@ -144,6 +184,7 @@ export class A11yBus {
     rawReply?: string,
   ): Promise<unknown[]> {
     if (timeoutMs <= 0) throw new DBusTimeoutError('no time left');
+    if (AppBreakers.guards(destination)) this.breakers.check(destination);
     const msg = new dbus.Message({ destination, path, interface: iface, member, signature, body });
     const stream = rawReply === undefined ? undefined : this.rawStream;
     if (stream === undefined || rawReply === undefined) return ((await this.exchange(msg, timeoutMs))?.body ?? []) as unknown[];
@@ -167,15 +208,23 @@ export class A11yBus {
     const member = msg.member ?? '';
     counts.byMember[member] = (counts.byMember[member] ?? 0) + 1;
     counts.peak = Math.max(counts.peak, ++counts.inFlight);
+    const app = msg.destination !== undefined && msg.destination !== null && AppBreakers.guards(msg.destination) ? msg.destination : undefined;
+    const sentAt = performance.now();
     try {
       const pending = this.bus.call(msg);
       sent?.();
-      return await withTimeout(pending, timeoutMs, () => {
+      const reply = await withTimeout(pending, timeoutMs, () => {
         // forget the handler so a reply that never comes does not leak
         if (msg.serial !== null) delete this.bus._methodReturnHandlers?.[msg.serial];
       });
+      if (app !== undefined) this.breakers.answered(app);
+      return reply;
     } catch (error) {
-      if (error instanceof dbus.DBusError) throw new DBusReplyError(error.type, error.text);
+      if (error instanceof dbus.DBusError) {
+        if (app !== undefined) this.breakers.answered(app);
+        throw new DBusReplyError(error.type, error.text);
+      }
+      if (app !== undefined && error instanceof DBusTimeoutError) this.breakers.timedOut(app, sentAt);
       throw error;
     } finally {
       counts.inFlight--;

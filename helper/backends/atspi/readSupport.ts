@@ -1,5 +1,6 @@
 import type { Truncation } from '../../../protocol/index.js';
 import type { Deadline } from '../../core/deadline.js';
+import { AppUnresponsiveError } from './breaker.js';
 import { DBusReplyError, DBusTimeoutError } from './dbus.js';
 
 /** Runs `fn` over items with at most `limit` in flight; stops starting new work when the deadline passes. */
@@ -36,7 +37,7 @@ export class Problems {
 
   note(error: unknown, what: string): void {
     this.count++;
-    const cut: Truncation = error instanceof DBusTimeoutError ? 'timeout' : 'provider_error';
+    const cut: Truncation = error instanceof DBusTimeoutError || error instanceof AppUnresponsiveError ? 'timeout' : 'provider_error';
     this.truncated.add(cut);
     if (this.notes.length < 5) this.notes.push(`${cut}: ${what}: ${error instanceof DBusReplyError ? error.errorName : describe(error)}`);
     else if (this.notes.length === 5) this.notes.push('more provider failures were not listed');

@@ -175,6 +175,7 @@ export const S = {
   selected: 23,
   sensitive: 24,
   showing: 25,
+  singleLine: 26,
   visible: 30,
   managesDescendants: 31,
   indeterminate: 32,

@@ -5,6 +5,11 @@ import type { AtspiNode } from './atspiNode.js';
 import { Problems } from './readSupport.js';
 import type { Truncation } from '../../../protocol/index.js';
 
+/** The note of an application read by walking because its bulk answer was empty (docs/compatibility.md#qt-5-and-qt-6). */
+export function walkedNote(app: string, toolkit: string): string {
+  return `walked: ${app} (${toolkit}) answers Cache.GetItems with nothing, so its tree is read by walking it`;
+}
+
 /** A window's view of its application's cache, walked by the core under budgets. */
 export class AtspiTreeSource implements TreeSource {
   readonly problems = new Problems();
@@ -30,6 +35,8 @@ export class AtspiTreeSource implements TreeSource {
       this.problems.note(error, `application ${this.window.info.app} (pid ${this.window.process.pid})`);
     }
     this.nodes = this.cache.nodes;
+    this.cache.forgetParts(this.nodes);
+    if (this.cache.bulkEmpty) this.problems.notes.push(walkedNote(this.window.info.app, this.cache.toolkit.label));
   }
 
   get truncated(): Set<Truncation> {

@@ -215,7 +215,7 @@ export class OsworldBackend implements Backend {
     // The id names a place, not a process: a window there with another title is another window.
     const known = this.titles.get(id);
     if (w === undefined || info === undefined || (known !== undefined && known !== info.title))
-      throw fail('stale_window', `window ${id} is gone`, { window: id });
+      throw fail('window_gone', `window ${id} is gone`, { window: id });
     this.titles.set(id, info.title);
     if (this.excludedApp(info.app)) throw fail('excluded_target', `window ${id} belongs to an excluded application (${info.app})`, { window: id });
     if (isExcludedTitle(this.exclusions, info.title))

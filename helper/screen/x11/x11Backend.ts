@@ -141,6 +141,7 @@ async function assemble(conn: X11Connection, shm: boolean): Promise<X11ScreenBac
     },
     windows: () => stack.list(),
     focusedWindow: () => stack.focused(),
+    activate: (handle) => stack.activate(handle),
     close() {
       closed ??= (async () => {
         try {

@@ -5,7 +5,11 @@
 import type { NativeWindow } from '../screenBackend.js';
 import { request, type X11Connection } from './x11Connection.js';
 
-const ATOM_NAMES = ['WM_STATE', '_NET_WM_PID', '_NET_WM_NAME', 'UTF8_STRING'] as const;
+const ATOM_NAMES = ['WM_STATE', '_NET_WM_PID', '_NET_WM_NAME', 'UTF8_STRING', '_NET_ACTIVE_WINDOW'] as const;
+/** SubstructureNotify | SubstructureRedirect: how a client message reaches the window manager (EWMH). */
+const TO_WINDOW_MANAGER = (1 << 19) | (1 << 20);
+/** `_NET_ACTIVE_WINDOW` source: a pager, which window managers obey without focus-stealing checks. */
+const SOURCE_PAGER = 2;
 const XA_WM_NAME = 39;
 const XA_WM_CLASS = 67;
 const ANY_TYPE = 0;
@@ -88,6 +92,22 @@ export class X11Windows {
     const tree = await request<{ children: number[] }>((cb) => this.conn.X.QueryTree(this.conn.root, cb));
     const described = await Promise.all(tree.children.map((w) => this.describe(w, atoms)));
     return described.filter((w): w is NativeWindow => w !== undefined).reverse();
+  }
+
+  /** Asks the window manager to activate the window of this handle (its client window, as EWMH wants). */
+  async activate(handle: string): Promise<void> {
+    const frame = Number.parseInt(handle.replace(/^x11:0x/, ''), 16);
+    if (!Number.isInteger(frame) || frame <= 0) return;
+    const atoms = await this.intern();
+    const client = await this.client(frame, atoms);
+    const event = Buffer.alloc(32);
+    event[0] = 33; // ClientMessage
+    event[1] = 32; // format
+    event.writeUInt32LE(client, 4);
+    event.writeUInt32LE(atoms._NET_ACTIVE_WINDOW, 8);
+    event.writeUInt32LE(SOURCE_PAGER, 12);
+    this.conn.X.SendEvent(this.conn.root, 0, TO_WINDOW_MANAGER, event as unknown as Parameters<typeof this.conn.X.SendEvent>[3]);
+    await request<{ focus: number }>((cb) => this.conn.X.GetInputFocus(cb));
   }
 
   /** The handle of the top-level window that holds the keyboard focus (the root's child above the focus window). */

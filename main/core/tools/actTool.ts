@@ -154,6 +154,8 @@ export function elementAct(
     } satisfies Partial<PendingApproval>;
     if (r.text !== undefined) card.text = r.text;
     if (!password && target.value !== undefined) card.current_value = target.value;
+    // How it will run where the element's own interface cannot carry it (typed): the person decides knowing it.
+    if (checkedByHelper.method !== undefined) card.method = checkedByHelper.method;
     return {
       action: args.action,
       app: window.app,

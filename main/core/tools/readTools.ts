@@ -84,6 +84,7 @@ export async function windowRead(deps: ReadDeps, session: AgentSession, args: Wi
       format,
       identity: wantTargets,
       rects,
+      tokens_of: args.output === 'json' ? 'json' : 'text',
       max_nodes: args.max_nodes ?? deps.settings().read_max_nodes,
       timeout_ms: args.timeout_ms ?? deps.settings().read_timeout_ms,
       ...(args.max_depth !== undefined ? { max_depth: args.max_depth } : {}),

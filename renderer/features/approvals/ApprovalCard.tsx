@@ -119,6 +119,12 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           </div>
         </div>
       )}
+      {card.method !== undefined && (
+        <p className="card-method small" data-testid="card-method">
+          <span className="muted">How: </span>
+          <UntrustedText text={card.method} />
+        </p>
+      )}
       <ScreenInputPicture card={card} />
       <ElementCardPicture card={card} />
       <dl className="card-fields">

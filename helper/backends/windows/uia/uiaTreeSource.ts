@@ -28,7 +28,7 @@ export class UiaTreeSource extends ReadAtOnceSource<UiaNode> {
     } catch (error) {
       if (!(error instanceof ComError)) throw error;
       const code = readFailure(error.hr);
-      if (code === 'stale_element') throw fail('stale_window', `window ${hwnd} is gone (${describeHresult(error.hr)})`, { window: String(hwnd) });
+      if (code === 'stale_element') throw fail('window_gone', `window ${hwnd} is gone (${describeHresult(error.hr)})`, { window: String(hwnd) });
       if (code === 'target_elevated') throw fail('target_elevated', `window ${hwnd} runs with higher privileges than the helper`, { window: String(hwnd) });
       this.truncated.add(code === 'timeout' ? 'timeout' : 'provider_error');
       this.notes.push(

@@ -55,14 +55,14 @@ export class DesktopWindows {
     }
     if (!/^\d{1,20}$/.test(id)) throw fail('invalid_argument', `"${id}" is not a window id from window_list`);
     const hwnd = Number(id);
-    if (!isTopLevel(this.u, hwnd)) throw fail('stale_window', `window ${id} is gone`, { window: id });
+    if (!isTopLevel(this.u, hwnd)) throw fail('window_gone', `window ${id} is gone`, { window: id });
     const pid = windowPid(this.u, hwnd);
     let process: { start: string; app: string };
     try {
       process = this.process(pid);
     } catch (error) {
       if (error instanceof OverseerError && error.code === 'stale_process')
-        throw fail('stale_window', `window ${id} is gone: its process exited`, { window: id });
+        throw fail('window_gone', `window ${id} is gone: its process exited`, { window: id });
       throw error;
     }
     if (isExcluded(this.exclusions, pid, process.app))
