@@ -51,7 +51,7 @@ export async function startA11yBus(busAddress: string, display: string, env: Rec
     // asks before ours answers, dconf, portals...) need DISPLAY too.
     await dbusCall(sessionConn, 'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'UpdateActivationEnvironment', {
       signature: 'a{ss}',
-      body: [{ DISPLAY: display, GDK_BACKEND: 'x11', GSETTINGS_BACKEND: 'memory', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', ACCESSIBILITY_ENABLED: '1' }],
+      body: [{ DISPLAY: display, GDK_BACKEND: 'x11', GSETTINGS_BACKEND: 'keyfile', QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1', ACCESSIBILITY_ENABLED: '1' }],
       timeoutMs: ctx.timeoutMs,
     });
 

@@ -23,7 +23,7 @@
 //   demoDesktop.ts      the demo of `serve --demo`: window manager and sample apps (apps/)
 //   systemPackages.ts   the Debian packages all this needs, and which are missing
 
-import { mkdirSync, mkdtempSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
@@ -52,6 +52,9 @@ export interface PrivateDesktopOptions {
    */
   detached?: boolean;
 }
+
+/** The settings every private desktop starts with (GLib keyfile syntax). */
+const SEEDED_SETTINGS = '[org/gnome/calculator]\nrefresh-interval=0\n';
 
 /** Prefix of the private folder's name; `cli.ts stop` refuses other folders. */
 export const DESKTOP_DIR_PREFIX = 'overseer-desktop-';
@@ -89,6 +92,11 @@ export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): 
     XDG_STATE_HOME: path.join(dir, 'state'),
   };
   for (const d of [logs, ...Object.values(xdg)]) mkdirSync(d, { recursive: true, mode: 0o700 });
+  // Settings from a file of this desktop's (GLib's keyfile backend): deterministic, no dconf-service, and seeded.
+  // gnome-calculator looks up www.imf.org and www.ecb.europa.eu for exchange rates at start unless
+  // told not to (measured with strace): no traffic may leave the machine.
+  mkdirSync(path.join(xdg.XDG_CONFIG_HOME, 'glib-2.0', 'settings'), { recursive: true, mode: 0o700 });
+  writeFileSync(path.join(xdg.XDG_CONFIG_HOME, 'glib-2.0', 'settings', 'keyfile'), SEEDED_SETTINGS, { mode: 0o600 });
 
   const busAddress = `unix:path=${path.join(dir, 'bus')}`;
   let display = '';
@@ -106,7 +114,7 @@ export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): 
     DBUS_SESSION_BUS_ADDRESS: busAddress,
     ...xdg,
     GDK_BACKEND: 'x11',
-    GSETTINGS_BACKEND: 'memory', // deterministic settings, no dconf-service
+    GSETTINGS_BACKEND: 'keyfile',
     QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
     ACCESSIBILITY_ENABLED: '1',
     [MARKER_VAR]: dir,

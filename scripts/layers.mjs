@@ -75,7 +75,7 @@ export const LAYERS = [
     why: 'The AT-SPI backend implements helper/core/backend.ts over D-Bus; it knows no other backend.',
     may: ['protocol', 'helper/core', 'helper/backends/atspi'],
     packages: [NODE, 'dbus-next'],
-    testsMay: ['helper/contract', 'desktop', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    testsMay: ['helper/contract', 'desktop', 'e2e/realApps', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
     reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
   },
   {
@@ -174,7 +174,7 @@ export const LAYERS = [
     why: "The supervisor core is plain Node: sessions, policy, approvals, brakes, journal, MCP and the UI channel. It reaches the helper over RPC and the UI over the UI channel table. `unhomoglyph` is Unicode's confusables table (UTS #39) for the risk hints' skeleton.",
     may: ['protocol', 'rpc', 'main/core'],
     packages: [NODE, '@modelcontextprotocol/sdk', 'ws', 'zod', 'unhomoglyph'],
-    testsMay: ['main/testing', 'main/cliArgs.ts', 'desktop'],
+    testsMay: ['main/testing', 'main/cliArgs.ts', 'desktop', 'e2e/realApps'],
     reach:
       'The supervisor core is imported by its shells (main/commands, main/electron) and tests; the helper answers it over RPC (protocol/helperRpc.ts), the renderer over the UI channel (protocol/uiChannel.ts).',
   },
@@ -244,7 +244,7 @@ export const LAYERS = [
   {
     folder: 'e2e/ui',
     why: 'UI specs: the real UI in a real browser against a real `overseer serve`.',
-    may: ['protocol', 'main/core', 'main/testing', 'desktop', 'e2e/ui', 'scripts/electronBinary.mjs'],
+    may: ['protocol', 'main/core', 'main/testing', 'desktop', 'e2e/ui', 'e2e/realApps', 'scripts/electronBinary.mjs'],
     packages: [NODE, 'playwright-core', '@modelcontextprotocol/sdk', 'axe-core'],
   },
   {
@@ -252,6 +252,13 @@ export const LAYERS = [
     why: 'Tests that join both sides in one process, to prove they agree: the helper service with the supervisor tools, the supervisor with the renderer store.',
     may: ['protocol', 'helper/core', 'main/core', 'main/testing', 'renderer/api', 'renderer/store', 'e2e/integration'],
     packages: [NODE],
+  },
+  {
+    folder: 'e2e/realApps',
+    why: 'The real-applications kit: real Debian apps (Firefox, Chromium, LibreOffice, Qt 5 and 6, Swing, GTK 4) started on a private desktop, and an independent pyatspi reader to check what the product reads. It knows nothing of the product.',
+    may: ['desktop', 'e2e/realApps'],
+    packages: [NODE],
+    reach: 'Tests of main/core and helper/backends/atspi, the UI specs and the benches use it.',
   },
   {
     folder: 'e2e/windows',
@@ -270,6 +277,7 @@ export const LAYERS = [
       'desktop',
       'e2e/ui',
       'e2e/windows',
+      'e2e/realApps',
       'helper/backends/atspi/appCache.ts',
       'helper/backends/atspi/cacheItems.ts',
       'helper/backends/atspi/dbus.ts',
