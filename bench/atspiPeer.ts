@@ -54,6 +54,7 @@ export function measurePeer(env: Record<string, string>, spec: AppSpec, pid: num
     String(pid),
   ];
   if (spec.frameName !== null) args.push('--title', spec.frameName);
+  args.push(...(spec.peerArgs ?? []));
   return new Promise<PeerFigures>((resolve, reject) => {
     const child = spawn(PYTHON, args, { cwd: REPO_ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';

@@ -14,6 +14,18 @@
 
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
+import type { LaunchedApp, PrivateDesktop } from '../desktop/privateDesktop.js';
+import { FORM_PAGE_TITLE, FORM_PAGE_URL, writeSpreadsheet, writeTextDocument, writeTextFile } from '../e2e/realApps/documents.js';
+import {
+  launchChromium,
+  launchFeatherPad,
+  launchFirefox,
+  launchQt6Form,
+  launchSwingForm,
+  officeTitle,
+  startOffice,
+  type LaunchedOffice,
+} from '../e2e/realApps/realApps.js';
 import { ARIA_PAGE_TITLE, ariaPageHtml } from './ariaPage.js';
 
 const PYTHON = '/usr/bin/python3';
@@ -34,7 +46,32 @@ export interface AppSpec {
   big: boolean;
   /** False for the apps the helper was never tuned for (the goal holds on those too). */
   seen: boolean;
+  /** Starts the app itself (the real applications of e2e/realApps, with their profiles and flags) instead of `command`. */
+  launch?: (desktop: PrivateDesktop) => Promise<LaunchedApp>;
+  /** More arguments for the pyatspi peer (bench/pyatspiWalk.py). */
+  peerArgs?: readonly string[];
 }
+
+/** One LibreOffice for the Calc and the Writer lines: the second asks for the one the first started. */
+const offices = new WeakMap<PrivateDesktop, Promise<LaunchedOffice>>();
+function office(desktop: PrivateDesktop): Promise<LaunchedOffice> {
+  let started = offices.get(desktop);
+  if (started === undefined) {
+    const sheet = writeSpreadsheet(desktop.dir, { rows: 500 });
+    const doc = writeTextDocument(desktop.dir, [
+      'Shopping list',
+      'Please remember the milk.',
+      ...Array.from({ length: 60 }, (_, i) => `Line ${i + 1}: lorem ipsum dolor sit amet.`),
+    ]);
+    started = startOffice(desktop, [sheet, doc]);
+    offices.set(desktop, started);
+  }
+  return started;
+}
+const SHEET_TITLE = officeTitle('sheet.fods');
+const DOC_TITLE = officeTitle('doc.fodt');
+/** Never enter a sheet's 2^31 cells: the peer skips what manages its descendants, as Orca does (the helper reads the visible cells). */
+const SKIP_MANAGED = ['--skip-managed'] as const;
 
 const fixed =
   (...args: string[]): ((dir: string) => string[]) =>
@@ -143,6 +180,85 @@ export const APPS: readonly AppSpec[] = [
     args: fixed('--forms', '--add-entry=Name', '--add-entry=Email', '--add-password=Pass', '--add-combo=Pick', '--combo-values=a|b'),
     waitForWindow: /.*/,
     frameName: null,
+    large: false,
+    big: false,
+    seen: false,
+  },
+  {
+    label: 'Firefox ESR form (Gecko)',
+    command: 'firefox-esr',
+    args: fixed(),
+    launch: async (d) => (await launchFirefox(d, FORM_PAGE_URL, { pageTitle: FORM_PAGE_TITLE })).app,
+    waitForWindow: /Mozilla Firefox$/,
+    frameName: `${FORM_PAGE_TITLE} — Mozilla Firefox`,
+    large: false,
+    big: false,
+    seen: false,
+  },
+  {
+    label: 'Chromium form',
+    command: 'chromium',
+    args: fixed(),
+    launch: async (d) => (await launchChromium(d, FORM_PAGE_URL, { pageTitle: FORM_PAGE_TITLE })).app,
+    waitForWindow: / - Chromium$/,
+    frameName: `${FORM_PAGE_TITLE} - Chromium`,
+    large: false,
+    big: false,
+    seen: false,
+  },
+  {
+    label: 'LibreOffice Calc',
+    command: 'soffice',
+    args: fixed(),
+    launch: async (d) => (await office(d)).app,
+    waitForWindow: SHEET_TITLE,
+    frameName: SHEET_TITLE,
+    large: true,
+    big: false,
+    seen: false,
+    peerArgs: SKIP_MANAGED,
+  },
+  {
+    label: 'LibreOffice Writer',
+    command: 'soffice',
+    args: fixed(),
+    launch: async (d) => (await office(d)).app,
+    waitForWindow: DOC_TITLE,
+    frameName: DOC_TITLE,
+    large: true,
+    big: false,
+    seen: false,
+    peerArgs: SKIP_MANAGED,
+  },
+  {
+    label: 'FeatherPad (Qt 5)',
+    command: 'featherpad',
+    args: fixed(),
+    launch: async (d) => (await launchFeatherPad(d, writeTextFile(d.dir, 'notes.txt', 'Dear diary,\nremember the milk.\n'))).app,
+    waitForWindow: /notes\.txt$/,
+    frameName: null,
+    large: false,
+    big: false,
+    seen: false,
+  },
+  {
+    label: 'Qt 6 form (PyQt6)',
+    command: 'python3',
+    args: fixed(),
+    launch: async (d) => (await launchQt6Form(d)).app,
+    waitForWindow: 'Qt6 Form',
+    frameName: 'Qt6 Form',
+    large: false,
+    big: false,
+    seen: false,
+  },
+  {
+    label: 'Swing form (ATK wrapper)',
+    command: 'java',
+    args: fixed(),
+    launch: async (d) => (await launchSwingForm(d)).app,
+    waitForWindow: 'Swing Form',
+    frameName: 'Swing Form',
     large: false,
     big: false,
     seen: false,

@@ -194,8 +194,11 @@ async function main(): Promise<void> {
     const pids = new Map<AppSpec, number>();
     for (const spec of SELECTED) {
       try {
-        const app = await desktop.launch(spec.command, spec.args(desktop.dir), { waitForWindow: spec.waitForWindow, timeoutMs: 30_000 });
-        launched.push(app);
+        const app =
+          spec.launch !== undefined
+            ? await spec.launch(desktop)
+            : await desktop.launch(spec.command, spec.args(desktop.dir), { waitForWindow: spec.waitForWindow, timeoutMs: 30_000 });
+        if (!launched.includes(app)) launched.push(app);
         pids.set(spec, app.pid);
         log(`launched ${spec.label} (pid ${app.pid})`);
       } catch (error) {

@@ -25,6 +25,12 @@ import { walk } from './walk.js';
 const ACT_BUDGET_MS = 10_000;
 /** Read-back schedule: toolkits apply some actions on their next idle. */
 const SETTLE_MS = [0, 40, 100, 200, 400];
+/**
+ * Typed input reaches the application through the window system and a browser's content process
+ * after the keys were sent: its read-back goes on longer (docs/tools.md#set-value-by-typing).
+ */
+const TYPED_SETTLE_MS = [...SETTLE_MS, 700, 1000, 1500, 2000];
+const TYPED_READ_BACK_MS = 3000;
 /** Most time spent reading the element back; a frozen application must not hold the receipt. */
 const READ_BACK_MS = 1500;
 const SHAPE = { maxTextChars: 2000, identity: true };
@@ -254,10 +260,11 @@ async function readBack(
   before: NativeNode,
   text: string | undefined,
   deadline: Deadline,
+  schedule: readonly number[] = SETTLE_MS,
 ): Promise<ReadBackResult> {
   let last: ReadBackResult = {};
   let waited = 0;
-  for (const at of SETTLE_MS) {
+  for (const at of schedule) {
     if (at > waited) await new Promise((res) => setTimeout(res, at - waited));
     waited = at;
     if (deadline.expired()) break;
@@ -394,7 +401,18 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
   }
   result.outcome = 'completed';
   try {
-    const back = await readBack(backend, r.window, node.key, comboKey, p.action, before, p.text, deadline.slice(READ_BACK_MS));
+    const typed = result.method !== undefined;
+    const back = await readBack(
+      backend,
+      r.window,
+      node.key,
+      comboKey,
+      p.action,
+      before,
+      p.text,
+      deadline.slice(typed ? TYPED_READ_BACK_MS : READ_BACK_MS),
+      typed ? TYPED_SETTLE_MS : SETTLE_MS,
+    );
     if (back.after !== undefined) {
       result.after = back.after;
       const unread = back.unread ?? [];

@@ -205,6 +205,15 @@ export interface ActionPlan {
   summary: string;
 }
 
+/** The element typed into: its process and window, its key, and how to give it the focus once its window has the keyboard. */
+export interface TypingTarget {
+  pid: number;
+  title: string;
+  key: string;
+  /** Gives the element the focus through its own interface (AT-SPI Component.GrabFocus). */
+  focus(): Promise<void>;
+}
+
 /** One step of typing: a key combination tapped (`Control_L`, `a`), or text typed exactly. */
 export type TypeStep = { keys: readonly string[] } | { text: string };
 
@@ -216,9 +225,10 @@ export interface Typist {
   /** Throws the typed reason keys cannot be sent on this desktop (input_unavailable), before anyone is asked. */
   check(): Promise<void>;
   /**
-   * Sends the steps to the element `key` of process `pid`: brings its window (`title`) to the
-   * keyboard first where the desktop allows it, and sends each step only while that window has the
-   * keyboard and the element the focus. Throws typed errors with `data.sent` (steps sent before).
+   * Sends the steps to the element: brings its window to the keyboard first where the desktop
+   * allows it, then focuses the element (`focus`), and sends each step only while that window has
+   * the keyboard and the element the focus. Throws typed errors with `data.sent` (pieces sent
+   * before) and `data.focused` (whether `focus` was called).
    */
-  type(target: { pid: number; title: string; key: string }, steps: readonly TypeStep[]): Promise<{ path: string }>;
+  type(target: TypingTarget, steps: readonly TypeStep[]): Promise<{ path: string }>;
 }

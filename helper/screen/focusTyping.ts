@@ -58,15 +58,19 @@ async function until<T>(ms: number, probe: () => Promise<T | undefined>): Promis
  */
 export async function typeIntoElement(
   access: FocusAccess,
-  target: { pid: number; title: string; key: string },
+  target: { pid: number; title: string; key: string; focus(): Promise<void> },
   steps: readonly FocusStep[],
 ): Promise<{ path: string }> {
   const backend = await checkKeyboard(access);
   const caps = await backend.capabilities();
   const windowsUnknown = caps.input.degradations.includes('no_window_positions');
+  // The target's own window: its process's, and the one titled as the tree titles it where the process has several (Calc and Writer share one soffice).
   const mine = async (): Promise<{ handle?: string; window?: FocusWindow } | undefined> => {
     const f = await access.focus(backend, windowsUnknown);
-    return f.window?.pid === target.pid ? f : undefined;
+    if (f.window?.pid !== target.pid) return undefined;
+    if (f.window.title === target.title) return f;
+    const own = windowsUnknown ? [] : (await access.stack(backend)).filter((w) => w.pid === target.pid);
+    return own.length <= 1 ? f : undefined;
   };
   let focus = await mine();
   if (focus === undefined) {
@@ -97,8 +101,19 @@ export async function typeIntoElement(
   if (focus.window?.excludedWhy !== undefined)
     throw fail('excluded_target', `the keyboard focus is on ${focus.window.excludedWhy} ("${focus.window.title}"): keys are never sent there`, { sent: 0 });
   const handle = focus.handle;
-  if ((await until(FIELD_FOCUS_MS, async () => ((await access.hasFocus(target.key)) === true ? true : undefined))) !== true)
-    throw fail('input_unavailable', 'the field did not take the keyboard focus; nothing was typed', { reason: 'element_not_focused', sent: 0 });
+  // The field takes the focus once its window has the keyboard (activating a window moves its focus to where it was before).
+  const fieldFocused = async (): Promise<boolean> =>
+    (await until(FIELD_FOCUS_MS, async () => ((await access.hasFocus(target.key)) === true ? true : undefined))) === true;
+  await target.focus();
+  if (!(await fieldFocused())) {
+    await target.focus();
+    if (!(await fieldFocused()))
+      throw fail('input_unavailable', 'the field did not take the keyboard focus; nothing was typed', {
+        reason: 'element_not_focused',
+        sent: 0,
+        focused: true,
+      });
+  }
   // Each piece is sent only while the same window has the keyboard and the field the focus.
   const pieces = steps.flatMap((s): FocusStep[] => ('keys' in s ? [s] : chunks(s.text).map((text) => ({ text }))));
   let sent = 0;
@@ -110,6 +125,7 @@ export async function typeIntoElement(
         reason: 'focus_changed',
         sent,
         of: pieces.length,
+        focused: true,
       });
     if ('keys' in piece) await backend.key(piece.keys, 'tap');
     else await backend.typeText(piece.text);

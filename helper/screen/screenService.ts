@@ -235,7 +235,7 @@ export class ScreenService {
     check: async (): Promise<void> => {
       await checkKeyboard(this.focusAccess);
     },
-    type: (target: { pid: number; title: string; key: string }, steps: readonly FocusStep[]): Promise<{ path: string }> =>
+    type: (target: { pid: number; title: string; key: string; focus(): Promise<void> }, steps: readonly FocusStep[]): Promise<{ path: string }> =>
       typeIntoElement(this.focusAccess, target, steps),
   };
 

@@ -42,7 +42,7 @@ export async function dispatchAtspi(
   try {
     return await dispatchOnce(bus, source, node, action, text, deadline, typist);
   } catch (error) {
-    if (error instanceof OverseerError) throw error;
+    if (error instanceof OverseerError || error instanceof DispatchError) throw error;
     // Refused before the call left: the application stopped answering (nothing was sent to it).
     if (error instanceof AppUnresponsiveError)
       throw fail('application_unresponsive', `${error.message}; nothing was sent`, {

@@ -93,7 +93,7 @@ const PROFILES: Record<ToolkitKind, Omit<ToolkitProfile, 'kind' | 'label'>> = {
     meaninglessValue: new Set(['menu', 'menu_item', 'button', 'toggle_button', 'split_button', 'separator', 'tab_item', 'check_box', 'radio_button', 'cell']),
   },
   qt5: { ...BASE, ids: 'unsupported' },
-  qt6: { ...BASE },
+  qt6: { ...BASE, ids: 'unsupported' },
   java: { ...BASE, textEnd: 'clamps', meaninglessValue: new Set(['button', 'toggle_button', 'check_box', 'radio_button', 'menu_item']) },
   other: { ...BASE },
 };

@@ -28,8 +28,8 @@ export function typingSteps(node: AtspiNode, text: string): TypeStep[] {
 
 /** Why this node's text is typed, for the card. */
 function why(source: AtspiTreeSource, node: AtspiNode): string {
-  if (node.interfaces.has(I.editableText)) return `${source.cache.toolkit.label} ignores the editable-text interface here`;
-  return 'the field has no editable-text interface';
+  if (node.interfaces.has(I.editableText)) return `${source.cache.toolkit.label} ignores its editable-text interface`;
+  return 'it has no editable-text interface';
 }
 
 /** The plan the card shows; throws the typed reason typing cannot be done (before anyone is asked). */
@@ -43,15 +43,19 @@ export async function typingPlan(source: AtspiTreeSource, node: AtspiNode, text:
   const how =
     node.role === 'cell'
       ? text === ''
-        ? 'focus the cell and press Delete'
-        : 'focus the cell, type the text over it and press Enter'
+        ? 'focus the cell, press Delete'
+        : 'focus the cell, type over it, press Enter'
       : text === ''
-        ? 'focus the field, select its text (Ctrl+A) and delete it'
-        : 'focus the field, select its text (Ctrl+A) and type the new text over it';
-  return { summary: `typed (${why(source, node)}): ${how}; keys go only while the field has the focus, its window brought to the front first if needed` };
+        ? 'focus the field, select all (Ctrl+A), delete'
+        : 'focus the field, select all (Ctrl+A), type over it';
+  return { summary: `typed: bring its window to the front if needed, ${how} (${why(source, node)})` };
 }
 
-/** Types the value (see the plan); GrabFocus is the first call, so any later failure is a failed dispatch, never a refusal. */
+/**
+ * Types the value (see the plan): the window is brought to the keyboard first, then the field is
+ * focused (GrabFocus, the first call to the application), then typed into. A failure before the
+ * field was focused is a refusal (nothing was asked of the application); after, a failed dispatch.
+ */
 export async function typeValue(
   bus: A11yBus,
   source: AtspiTreeSource,
@@ -62,14 +66,18 @@ export async function typeValue(
 ): Promise<DispatchResult> {
   await typingPlan(source, node, text, typist);
   const steps = typingSteps(node, text);
-  await bus.call(node.bus, node.path, I.component, 'GrabFocus', deadline.remaining());
   const window = source.window;
+  let focused = false;
+  const focus = async (): Promise<void> => {
+    focused = true;
+    await bus.call(node.bus, node.path, I.component, 'GrabFocus', deadline.remaining());
+  };
   try {
-    const { path } = await (typist as Typist).type({ pid: window.process.pid, title: window.info.title, key: node.key }, steps);
+    const { path } = await (typist as Typist).type({ pid: window.process.pid, title: window.info.title, key: node.key, focus }, steps);
     const keys = steps.map((s) => ('text' in s ? `${[...s.text].length} characters` : s.keys.join('+'))).join(', ');
     return { path: `atspi:Component.GrabFocus + ${path} (${keys})`, ok: true };
   } catch (error) {
-    if (!(error instanceof OverseerError)) throw error;
+    if (!(error instanceof OverseerError) || !focused) throw error;
     const sent = Number(error.info.data?.['sent'] ?? 0);
     const of = Number(error.info.data?.['of'] ?? steps.length);
     throw new DispatchError(

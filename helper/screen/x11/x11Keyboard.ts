@@ -13,6 +13,12 @@ import { request, sync, type X11Connection } from './x11Connection.js';
 
 /** How long clients get to process a key before its keycode is remapped (measured: 30–50 ms suffices). */
 export const REUSE_SETTLE_MS = 60;
+/**
+ * How long clients get to reload their keymap after a spare keycode was mapped, before it is
+ * pressed: Firefox and Chromium sometimes still held the old (empty) row and dropped the character
+ * (measured: about 1 in 5 forms lost a typographic apostrophe without it).
+ */
+export const MAP_SETTLE_MS = 40;
 /** Modifier mask bits that change what a key types: Shift, Lock, Control, Mod1 (Alt), Mod4 (Super), Mod5. NumLock (Mod2) does not. */
 const TEXT_CHANGING_MODIFIERS = 0x01 | 0x02 | 0x04 | 0x08 | 0x40 | 0x80;
 
@@ -124,6 +130,7 @@ export class X11Keyboard {
     if (this.perKeycode > 1) row[1] = keysym;
     this.conn.X.ChangeKeyboardMapping(keycode, this.perKeycode, row);
     await sync(this.conn.X);
+    await sleep(MAP_SETTLE_MS);
     this.mapped.set(keysym, keycode);
     return { keycode, shift: false };
   }
