@@ -117,13 +117,16 @@ def find_app(name, silent=None):
 
 
 def find_window(app_name, title):
-    app = find_app(app_name)
-    if app is None:
-        return None
-    for j in range(app.childCount):
-        win = app.getChildAtIndex(j)
-        if win is not None and win.name == title and win.getRole() in WINDOW_ROLES:
-            return win
+    """The window titled `title` of any application named `app_name` (two Chromiums are two applications of one name)."""
+    desktop = pyatspi.Registry.getDesktop(0)
+    for i in range(desktop.childCount):
+        app = guarded(lambda: desktop.getChildAtIndex(i))
+        if app is None or guarded(lambda: app.name) != app_name:
+            continue
+        for j in range(app.childCount):
+            win = guarded(lambda: app.getChildAtIndex(j))
+            if win is not None and win.name == title and win.getRole() in WINDOW_ROLES:
+                return win
     return None
 
 

@@ -105,15 +105,21 @@ export function launchFirefox(desktop: PrivateDesktop, url: string, options: Rea
 }
 
 /** Chromium on `url` in a fresh profile; `pageTitle` makes the window title exact (else any "… - Chromium"). */
-export function launchChromium(desktop: PrivateDesktop, url: string, options: RealAppOptions & { pageTitle?: string } = {}): Promise<LaunchedRealApp> {
+export function launchChromium(
+  desktop: PrivateDesktop,
+  url: string,
+  options: RealAppOptions & { pageTitle?: string; webContentAccessible?: boolean } = {},
+): Promise<LaunchedRealApp> {
   const profile = path.join(launchDir(desktop, 'chromium'), 'profile');
+  // As an Electron app or a Chromium started by hand usually runs: without --force-renderer-accessibility, its page shows nothing.
+  const args = chromiumArgs(profile).filter((a) => options.webContentAccessible !== false || a !== '--force-renderer-accessibility');
   // Needs: --force-renderer-accessibility for web content on AT-SPI (IsEnabled/ScreenReaderEnabled did not suffice), --no-sandbox as root, a fresh --user-data-dir, no first run or background network (browserProfiles.ts).
   return launchReal(
     desktop,
     {
       label: 'Chromium',
       command: 'chromium',
-      args: [...chromiumArgs(profile), url],
+      args: [...args, url],
       title: options.pageTitle !== undefined ? `${options.pageTitle} - Chromium` : / - Chromium$/,
       appName: 'Chromium',
       needs: '--force-renderer-accessibility',

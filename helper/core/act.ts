@@ -184,6 +184,15 @@ async function ambiguous(s: Scan, deadline: Deadline): Promise<Refusal> {
   );
 }
 
+/** What the agent can do instead when an undecided scan found one match: act on the target a read or a find gives it. */
+function insteadOf(s: Scan): string {
+  if (s.matches.length !== 1) return '';
+  const why = s.truncated.has('visible_part')
+    ? 'only the visible part of a container was read, so another match could hide out of view'
+    : 'another match could hide in what was not searched';
+  return `; one element matched, but ${why}: act on the target element_find or window_read gives for it`;
+}
+
 /** The one element a scan's matches name, or a refusal (not found, ambiguous, undecided). */
 async function pick(s: Scan, selector: Selector, deadline: Deadline): Promise<Resolved> {
   const decided = s.complete && s.unreadable.length === 0;
@@ -199,7 +208,7 @@ async function pick(s: Scan, selector: Selector, deadline: Deadline): Promise<Re
   }
   if (s.matches.length > 1) throw await ambiguous(s, deadline);
   if (!decided)
-    throw refuse(s.unreadable.length > 0 ? 'unreadable' : 'incomplete_scan', undecidedReason(s), {
+    throw refuse(s.unreadable.length > 0 ? 'unreadable' : 'incomplete_scan', `${undecidedReason(s)}${insteadOf(s)}`, {
       truncated_by: [...s.truncated],
       match_count: s.matches.length,
     });

@@ -33,6 +33,8 @@ describe('the applications people use, through the real supervisor', () => {
   let agent: Client;
   let ui: UiClient;
   const apps = {} as Record<'firefox' | 'chromium' | 'featherpad' | 'qt6' | 'swing' | 'calculator', LaunchedRealApp>;
+  /** Chromium as an Electron app or a hand-started one usually runs: without --force-renderer-accessibility. */
+  let plainChromium: LaunchedRealApp;
   const ids = new Map<string, string>();
   const win = (app: LaunchedRealApp): string => {
     const id = ids.get(app.title);
@@ -62,13 +64,16 @@ describe('the applications people use, through the real supervisor', () => {
     await startRealAppsWindowManager(desktop, SCREEN);
     const place = realAppsLayout(SCREEN);
     const notes = writeTextFile(desktop.dir, 'notes.txt', NOTES);
-    [apps.firefox, apps.chromium, apps.featherpad, apps.qt6, apps.swing, apps.calculator] = await Promise.all([
+    const plainPage = writeTextFile(desktop.dir, 'plain.html', '<!doctype html><title>Plain page</title><p>Nothing to see here.</p>');
+    [apps.firefox, apps.chromium, apps.featherpad, apps.qt6, apps.swing, apps.calculator, plainChromium] = await Promise.all([
       launchFirefox(desktop, FORM_PAGE_URL, { pageTitle: FORM_PAGE_TITLE, place: place.firefox }),
       launchChromium(desktop, FORM_PAGE_URL, { pageTitle: FORM_PAGE_TITLE, place: place.chromium }),
       launchFeatherPad(desktop, notes, { place: place.featherpad }),
       launchQt6Form(desktop, { place: place.qt6 }),
       launchSwingForm(desktop, { place: place.swing }),
       launchCalculator(desktop, { place: place.calculator }),
+      // Where no other window is: Chromium empties the page of a window another one covers.
+      launchChromium(desktop, `file://${plainPage}`, { pageTitle: 'Plain page', webContentAccessible: false, place: place.calc }),
     ]);
     s = await serve(desktop.env);
     agent = await httpClient(s, 'real-apps-agent');
@@ -146,7 +151,7 @@ describe('the applications people use, through the real supervisor', () => {
   it('finds page text and fields by what a person sees in Firefox and Chromium', async () => {
     for (const app of [apps.firefox, apps.chromium]) {
       const milk = await find(app, { value_contains: 'remember the milk' });
-      assert.equal(milk.match_count, 1, `${app.title}: ${JSON.stringify(milk.matches)}`);
+      assert.equal(milk.match_count, 1, `${app.title}: ${JSON.stringify(milk).slice(0, 1500)}`);
       assert.equal(milk.searched_whole_window, true);
       const first = await find(app, { role: 'edit', name: 'First name' });
       assert.equal(first.matches[0]?.value, 'Ada', `${app.title}: the field's text, read within its length`);
@@ -184,6 +189,18 @@ describe('the applications people use, through the real supervisor', () => {
       assert.equal(back.match_count, 1, 'and the product reads it back');
     });
   }
+
+  it('says why a Chromium window without renderer accessibility shows no page, and what will work', async () => {
+    const list = await toolJson<WindowListAnswer>(agent, 'window_list');
+    const id = list.windows.find((w) => w.title === plainChromium.title)?.window;
+    assert.ok(id !== undefined, `${plainChromium.title} is listed`);
+    const r = await toolJson<WindowReadAnswer>(agent, 'window_read', { window: id });
+    assert.ok(
+      r.notes.some((n) => /^no_web_content: .*--force-renderer-accessibility.*screen tier/.test(n)),
+      r.notes.join('\n'),
+    );
+    assert.ok(!(await read(apps.chromium)).notes.some((n) => n.startsWith('no_web_content')), 'a Chromium that shows its page says nothing of the kind');
+  });
 
   it('refuses a line break in a one-line web field before anyone is asked', async () => {
     const r = await toolJson<Receipt>(agent, 'element_act', {

@@ -37,6 +37,27 @@ export class AtspiTreeSource implements TreeSource {
     this.nodes = this.cache.nodes;
     this.cache.forgetParts(this.nodes);
     if (this.cache.bulkEmpty) this.problems.notes.push(walkedNote(this.window.info.app, this.cache.toolkit.label));
+    // docs/compatibility.md#chromium-and-electron
+    const page = this.cache.toolkit.kind === 'chromium' ? this.pageState() : 'shown';
+    if (page === 'none')
+      this.problems.notes.push(
+        'no_web_content: this Chromium or Electron window shows no web content to accessibility clients: it must be started with --force-renderer-accessibility (ask the person), or use the screen tier',
+      );
+    if (page === 'empty')
+      this.problems.notes.push(
+        'empty_web_content: the page shows no content to accessibility clients (Chromium drops the tree of a page it hides); bring its window to the front (ask the person, or the screen tier) and read again',
+      );
+  }
+
+  /** Whether the application shows a document (a web page) with content, an empty one, or none. */
+  private pageState(): 'shown' | 'empty' | 'none' {
+    let documents = 0;
+    for (const node of this.nodes.values()) {
+      if (node.role !== 'document') continue;
+      if (node.childCount !== 0) return 'shown';
+      documents++;
+    }
+    return documents === 0 ? 'none' : 'empty';
   }
 
   get truncated(): Set<Truncation> {

@@ -18,6 +18,8 @@ import type { OsworldHttp } from '../../osworld/osworldHttp.js';
 
 /** Most bytes of one tree: a VM with a big document open writes tens of megabytes of XML. */
 const MAX_TREE_BYTES = 64 * 1024 * 1024;
+/** How long the tree a window's resolution fetched stands for opening it (the same read, right after). */
+const RESOLVED_FRESH_MS = 500;
 
 /** What a person or agent can do instead of element_act on this connection. */
 const INSTEAD = 'act through the screen tier: take a screenshot (computer_screenshot), then click or type at the element’s rect';
@@ -114,6 +116,8 @@ export class OsworldBackend implements Backend {
   readonly capabilities = ['window_list', 'window_read', 'element_find', 'read_only'] as const;
   private exclusions: Exclusions = {};
   private readonly titles = new Map<string, string>();
+  /** The tree each handle's resolution found, for its first opening (see open). */
+  private readonly resolved = new WeakMap<WindowHandle, { w: AxWindow; info: WindowInfo; at: number }>();
 
   constructor(
     private readonly http: OsworldHttp,
@@ -224,12 +228,17 @@ export class OsworldBackend implements Backend {
   }
 
   async resolveWindow(id: string | undefined, deadline: Deadline): Promise<WindowHandle> {
-    const { info } = await this.find(id, deadline);
-    return { info, rootKey: info.window, process: { pid: 0, process_start: info.process_start } };
+    const found = await this.find(id, deadline);
+    const handle = { info: found.info, rootKey: found.info.window, process: { pid: 0, process_start: found.info.process_start } };
+    this.resolved.set(handle, { ...found, at: performance.now() });
+    return handle;
   }
 
   async open(window: WindowHandle, deadline: Deadline): Promise<TreeSource> {
-    const { w, info } = await this.find(window.info.window, deadline);
+    // The tree resolving this handle fetched stands for its first opening, right after (one fetch of the VM's whole tree per read, not two).
+    const just = this.resolved.get(window);
+    this.resolved.delete(window);
+    const { w, info } = just !== undefined && performance.now() - just.at < RESOLVED_FRESH_MS ? just : await this.find(window.info.window, deadline);
     return new XmlTreeSource({ ...window, info }, w.node);
   }
 

@@ -246,16 +246,17 @@ describe('ssh connection: a private sshd whose sessions see a second desktop', (
     const list = await helper.call('window_list', {});
     const window = list.windows.find((w) => w.title === 'Overseer Fixture')?.window;
     assert.ok(window);
-    await helper.call('element_act', { window, selector: { automation_id: 'freeze' }, action: 'invoke' });
-    await new Promise((r) => setTimeout(r, 300));
-    // The fixture is frozen: these wait for it, and are in flight when the machine goes away. Each is
+    // The Freeze button blocks the fixture once clicked: the act reads back from it, and the read waits
+    // for it; both are in flight when the machine goes away, within the second before the helper would
+    // leave the silent fixture alone (docs/compatibility.md#an-application-that-stops-answering). Each is
     // checked as it is made, so whichever fails first is never an unhandled rejection while another is awaited.
+    const act = unavailable(helper.call('element_act', { window, selector: { automation_id: 'freeze' }, action: 'invoke' }), 'down');
+    await new Promise((r) => setTimeout(r, 150));
     const read = unavailable(helper.call('window_read', { window, timeout_ms: 15_000 }), 'down');
-    const act = unavailable(helper.call('element_act', { window, selector: { automation_id: 'counter' }, action: 'invoke' }), 'down');
     const exec = unavailable(t.exec('sleep 30', { timeoutMs: 60_000, maxBytes: 1024 }), 'down');
-    await new Promise((r) => setTimeout(r, 500));
+    await new Promise((r) => setTimeout(r, 350));
     sshd.kill();
-    const [, acted, execed] = await Promise.all([read, act, exec]);
+    const [acted, , execed] = await Promise.all([act, read, exec]);
     assert.equal(acted['outcome'], 'unknown');
     assert.equal(execed['outcome'], 'unknown');
     await unavailable(t.test(), 'down');
