@@ -1,8 +1,10 @@
 // The screen contract against the X11 backend (in-process) on a private desktop, and what only X11 has.
 
 import assert from 'node:assert/strict';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { it } from 'node:test';
 import { openX11Backend } from '../x11/x11Backend.js';
+import { IDLE_RESTORE_MS } from '../x11/x11Keyboard.js';
 import { screenContract } from './screenContract.js';
 import { p50 } from './screenLane.js';
 import { x11Setup } from './x11Lane.js';
@@ -25,9 +27,26 @@ screenContract('screen contract: X11 (GTK canvas on a private desktop)', x11Setu
     }
   });
 
-  it('restores every spare keycode it remapped for typing to NoSymbol', async () => {
+  it('keeps a remapped spare keycode while typing goes on, and sets every one back to NoSymbol once idle and on close', async () => {
     const l = lane();
     assert.ok(l.sparesBefore.length > 0);
-    assert.deepEqual(await l.spareKeycodes(), l.sparesBefore);
+    const restored = async (why: string): Promise<void> => {
+      const deadline = performance.now() + IDLE_RESTORE_MS + 3000;
+      while (performance.now() < deadline && (await l.spareKeycodes()).length !== l.sparesBefore.length) await sleep(100);
+      assert.deepEqual(await l.spareKeycodes(), l.sparesBefore, why);
+    };
+    await restored('the contract typed more characters than there are spares: restored once idle');
+    await l.screen.typeText('ø');
+    const during = await l.spareKeycodes();
+    assert.equal(during.length, l.sparesBefore.length - 1, 'a busy client still finds "ø" on its row after the text was typed');
+    await l.screen.typeText('øø');
+    assert.deepEqual(await l.spareKeycodes(), during, 'the same row types it again');
+    await restored('restored after the keyboard was idle');
+
+    const other = await openX11Backend({ display: l.display });
+    await other.typeText('ø');
+    assert.notDeepEqual(await l.spareKeycodes(), l.sparesBefore);
+    await other.close();
+    assert.deepEqual(await l.spareKeycodes(), l.sparesBefore, 'restored on close');
   });
 });

@@ -1,9 +1,13 @@
 // Keyboard input over XTEST. A keysym found in the server's keymap is typed with its keycode (with
 // Shift_L for the second level). Any other character gets a spare keycode (a row of NoSymbol)
-// remapped with ChangeKeyboardMapping to its keysym. Clients reload their keymap on MappingNotify
-// only later, so a spare keycode is never remapped right after it was pressed: spares rotate
-// round-robin, and reusing one first waits REUSE_SETTLE_MS after its last press. Every remapped
-// row is set back to NoSymbol when the text is typed and on close.
+// remapped with ChangeKeyboardMapping to its keysym. A client translates a key event with the
+// keymap it holds when it gets to the event, and some (Firefox) fetch the server's keymap anew
+// after a MappingNotify: a row changed again before a busy client reached the key typed with it
+// made that character vanish (measured: Firefox stopped for 300 ms lost every "’"). So a remapped
+// row stays mapped while typing goes on and is set back to NoSymbol only once the keyboard has
+// been idle IDLE_RESTORE_MS, and on close; a keysym typed again reuses its row; a row is remapped
+// to another keysym only when every spare is taken, the least recently pressed first, and
+// REUSE_SETTLE_MS after its last press at the soonest.
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { XTestExt } from 'x11';
@@ -11,8 +15,10 @@ import { fail } from '../../../protocol/index.js';
 import { charKeysym, SHIFT_L } from '../keysyms.js';
 import { request, sync, type X11Connection } from './x11Connection.js';
 
-/** How long clients get to process a key before its keycode is remapped (measured: 30–50 ms suffices). */
-export const REUSE_SETTLE_MS = 60;
+/** How long clients get to process a key before its keycode is remapped to another keysym (only when every spare is taken). */
+export const REUSE_SETTLE_MS = 250;
+/** How long the keyboard stays idle before its remapped rows are set back to NoSymbol. */
+export const IDLE_RESTORE_MS = 5000;
 /**
  * How long clients get to reload their keymap after a spare keycode was mapped, before it is
  * pressed: Firefox and Chromium sometimes still held the old (empty) row and dropped the character
@@ -31,12 +37,14 @@ export class X11Keyboard {
   private rows: number[][] = [];
   private perKeycode = 0;
   private spares: number[] = [];
-  private nextSpare = 0;
   /** keysym -> spare keycode currently mapped to it. */
   private readonly mapped = new Map<number, number>();
   /** spare keycode -> time of its last press (performance.now()). */
   private readonly lastPress = new Map<number, number>();
   private readonly held = new Set<number>();
+  /** Typing or key presses under way: rows are never restored meanwhile. */
+  private busy = 0;
+  private restoreTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly conn: X11Connection,
@@ -66,6 +74,7 @@ export class X11Keyboard {
         throw fail('invalid_argument', `The text has a lone UTF-16 surrogate 0x${cp.toString(16)}, which is no character.`, { unit: cp });
     }
     await this.refuseHeldModifiers();
+    this.busy++;
     try {
       for (const ch of text) {
         const cp = ch.codePointAt(0) ?? 0;
@@ -73,32 +82,44 @@ export class X11Keyboard {
         const at = this.find(keysym) ?? (await this.mapSpare(keysym));
         await this.tap(at);
       }
+      await sync(this.conn.X);
     } finally {
-      await this.restoreSpares();
+      this.busy--;
+      this.scheduleRestore();
     }
   }
 
   /** Press keysyms in order and release them in reverse (tap), or only press / only release. */
   async keys(keysyms: readonly number[], action: 'tap' | 'down' | 'up'): Promise<void> {
-    const locations: KeyLocation[] = [];
-    for (const ks of keysyms) locations.push(this.find(ks) ?? (await this.mapSpare(ks)));
-    const codes: number[] = [];
-    const shift = this.find(SHIFT_L);
-    for (const at of locations) {
-      if (at.shift && shift !== null && !codes.includes(shift.keycode)) codes.push(shift.keycode);
-      codes.push(at.keycode);
+    this.busy++;
+    try {
+      const locations: KeyLocation[] = [];
+      for (const ks of keysyms) locations.push(this.find(ks) ?? (await this.mapSpare(ks)));
+      const codes: number[] = [];
+      const shift = this.find(SHIFT_L);
+      for (const at of locations) {
+        if (at.shift && shift !== null && !codes.includes(shift.keycode)) codes.push(shift.keycode);
+        codes.push(at.keycode);
+      }
+      if (action !== 'up') for (const code of codes) this.press(code, true);
+      if (action !== 'down') for (const code of [...codes].reverse()) this.press(code, false);
+      await sync(this.conn.X);
+    } finally {
+      this.busy--;
+      this.scheduleRestore();
     }
-    if (action !== 'up') for (const code of codes) this.press(code, true);
-    if (action !== 'down') for (const code of [...codes].reverse()) this.press(code, false);
-    await sync(this.conn.X);
-    if (action !== 'down' && this.held.size === 0) await this.restoreSpares();
   }
 
   /** Release every key this keyboard holds, and put every remapped row back. */
   async close(): Promise<void> {
+    if (this.restoreTimer !== null) clearTimeout(this.restoreTimer);
+    this.restoreTimer = null;
     for (const code of [...this.held]) this.press(code, false);
     await sync(this.conn.X);
-    await this.restoreSpares();
+    if (this.mapped.size === 0 && this.lastPress.size === 0) return;
+    await sleep(REUSE_SETTLE_MS);
+    this.restoreSpares();
+    await sync(this.conn.X);
   }
 
   private find(keysym: number): KeyLocation | null {
@@ -113,11 +134,12 @@ export class X11Keyboard {
   }
 
   private async mapSpare(keysym: number): Promise<KeyLocation> {
-    const keycode = this.spares[this.nextSpare % Math.max(1, this.spares.length)];
+    const taken = new Set(this.mapped.values());
+    const free = this.spares.find((code) => !taken.has(code) && !this.held.has(code));
+    const keycode = free ?? this.leastRecentlyPressed();
     if (keycode === undefined) {
       throw fail('input_unavailable', `The keymap has no spare keycode to type keysym 0x${keysym.toString(16)}.`, { reason: 'no_spare_keycode' });
     }
-    this.nextSpare++;
     const pressedAt = this.lastPress.get(keycode);
     if (pressedAt !== undefined) {
       await sync(this.conn.X);
@@ -135,15 +157,38 @@ export class X11Keyboard {
     return { keycode, shift: false };
   }
 
-  private async restoreSpares(): Promise<void> {
-    if (this.lastPress.size === 0 && this.mapped.size === 0) return;
-    await sync(this.conn.X);
-    await sleep(REUSE_SETTLE_MS);
+  /** The mapped spare pressed longest ago (one never pressed first) that no key holds down. */
+  private leastRecentlyPressed(): number | undefined {
+    let best: number | undefined;
+    let bestAt = Infinity;
+    for (const code of this.mapped.values()) {
+      if (this.held.has(code)) continue;
+      const at = this.lastPress.get(code) ?? -Infinity;
+      if (at < bestAt) [best, bestAt] = [code, at];
+    }
+    return best;
+  }
+
+  /** Restore the remapped rows once the keyboard has been idle IDLE_RESTORE_MS (again from the last use). */
+  private scheduleRestore(): void {
+    if (this.restoreTimer !== null) clearTimeout(this.restoreTimer);
+    this.restoreTimer = null;
+    if (this.mapped.size === 0 && this.lastPress.size === 0) return;
+    this.restoreTimer = setTimeout(() => {
+      this.restoreTimer = null;
+      if (this.busy > 0 || this.held.size > 0) return this.scheduleRestore();
+      this.restoreSpares();
+      void sync(this.conn.X).catch(() => undefined);
+    }, IDLE_RESTORE_MS);
+    this.restoreTimer.unref();
+  }
+
+  /** Set every remapped row back to NoSymbol (the requests are sent at once, before any other). */
+  private restoreSpares(): void {
     const used = new Set<number>([...this.lastPress.keys(), ...this.mapped.values()]);
     for (const keycode of used) this.conn.X.ChangeKeyboardMapping(keycode, this.perKeycode, new Array<number>(this.perKeycode).fill(0));
     this.mapped.clear();
     this.lastPress.clear();
-    await sync(this.conn.X);
   }
 
   private tap(at: KeyLocation): Promise<void> {
