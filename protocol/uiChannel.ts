@@ -27,7 +27,7 @@ export type BrakeState = z.infer<typeof BrakeState>;
 
 /**
  * A policy rule. `allow` rules come from the two-step "allow for this session" and name their exact
- * scope (agent session, action, app, and the element unless the scope is the whole app);
+ * scope (agent session, the desktop it was given on, action, app, and the element unless the scope is the whole app);
  * `deny_app` blocks apps by pattern.
  */
 export const PolicyRule = z.discriminatedUnion('kind', [
@@ -38,6 +38,11 @@ export const PolicyRule = z.discriminatedUnion('kind', [
     session: z.string(),
     /** The agent's name as it introduced itself, for people. */
     agent: z.string(),
+    /**
+     * The desktop it was given on: the connection's name ("local" for this one), with `~N` once
+     * that name was removed and added again or re-pointed. It covers acts on that desktop alone.
+     */
+    connection: z.string(),
     action: AnyAction,
     /** Application name it applies to. */
     app: z.string(),

@@ -178,6 +178,7 @@ export class Supervisor {
         helper: this.connections.router,
         connectionRef: (name) => this.connections.ref(name),
         connectionRefusal: (name) => this.connections.refusal(name),
+        connectionTag: (name) => this.connections.tagOf(name),
         approvals: this.approvals,
         holds: this.holds,
         brakes: this.brakes,

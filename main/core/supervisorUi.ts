@@ -1,6 +1,5 @@
 import {
   LOCAL_CONNECTION_NAME,
-  AnyAction,
   OverseerError,
   TALK_LIMITS,
   cardPicture,
@@ -39,10 +38,26 @@ function talkCard(s: Supervisor, id: string, action: 'ask' | 'handoff'): Pending
   return item;
 }
 
-/** The rule "allow for this session" makes from a card: the scope the person named, nothing implied. */
-function allowRequest(item: PendingApproval, action: AnyAction, scope: AllowScope): AllowRequest {
+/**
+ * The rule "allow for this session" makes from a card: the scope the person named, on the desktop
+ * the card's act is aimed at, nothing implied. A card no rule decides (a shell command, a new
+ * connection, a question) is refused with what to do instead.
+ */
+function allowRequest(s: Supervisor, item: PendingApproval, scope: AllowScope): AllowRequest {
+  const rule = s.approvals.subject(item.approval_id);
+  if (rule === undefined)
+    throw fail('invalid_argument', `no session rule covers ${item.action}: approve this card alone`, { reason: 'no_rule', action: item.action });
   const subject = cardSubject(item);
-  return { session: item.session, agent: item.agent, action, app: subject.app, scope, element: subject.key, elementLabel: subject.label };
+  return {
+    session: item.session,
+    agent: item.agent,
+    connection: rule.connection,
+    action: rule.action,
+    app: subject.app,
+    scope,
+    element: subject.key,
+    elementLabel: subject.label,
+  };
 }
 
 /** A queued card the person named that the new rule may not decide: why, or nothing when it may. */
@@ -62,9 +77,7 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       if (item === undefined) return Promise.reject(gone(approval_id));
       if (isTalkCard(item)) return Promise.reject(notAnAction(item));
       // A shell command or a new connection is approved one card at a time: no rule ever covers them.
-      if (allow !== undefined && (item.action === 'remote_exec' || item.action === 'add_connection'))
-        return Promise.reject(fail('invalid_argument', `no session rule covers ${item.action}: approve this card alone`, { reason: 'no_rule' }));
-      const request = allow !== undefined ? allowRequest(item, AnyAction.parse(item.action), allow.scope) : undefined;
+      const request = allow !== undefined ? allowRequest(s, item, allow.scope) : undefined;
       // The queued cards the person confirmed by name, checked against the rule before anything is decided.
       const also = (allow?.also ?? []).filter((id, i, all) => id !== approval_id && all.indexOf(id) === i);
       const refused = request === undefined ? [] : also.flatMap((id) => whyNot(s, request, id));
@@ -87,7 +100,7 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       const item = s.approvals.get(approval_id);
       if (item === undefined) return Promise.reject(gone(approval_id));
       if (isTalkCard(item)) return Promise.reject(notAnAction(item));
-      return Promise.resolve({ covered: coveredCards(s.approvals, allowRequest(item, AnyAction.parse(item.action), scope), approval_id) });
+      return Promise.resolve({ covered: coveredCards(s.approvals, allowRequest(s, item, scope), approval_id) });
     },
     disconnect_agent: ({ session }) => {
       if (s.agents.get(session) === undefined) return Promise.reject(fail('not_found', `no agent session ${session} is connected`));

@@ -51,3 +51,19 @@ function ago(ms: number): string {
   if (m < 90) return `${m} min ago`;
   return `${Math.round(m / 60)} h ago`;
 }
+
+/**
+ * The desktop a session rule covers, as people read it: "this desktop" for local, else the
+ * connection's name, and which one of that name when it was removed and added again (`box~2`).
+ */
+export function ruleDesktopWords(connection: string): string {
+  if (connection === 'local') return 'this desktop';
+  const [name, n] = connection.split('~');
+  return n === undefined ? `the connection ${name}` : `the connection ${name} (its ${ordinal(Number(n))} entry of that name)`;
+}
+
+function ordinal(n: number): string {
+  const tens = n % 100;
+  if (tens >= 11 && tens <= 13) return `${n}th`;
+  return `${n}${['th', 'st', 'nd', 'rd'][n % 10] ?? 'th'}`;
+}

@@ -10,7 +10,7 @@ import {
   type UiSnapshot,
 } from '../../protocol/index.js';
 import { emptyDraft, parseDraft, publicUrlWarning } from './connectionForm.js';
-import { agentConnection, isRemote, mayAllowForSession, statusWords, whereLine } from './connectionWords.js';
+import { agentConnection, isRemote, mayAllowForSession, ruleDesktopWords, statusWords, whereLine } from './connectionWords.js';
 import { outcomeLine, type DecisionRecord } from './outcome.js';
 import { groupReceipts, type ReceiptRow } from './receiptRows.js';
 import { detailFields, searchText } from './receiptWords.js';
@@ -115,6 +115,12 @@ describe('connections in the store', () => {
 });
 
 describe('naming where', () => {
+  it('names the desktop a session rule covers, and which entry of a name given again', () => {
+    assert.equal(ruleDesktopWords('local'), 'this desktop');
+    assert.equal(ruleDesktopWords('box'), 'the connection box');
+    assert.equal(ruleDesktopWords('box~2'), 'the connection box (its 2nd entry of that name)');
+    assert.equal(ruleDesktopWords('box~11'), 'the connection box (its 11th entry of that name)');
+  });
   it('names a remote connection and never the local one', () => {
     assert.equal(isRemote(undefined), false);
     assert.equal(isRemote({ name: 'local', kind: 'local' }), false);

@@ -24,6 +24,8 @@ export interface ApprovalOutcome {
  * application and element policy decides the call on, and what the rule cannot cover of it.
  */
 export interface RuleSubject {
+  /** The desktop the act is aimed at: its connection's tag when the card was made (a rule covers that desktop alone). */
+  connection: string;
   action: AnyAction;
   app: string;
   element: string;

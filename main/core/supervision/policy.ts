@@ -7,6 +7,8 @@ import type { AllowScope } from './approvals.js';
 export interface AllowRequest {
   session: string;
   agent: string;
+  /** The connection the card's act was aimed at, as its incarnation's tag (manager.ts `tagOf`). */
+  connection: string;
   action: AnyAction;
   app: string;
   scope: AllowScope;
@@ -31,17 +33,34 @@ function matches(pattern: string, app: string): boolean {
   return pattern.toLowerCase() === app.toLowerCase();
 }
 
-/** What an allow rule would cover, as far as it names: session, action kind, app, and the element unless it names the whole app. */
-export type AllowShape = Pick<AllowRequest, 'session' | 'action' | 'app' | 'scope' | 'element'>;
+/** What an allow rule would cover, as far as it names: session, desktop, action kind, app, and the element unless it names the whole app. */
+export type AllowShape = Pick<AllowRequest, 'session' | 'connection' | 'action' | 'app' | 'scope' | 'element'>;
+
+/** One act as policy judges it: its agent session, the desktop (connection tag) it is aimed at, its kind, app and element key. */
+export interface ActSubject {
+  session: string;
+  connection: string;
+  action: AnyAction;
+  app: string;
+  element: string;
+}
 
 /**
- * Whether a rule (or one about to be made) covers an action of a session on an element of an app:
- * the one matcher policy decides with, and the one that finds the queued cards a new rule covers.
+ * Whether a rule (or one about to be made) covers an act: the same agent session, the same desktop
+ * (element keys and app names look alike on every desktop, and a remote one names what it likes),
+ * the same action kind and app, and the element unless the rule names the whole app. The one matcher
+ * policy decides with, and the one that finds the queued cards a new rule covers.
  */
-export function allowCovers(rule: PolicyRule | AllowShape, session: string, action: AnyAction, app: string, element: string): boolean {
+export function allowCovers(rule: PolicyRule | AllowShape, act: ActSubject): boolean {
   if ('kind' in rule && rule.kind !== 'allow') return false;
   const r = rule as AllowShape;
-  return r.session === session && r.action === action && r.app === app && (r.scope === 'app' || r.element === element);
+  return (
+    r.session === act.session &&
+    r.connection === act.connection &&
+    r.action === act.action &&
+    r.app === act.app &&
+    (r.scope === 'app' || r.element === act.element)
+  );
 }
 
 /**
@@ -70,15 +89,16 @@ export class Policy {
   }
 
   /**
-   * Decides an action of a session on an element of an app. `mutating` is false only for a view-only
-   * action the caller found cannot change state (docs/supervision.md#view-only-actions).
+   * Decides an act. `mutating` is false only for a view-only action the caller found cannot change
+   * state (docs/supervision.md#view-only-actions).
    */
-  decide(session: string, action: AnyAction, app: string, element: string, mutating = !VIEW_ONLY_ACTIONS.has(action)): PolicyVerdict {
+  decide(act: ActSubject, mutating = !VIEW_ONLY_ACTIONS.has(act.action)): PolicyVerdict {
+    const { app } = act;
     const deny = this.rules.find((r) => r.kind === 'deny_app' && matches(r.pattern, app));
     if (deny !== undefined && deny.kind === 'deny_app')
       return { kind: 'deny', rule: deny.id, detail: `the application "${app}" is denied by the rule ${deny.pattern}` };
     if (!mutating) return { kind: 'auto' };
-    const allow = this.rules.find((r) => allowCovers(r, session, action, app, element));
+    const allow = this.rules.find((r) => allowCovers(r, act));
     return allow === undefined || allow.kind !== 'allow' ? { kind: 'ask' } : { kind: 'auto', rule: allow.id, scope: allow.scope };
   }
 
@@ -89,6 +109,7 @@ export class Policy {
       id: `R${randomBytes(6).toString('base64url')}`,
       session: a.session,
       agent: a.agent,
+      connection: a.connection,
       action: a.action,
       app: a.app,
       scope: a.scope,

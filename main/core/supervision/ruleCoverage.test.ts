@@ -22,7 +22,13 @@ const card = (id: string, session = 's1'): PendingApproval => ({
   expires_at: new Date(120_000).toISOString(),
   risk_hints: [],
 });
-const subject = (element: string, extra: Partial<RuleSubject> = {}): RuleSubject => ({ action: 'set_value', app: 'gedit', element, ...extra });
+const subject = (element: string, extra: Partial<RuleSubject> = {}): RuleSubject => ({
+  connection: 'local',
+  action: 'set_value',
+  app: 'gedit',
+  element,
+  ...extra,
+});
 
 describe('the queued cards a new session rule covers', () => {
   const queue = (): ApprovalQueue => {
@@ -34,9 +40,11 @@ describe('the queued cards a new session rule covers', () => {
     void q.request(card('e'), 60_000, { ...subject('e1'), action: 'invoke' });
     void q.request(card('f'), 60_000, subject('e1', { outOfRule: (scope) => keysOutOfScope(scope, [{ modifiers: [], key: 'Tab' }], false) }));
     void q.request(card('g'), 60_000);
+    void q.request(card('h'), 60_000, subject('e1', { connection: 'box' }));
+    void q.request(card('i'), 60_000, subject('e1', { connection: 'box~2' }));
     return q;
   };
-  const rule = { session: 's1', action: 'set_value', app: 'gedit', element: 'e1' } as const;
+  const rule = { session: 's1', connection: 'local', action: 'set_value', app: 'gedit', element: 'e1' } as const;
 
   it('an element rule covers the same agent session, action, app and element, and nothing a rule cannot cover of keys', () => {
     const q = queue();
@@ -46,6 +54,22 @@ describe('the queued cards a new session rule covers', () => {
     assert.match(whyNotCovered(q, { ...rule, scope: 'element' }, 'e') ?? '', /does not cover/, 'another action');
     assert.match(whyNotCovered(q, { ...rule, scope: 'element' }, 'f') ?? '', /Tab/);
     assert.match(whyNotCovered(q, { ...rule, scope: 'element' }, 'g') ?? '', /not an action/);
+    assert.match(whyNotCovered(q, { ...rule, scope: 'element' }, 'h') ?? '', /does not cover/, 'the same key and app on another desktop');
+  });
+
+  it('a rule given on one desktop covers that desktop alone, never a later one of the same name', () => {
+    const q = queue();
+    assert.deepEqual(coveredCards(q, { ...rule, connection: 'box', scope: 'app' }, 'x'), ['h']);
+    assert.deepEqual(coveredCards(q, { ...rule, connection: 'box~2', scope: 'app' }, 'x'), ['i']);
+    const policy = new Policy();
+    policy.allowForSession({ ...rule, connection: 'box', agent: 'agent', scope: 'app', elementLabel: '' });
+    assert.equal(policy.decide({ session: 's1', connection: 'box', action: 'set_value', app: 'gedit', element: 'e9' }).kind, 'auto');
+    assert.equal(policy.decide({ session: 's1', connection: 'local', action: 'set_value', app: 'gedit', element: 'e1' }).kind, 'ask', 'not on local');
+    assert.equal(
+      policy.decide({ session: 's1', connection: 'box~2', action: 'set_value', app: 'gedit', element: 'e1' }).kind,
+      'ask',
+      'not on a re-added "box"',
+    );
   });
 
   it('an app rule covers every element of the app, still within one session and action', () => {
@@ -58,9 +82,9 @@ describe('the queued cards a new session rule covers', () => {
     assert.match(whyNotCovered(q, { ...rule, scope: 'element' }, 'b') ?? '', /no longer pending/);
     const policy = new Policy();
     policy.allowForSession({ ...rule, agent: 'agent', scope: 'element', elementLabel: 'edit' });
-    assert.equal(policy.decide('s1', 'set_value', 'gedit', 'e1').kind, 'auto');
-    assert.equal(policy.decide('s1', 'set_value', 'gedit', 'e2').kind, 'ask');
-    assert.equal(policy.decide('s2', 'set_value', 'gedit', 'e1').kind, 'ask');
+    assert.equal(policy.decide({ session: 's1', connection: 'local', action: 'set_value', app: 'gedit', element: 'e1' }).kind, 'auto');
+    assert.equal(policy.decide({ session: 's1', connection: 'local', action: 'set_value', app: 'gedit', element: 'e2' }).kind, 'ask');
+    assert.equal(policy.decide({ session: 's2', connection: 'local', action: 'set_value', app: 'gedit', element: 'e1' }).kind, 'ask');
   });
 
   it('a withdrawn card says why in its outcome', async () => {

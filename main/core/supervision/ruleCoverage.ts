@@ -12,8 +12,8 @@ export function whyNotCovered(queue: ApprovalQueue, rule: AllowShape, approvalId
   if (item === undefined) return 'it is no longer pending (decided, expired, braked or withdrawn)';
   const subject = queue.subject(approvalId);
   if (subject === undefined) return 'it is not an action a session rule decides';
-  if (!allowCovers(rule, item.session, subject.action, subject.app, subject.element))
-    return 'the new rule does not cover it (another agent session, action, application or element)';
+  if (!allowCovers(rule, { session: item.session, connection: subject.connection, action: subject.action, app: subject.app, element: subject.element }))
+    return 'the new rule does not cover it (another agent session, desktop, action, application or element)';
   return subject.outOfRule?.(rule.scope);
 }
 

@@ -164,18 +164,23 @@ describe('Policy', () => {
     p.denyApp('Mousepad');
     p.denyApp('/^gnome-/');
     p.denyApp('/([/');
-    assert.equal(p.decide('s', 'invoke', 'mousepad', 'k').kind, 'deny');
-    assert.equal(p.decide('s', 'focus', 'gnome-calculator', 'k').kind, 'deny', 'a deny rule covers view-only actions too');
-    assert.equal(p.decide('s', 'invoke', 'fixture', 'k').kind, 'ask');
+    assert.equal(p.decide({ session: 's', connection: 'local', action: 'invoke', app: 'mousepad', element: 'k' }).kind, 'deny');
+    assert.equal(
+      p.decide({ session: 's', connection: 'local', action: 'focus', app: 'gnome-calculator', element: 'k' }).kind,
+      'deny',
+      'a deny rule covers view-only actions too',
+    );
+    assert.equal(p.decide({ session: 's', connection: 'local', action: 'invoke', app: 'fixture', element: 'k' }).kind, 'ask');
   });
 
   it('reads and view-only actions are automatic; mutating ones ask unless a rule of this session allows them', () => {
     const p = new Policy();
-    assert.equal(p.decide('s', 'scroll_into_view', 'app', 'k').kind, 'auto');
-    assert.equal(p.decide('s', 'set_value', 'app', 'k').kind, 'ask');
+    assert.equal(p.decide({ session: 's', connection: 'local', action: 'scroll_into_view', app: 'app', element: 'k' }).kind, 'auto');
+    assert.equal(p.decide({ session: 's', connection: 'local', action: 'set_value', app: 'app', element: 'k' }).kind, 'ask');
     const rule = p.allowForSession({
       session: 's',
       agent: 'claude',
+      connection: 'local',
       action: 'set_value',
       app: 'app',
       scope: 'element',
@@ -184,17 +189,17 @@ describe('Policy', () => {
     });
     assert.equal(rule.kind === 'allow' && rule.agent, 'claude', 'the rule names the agent');
     assert.equal(rule.kind === 'allow' && rule.element_label, 'edit "Name"');
-    assert.equal(p.decide('s', 'set_value', 'app', 'k').kind, 'auto');
-    assert.equal(p.decide('s', 'invoke', 'app', 'k').kind, 'ask', 'another action asks');
-    assert.equal(p.decide('s', 'set_value', 'app', 'k2').kind, 'ask', 'another element asks');
+    assert.equal(p.decide({ session: 's', connection: 'local', action: 'set_value', app: 'app', element: 'k' }).kind, 'auto');
+    assert.equal(p.decide({ session: 's', connection: 'local', action: 'invoke', app: 'app', element: 'k' }).kind, 'ask', 'another action asks');
+    assert.equal(p.decide({ session: 's', connection: 'local', action: 'set_value', app: 'app', element: 'k2' }).kind, 'ask', 'another element asks');
     p.endSession('s');
-    assert.equal(p.decide('s', 'set_value', 'app', 'k').kind, 'ask', 'a rule ends with its session');
+    assert.equal(p.decide({ session: 's', connection: 'local', action: 'set_value', app: 'app', element: 'k' }).kind, 'ask', 'a rule ends with its session');
   });
 
   it('loads only deny rules from settings (allow rules never outlive their session)', () => {
     const p = new Policy();
     p.load([
-      { kind: 'allow', id: 'R1', session: 's', agent: 'a', action: 'invoke', app: 'x', scope: 'app', created_at: '' },
+      { kind: 'allow', id: 'R1', session: 's', agent: 'a', connection: 'local', action: 'invoke', app: 'x', scope: 'app', created_at: '' },
       { kind: 'deny_app', id: 'R2', pattern: 'x', created_at: '' },
     ]);
     assert.deepEqual(

@@ -185,6 +185,7 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
     t.policy.allowForSession({
       session: t.session.id,
       agent: 'test-agent',
+      connection: 'local',
       action: 'invoke',
       app: 'fixture',
       scope: 'element',
@@ -200,6 +201,7 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
     t.policy.allowForSession({
       session: t.session.id,
       agent: 'test-agent',
+      connection: 'local',
       action: 'invoke',
       app: 'fixture',
       scope: 'app',
@@ -208,7 +210,11 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
     });
     assert.equal((await t.act({ action: 'invoke', selector: { automation_id: 'other' } })).decision?.verdict, 'auto');
     const another = new AgentSession({ transport: 'http', progressiveTools: false });
-    assert.equal(t.policy.decide(another.id, 'invoke', 'fixture', 'k:counter').kind, 'ask', 'rules belong to their agent session');
+    assert.equal(
+      t.policy.decide({ session: another.id, connection: 'local', action: 'invoke', app: 'fixture', element: 'k:counter' }).kind,
+      'ask',
+      'rules belong to their agent session',
+    );
   });
 
   it('holds an action approved while paused, lists it, and runs it on resume', async () => {

@@ -33,6 +33,11 @@ export interface ActDeps {
   connectionRef?: (name: string) => ConnectionRef;
   /** Why a connection cannot be used now (disabled, removed), checked again right before dispatch. */
   connectionRefusal?: (name: string) => ErrorInfo | undefined;
+  /**
+   * Which incarnation of a connection name is there now (manager.ts `tagOf`: the name, or `name~N`
+   * after a removal and re-add or a change of where it goes); undefined when there is none.
+   */
+  connectionTag?: (name: string) => string | undefined;
   approvals: ApprovalQueue;
   holds: HoldList;
   brakes: Brakes;
@@ -78,6 +83,20 @@ export type Progress = (progress: number, total: number | undefined, message: st
  * told to wait for the decisions it has. Identities and the whole queue have bounds too (`QUEUE_BOUNDS`).
  */
 export const MAX_WAITING_PER_AGENT = QUEUE_BOUNDS.perSession;
+
+/**
+ * The refusal of an act whose connection name points elsewhere now than when the act was checked
+ * (removed and added again, or changed where it goes), or undefined when it is the same desktop.
+ */
+export function changedSince(deps: Pick<ActDeps, 'connectionTag'>, connection: string, tag: string): ErrorInfo | undefined {
+  const now = deps.connectionTag?.(connection) ?? connection;
+  if (now === tag) return undefined;
+  return errorInfo('connection_unavailable', `the connection "${connection}" was removed or changed since this was asked: nothing was sent`, {
+    connection,
+    reason: 'changed',
+    hint: `ask again: it would go to "${connection}" as it is now`,
+  });
+}
 
 /** Where a connection goes, as a card shows it. */
 export function connectionRef(deps: Pick<ActDeps, 'connectionRef'>, name: string): ConnectionRef {
@@ -162,12 +181,17 @@ export async function supervise(
   };
   if (signal?.aborted === true) onAbort();
   else signal?.addEventListener('abort', onAbort, { once: true });
+  // The desktop this act is aimed at, fixed now: a card, a rule and a held act are bound to it.
+  const tag = deps.connectionTag?.(connection) ?? connection;
   const flow = (async (): Promise<Receipt> => {
     const handedOff = await waitForHandoff(deps, session, r, entry, connection);
     if (handedOff !== undefined) return handedOff;
     const checked = await check();
     if (!('dispatch' in checked)) return checked;
-    let verdict = deps.policy.decide(session.id, checked.action, checked.app, checked.element, checked.mutating);
+    let verdict = deps.policy.decide(
+      { session: session.id, connection: tag, action: checked.action, app: checked.app, element: checked.element },
+      checked.mutating,
+    );
     // A rule covers only what stays where it reaches: anything else goes to the person, saying so.
     const beyondRule = verdict.kind === 'auto' && verdict.scope !== undefined ? checked.outOfRule?.(verdict.scope) : undefined;
     if (beyondRule !== undefined) {
@@ -202,6 +226,7 @@ export async function supervise(
     const item = approvalItem(deps, checked);
     waitingAs = item.approval_id;
     const subject: RuleSubject = {
+      connection: tag,
       action: checked.action,
       app: checked.app,
       element: checked.element,
@@ -273,8 +298,9 @@ export async function supervise(
         at: stamp(),
         note: away.note,
       });
-    // Disabled or removed while the card waited: refused, as nothing was sent (never re-aimed elsewhere).
-    const unusable = deps.connectionRefusal?.(connection);
+    // Disabled, removed, or now another desktop of the same name while the card waited or the pause
+    // held it: refused, as nothing was sent (never re-aimed elsewhere).
+    const unusable = deps.connectionRefusal?.(connection) ?? changedSince(deps, connection, tag);
     if (unusable !== undefined) return refused(r, unusable, decision);
     entry.phase = 'dispatching';
     return checked.dispatch(decision, decision.verdict === 'auto' ? rule : undefined);

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import type { PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { subjectApp } from '../../store/cardSubject.js';
+import { cardConnectionName } from '../../store/connectionWords.js';
 import { selectPending, selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useApi } from '../shell/apiContext.js';
@@ -73,6 +74,12 @@ export function AllowStep({ card, online, decide }: Props) {
           <dt>Agent</dt>
           <dd>
             <UntrustedText text={card.agent} /> <span className="muted">(session {card.session.slice(0, 8)})</span>
+          </dd>
+        </div>
+        <div>
+          <dt>Desktop</dt>
+          <dd data-testid="allow-scope-desktop">
+            <UntrustedText text={cardConnectionName(card) === 'local' ? 'this desktop only' : `${cardConnectionName(card)} only`} />
           </dd>
         </div>
         <div>

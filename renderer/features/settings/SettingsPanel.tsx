@@ -6,6 +6,7 @@ import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ConnectionsSettings } from '../connections/ConnectionsSettings.js';
 import { ConnectionSnippets } from './ConnectionSnippets.js';
+import { ruleDesktopWords } from '../../store/connectionWords.js';
 import { PairLink } from './PairLink.js';
 import { ScreenConsentSettings } from './ScreenConsentSettings.js';
 
@@ -200,7 +201,11 @@ function RulesEditor() {
                   <strong>
                     <UntrustedText text={r.agent} />
                   </strong>{' '}
-                  <span className="muted">(session {r.session.slice(0, 8)})</span> may <code>{r.action}</code> without asking:{' '}
+                  <span className="muted">(session {r.session.slice(0, 8)})</span> may <code>{r.action}</code> on{' '}
+                  <strong data-testid="settings-rule-desktop">
+                    <UntrustedText text={ruleDesktopWords(r.connection)} />
+                  </strong>{' '}
+                  without asking:{' '}
                   {r.scope === 'element' ? (
                     <>
                       only{' '}
