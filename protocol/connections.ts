@@ -146,9 +146,13 @@ export const ActivateConnectionArgs = z.strictObject({
   output: Output,
 });
 export const UseLocalArgs = z.strictObject({ output: Output });
-/** add_connection: an entry as the registry keeps it (enabled once the person approves), shown whole on its card. */
+/**
+ * add_connection: an entry as the registry keeps it (enabled once the person approves), shown whole
+ * on its card. Never an `ssh_config`: ssh runs what a config names (`Match exec`, `ProxyCommand`,
+ * `KnownHostsCommand`…) on this machine, so only the person names one (CLI or Settings).
+ */
 export const AddConnectionArgs = z.union([
-  SshConnectionConfig.omit({ enabled: true }).extend({ output: Output }),
+  SshConnectionConfig.omit({ enabled: true, ssh_config: true }).extend({ output: Output }),
   OsworldConnectionConfig.omit({ enabled: true }).extend({ output: Output }),
 ]);
 export const RemoteExecArgs = z.strictObject({

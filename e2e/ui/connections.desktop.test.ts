@@ -225,7 +225,6 @@ describe('connections in the supervisor UI (browser lane)', () => {
       host: 'lab.internal',
       user: 'ann',
       port: 2222,
-      ssh_config: '/home/ann/.ssh/config',
       display: ':1',
       bus: 'unix:path=/run/user/1000/bus',
       node: '/usr/local/bin/node',

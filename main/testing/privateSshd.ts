@@ -12,6 +12,10 @@ import { listPids, readStat } from '../../desktop/procs.js';
 
 /** The Host alias the client config names. */
 export const SSHD_ALIAS = 'overseer-remote';
+/** A second alias of the same user@127.0.0.1:port whose key the server restricts to a forced command. */
+export const SSHD_FORCED_ALIAS = 'overseer-remote-forced';
+/** What the forced command of SSHD_FORCED_ALIAS's key prints, whatever command the client asked for. */
+export const SSHD_FORCED_OUTPUT = 'forced-command-only';
 
 /** A running private sshd. */
 export interface PrivateSshd {
@@ -21,6 +25,8 @@ export interface PrivateSshd {
   clientConfig: string;
   /** The Host alias of clientConfig. */
   alias: string;
+  /** The alias of the same login whose key runs only a forced command (SSHD_FORCED_OUTPUT). */
+  forcedAlias: string;
   user: string;
   /** The known_hosts file clientConfig uses (the host key is in it). */
   knownHosts: string;
@@ -51,7 +57,12 @@ export async function startPrivateSshd(options: { sessionEnv?: Record<string, st
   keygen(join(dir, 'host_key'));
   keygen(join(dir, 'other_host_key'));
   keygen(join(dir, 'client_key'));
-  writeFileSync(join(dir, 'authorized_keys'), readFileSync(join(dir, 'client_key.pub')), { mode: 0o600 });
+  keygen(join(dir, 'forced_key'));
+  writeFileSync(
+    join(dir, 'authorized_keys'),
+    `${readFileSync(join(dir, 'client_key.pub'), 'utf8')}command="echo ${SSHD_FORCED_OUTPUT}",restrict ${readFileSync(join(dir, 'forced_key.pub'), 'utf8')}`,
+    { mode: 0o600 },
+  );
   const remoteCache = join(dir, 'remote-cache');
   mkdirSync(remoteCache, { mode: 0o700 });
   // As root, sshd needs its privilege-separation folder (the package's service makes it at boot; no sshd runs here).
@@ -138,6 +149,17 @@ export async function startPrivateSshd(options: { sessionEnv?: Record<string, st
       '  GlobalKnownHostsFile /dev/null',
       '  CheckHostIP no',
       '',
+      `Host ${SSHD_FORCED_ALIAS}`,
+      '  HostName 127.0.0.1',
+      `  Port ${port}`,
+      `  User ${user}`,
+      `  IdentityFile ${join(dir, 'forced_key')}`,
+      '  IdentitiesOnly yes',
+      '  IdentityAgent none',
+      `  UserKnownHostsFile ${knownHosts}`,
+      '  GlobalKnownHostsFile /dev/null',
+      '  CheckHostIP no',
+      '',
     ].join('\n'),
   );
   const fp = spawnSync('ssh-keygen', ['-l', '-f', join(dir, 'host_key.pub')], { encoding: 'utf8' });
@@ -179,6 +201,7 @@ export async function startPrivateSshd(options: { sessionEnv?: Record<string, st
     dir,
     clientConfig,
     alias: SSHD_ALIAS,
+    forcedAlias: SSHD_FORCED_ALIAS,
     user,
     knownHosts,
     fingerprint,

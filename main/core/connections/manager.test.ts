@@ -189,7 +189,7 @@ describe('the connection manager: one helper supervisor per connection', () => {
     await flush();
     assert.equal(t.m.running('lab'), false);
     assert.deepEqual((await codeOf(t.m.call('hello', {}, { connection: 'lab' })))?.data?.['reason'], 'disabled');
-    assert.equal((await codeOf(t.m.exec('lab', 'true', { timeoutMs: 1000, maxBytes: 10 })))?.code, 'connection_unavailable');
+    assert.equal((await codeOf(t.m.exec('lab', 'lab', 'true', { timeoutMs: 1000, maxBytes: 10 })))?.code, 'connection_unavailable');
     await t.m.setEnabled('lab', true);
     await t.m.call('hello', {}, { connection: 'lab' });
     assert.equal(t.m.tagOf('lab'), 'lab');
@@ -199,9 +199,15 @@ describe('the connection manager: one helper supervisor per connection', () => {
     const removed = await codeOf(t.m.call('hello', {}, { connection: 'lab' }));
     assert.equal(removed?.code, 'connection_unavailable');
     assert.equal(removed?.data?.['reason'], 'removed');
-    assert.equal((await codeOf(t.m.exec('local', 'true', { timeoutMs: 1000, maxBytes: 10 })))?.data?.['reason'], 'local', 'remote_exec never runs on local');
+    assert.equal(
+      (await codeOf(t.m.exec('local', 'local', 'true', { timeoutMs: 1000, maxBytes: 10 })))?.data?.['reason'],
+      'local',
+      'remote_exec never runs on local',
+    );
     await t.m.add(ssh('lab'));
     assert.equal(t.m.tagOf('lab'), 'lab~2', 'added again, its window ids are qualified anew: none of the earlier one is its');
+    const stale = await codeOf(t.m.exec('lab', 'lab', 'true', { timeoutMs: 1000, maxBytes: 10 }));
+    assert.equal(stale?.data?.['reason'], 'changed', 'a command approved for the earlier "lab" never runs on the new one');
     await t.m.stop();
     await t.localHelper.stop();
   });

@@ -240,13 +240,19 @@ export class ConnectionManager {
     }
   }
 
-  /** Runs a shell command on a remote connection (never local: its target refuses). */
-  async exec(name: string, command: string, options: ExecOptions): Promise<ExecOutcome> {
+  /**
+   * Runs a shell command on a remote connection (never local: its target refuses), and only on the
+   * incarnation `tag` names (the one its card showed): a name removed and added again, or re-pointed,
+   * since is refused `connection_unavailable` (reason `changed`), and nothing runs.
+   */
+  async exec(name: string, tag: string, command: string, options: ExecOptions): Promise<ExecOutcome> {
     if (name === LOCAL_CONNECTION_NAME) return this.options.localTarget.exec(command, options);
     await this.maybeRefresh();
     const r = this.remotes.get(name);
     const refusal = this.refusal(name);
     if (r === undefined || refusal !== undefined) throw new OverseerError(refusal ?? errorInfo('connection_unavailable', 'no such connection'));
+    if (r.tag !== tag)
+      throw unavailable(name, 'changed', `the connection "${name}" was removed or changed since the card was shown: the command was not run`, 'ask again');
     r.inflight++;
     try {
       const out = await this.targetOf(r).exec(command, options);
@@ -307,7 +313,10 @@ export class ConnectionManager {
     this.reconcile();
   }
 
-  /** Emergency stop: every helper suspended (local included) and every target closed (every ssh channel ends). */
+  /**
+   * Emergency stop: every helper suspended (local included), every running remote_exec ended on its
+   * remote (its process group), and every target closed (every ssh channel ends).
+   */
   async suspendAll(): Promise<void> {
     this.emergency = true;
     this.options.local.suspend();
@@ -317,7 +326,15 @@ export class ConnectionManager {
         r.suspended = true;
         r.helper.suspend();
       }
-      if (r.target !== undefined) closing.push(this.close(r));
+      const target = r.target;
+      if (target !== undefined)
+        closing.push(
+          (async () => {
+            // Through the master while it stands: closing it first would leave the commands running there.
+            await target.endCommands?.('the emergency stop').catch(() => undefined);
+            await this.close(r);
+          })(),
+        );
     }
     await Promise.all(closing);
     this.options.onChange();

@@ -27,6 +27,8 @@ export interface SshRunOptions {
   /** Bytes written to ssh's stdin, then closed (else stdin is empty). */
   input?: Buffer;
   signal?: AbortSignal;
+  /** Sees each chunk of stderr as it comes (remote_exec learns its command's process group there). */
+  onStderr?: (chunk: Buffer) => void;
 }
 
 /** Bytes of stderr's end kept for the exit marker. */
@@ -42,6 +44,7 @@ export function runSsh(args: readonly string[], options: SshRunOptions): Promise
     let tail = Buffer.alloc(0);
     child.stdout?.on('data', (chunk: Buffer) => out.add(chunk));
     child.stderr?.on('data', (chunk: Buffer) => {
+      options.onStderr?.(chunk);
       err.add(chunk);
       tail = Buffer.concat([tail, chunk]);
       if (tail.length > TAIL_BYTES) tail = tail.subarray(tail.length - TAIL_BYTES);

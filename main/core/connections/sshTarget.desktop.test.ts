@@ -9,7 +9,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MAX_REMOTE_OUTPUT, OverseerError, type SshConnectionConfig } from '../../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { startPrivateSshd, type PrivateSshd } from '../../testing/privateSshd.js';
+import { SSHD_FORCED_OUTPUT, startPrivateSshd, type PrivateSshd } from '../../testing/privateSshd.js';
 import { buildRemoteHelperForTest } from '../../testing/remoteHelperBuild.js';
 import { spawnHelper, type HelperProcess } from '../helperProcess.js';
 import { REPO_ROOT } from '../paths.js';
@@ -203,6 +203,53 @@ describe('ssh connection: a private sshd whose sessions see a second desktop', (
     console.log(`[ssh test] remote_exec with a 1 s timeout ended after ${slow.duration_ms} ms`);
     const left = await t.exec("ps -eo args | grep -c '^sleep 47.25' || true", { timeoutMs: 10_000, maxBytes: MAX_REMOTE_OUTPUT });
     assert.equal(left.stdout.trim(), '0', 'the timed-out command was ended on the remote');
+  });
+
+  it('remote_exec: its caller leaving or the emergency stop ends the whole command on the remote, children included', async () => {
+    const t = target();
+    const dir = mkdtempSync(join(tmpdir(), 'overseer-exec-stop-'));
+    try {
+      const loop = (file: string, tag: string): string => `sleep ${tag} & while :; do echo x >> ${file}; sleep 0.1; done`;
+      const stillRunning = async (file: string, tag: string): Promise<{ grew: boolean; sleeps: string }> => {
+        const size = statSync(file).size;
+        await new Promise((r) => setTimeout(r, 1200));
+        const ps = await t.exec(`ps -eo args | grep -c '^sleep ${tag}' || true`, { timeoutMs: 10_000, maxBytes: MAX_REMOTE_OUTPUT });
+        return { grew: statSync(file).size > size, sleeps: ps.stdout.trim() };
+      };
+
+      const left = new AbortController();
+      const file1 = join(dir, 'left');
+      const running = t.exec(loop(file1, '61.25'), { timeoutMs: 60_000, maxBytes: MAX_REMOTE_OUTPUT, signal: left.signal });
+      await new Promise((r) => setTimeout(r, 1000));
+      left.abort(new Error('the agent left'));
+      const out = await running;
+      assert.equal(out.stopped, 'ended');
+      assert.equal(out.exit_code, null);
+      assert.doesNotMatch(out.stderr, /overseer-exit/, 'the process group line is never shown');
+      assert.deepEqual(await stillRunning(file1, '61.25'), { grew: false, sleeps: '0' }, 'the loop and its child were ended there');
+
+      const file2 = join(dir, 'braked');
+      const braked = t.exec(loop(file2, '61.5'), { timeoutMs: 60_000, maxBytes: MAX_REMOTE_OUTPUT });
+      await new Promise((r) => setTimeout(r, 1000));
+      const t0 = performance.now();
+      await t.endCommands?.('the emergency stop');
+      assert.equal((await braked).stopped, 'ended');
+      console.log(`[ssh test] endCommands ended a running remote_exec in ${(performance.now() - t0).toFixed(0)} ms`);
+      assert.deepEqual(await stillRunning(file2, '61.5'), { grew: false, sleeps: '0' });
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('never lets two connections to one login share a master: a key held to a forced command stays held to it', async () => {
+    const shared = newDataDir();
+    const free = target({}, shared);
+    const forced = target({ host: sshd.forcedAlias }, shared);
+    assert.equal((await free.exec('echo free', { timeoutMs: 10_000, maxBytes: MAX_REMOTE_OUTPUT })).stdout, 'free\n');
+    const held = await forced.exec('echo escaped', { timeoutMs: 10_000, maxBytes: MAX_REMOTE_OUTPUT });
+    assert.equal(held.stdout.trim(), SSHD_FORCED_OUTPUT, "the forced key ran its forced command, not the free login's master");
+    assert.equal((await free.exec('echo still-free', { timeoutMs: 10_000, maxBytes: MAX_REMOTE_OUTPUT })).stdout, 'still-free\n');
+    await Promise.all([free.close(), forced.close()]);
   });
 
   it('refuses an unknown host key naming its fingerprint and the command that accepts it, which works', async () => {

@@ -33,17 +33,24 @@ const HELLO_TIMEOUT_MS = 20_000;
 const FORWARDED_VARS = ['OVERSEER_ATSPI_NO_BULK', 'OVERSEER_FAST_CALLS', 'OVERSEER_HELPER_SELF_CHECK', 'OVERSEER_PREFETCH'];
 /** Methods that change the remote desktop: broken mid-call, their outcome is unknown. */
 const MUTATING = new Set(['element_act', 'screen_input']);
+/** Longest the ssh run that ends a remote_exec's process group may take (TERM, a second, KILL). */
+const KILL_TIMEOUT_MS = 8000;
 /** Grace after remote_exec's deadline for the remote `timeout` to end the command before ssh itself is ended. */
 const EXEC_GRACE_MS = 5000;
 /** Longest a unix socket path may be (sun_path, less room for ssh's temporary suffix). */
 const MAX_SOCKET_PATH = 100;
+/** Random bytes of a master socket's name (hex: twice as many characters). */
+const CONTROL_NAME_BYTES = 12;
 
 /** The ssh transport of one connection. */
 export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions): ConnectionTarget {
   const name = config.name;
   const where = connectionWhere(config);
   const node = config.node ?? 'node';
-  const controlPath = `${controlDir(options.dataDir)}/%C`;
+  // One master per connection entry as it is now, never shared: ssh's %C hashes only host, port and
+  // user, so two entries for one login (one key with a forced command, one without) would ride each
+  // other's login. A new target (a re-pointed or re-added entry, or after an emergency stop) gets its own.
+  const controlPath = `${controlDir(options.dataDir)}/${randomBytes(CONTROL_NAME_BYTES).toString('hex')}`;
   const bundleFile = options.bundle ?? DEFAULT_REMOTE_HELPER;
   let bundle: RemoteHelper | undefined;
   const helperBundle = (): RemoteHelper => (bundle ??= loadRemoteHelper(bundleFile, name));
@@ -166,25 +173,86 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
     return remote;
   };
 
+  /** The commands running now, each ended (on the remote too) by its abort. */
+  const running = new Set<{ end: (why: string) => Promise<void> }>();
+
+  /**
+   * Ends a remote_exec's process group on the remote (TERM, then KILL a second later), through the
+   * same master: true when it was ended or had ended already. Without setsid there, the command has
+   * no group of its own: its process and children are ended, and false says grandchildren may live.
+   */
+  const killGroup = async (pgid: number): Promise<boolean> => {
+    const script = [
+      'if kill -TERM "-$1" 2>/dev/null; then sleep 1; kill -KILL "-$1" 2>/dev/null; exit 0; fi',
+      'kill -0 "$1" 2>/dev/null || exit 0',
+      'pkill -TERM -P "$1" 2>/dev/null; kill -TERM "$1" 2>/dev/null; exit 3',
+    ].join('\n');
+    const run = await runSsh([...args(), remoteScript(script, [String(pgid)])], { timeoutMs: KILL_TIMEOUT_MS, maxBytes: 4096 }).catch(() => undefined);
+    return run?.code === 0;
+  };
+
   const exec = async (command: string, execOptions: ExecOptions): Promise<ExecOutcome> => {
     // The exit status travels after a marker only this call knows: ssh's own 255 and a command's 255 are told apart.
     const marker = `overseer-exit-${randomBytes(12).toString('hex')}`;
     const seconds = String(Math.max(1, Math.ceil(execOptions.timeoutMs / 1000)));
+    // The command runs in a process group of its own (setsid; GNU timeout keeps it), whose id is
+    // sent first, so a brake or a departed agent can end all of it there: closing ssh alone would
+    // leave it running (no terminal, no hangup).
     const script = [
-      'if command -v timeout >/dev/null 2>&1; then timeout -k 2 "$2" sh -c "$1" </dev/null; else sh -c "$1" </dev/null; fi',
-      's=$?',
+      'S=; if command -v setsid >/dev/null 2>&1; then S=setsid; fi',
+      'if command -v timeout >/dev/null 2>&1; then $S timeout -k 2 "$2" sh -c "$1" </dev/null & else $S sh -c "$1" </dev/null & fi',
+      'p=$!',
+      `printf '%s-pg %s\\n' "$3" "$p" >&2`,
+      'wait "$p"; s=$?',
       `printf '\\n%s %s\\n' "$3" "$s" >&2`,
       'exit $s',
     ].join('\n');
-    const run = await runSsh([...args(), remoteScript(script, [command, seconds, marker])], {
-      timeoutMs: execOptions.timeoutMs + EXEC_GRACE_MS,
-      maxBytes: execOptions.maxBytes,
-      ...(execOptions.signal !== undefined ? { signal: execOptions.signal } : {}),
-    });
+    const pgLine = new RegExp(`${marker}-pg (\\d+)\\n`);
+    let head = '';
+    let pgid: number | undefined;
+    const local = new AbortController();
+    /** Set the moment it is asked to end: whether its processes there were ended. */
+    let stopping: Promise<NonNullable<ExecOutcome['stopped']>> | undefined;
+    const end = (why: string): Promise<void> => {
+      stopping ??= (async () => {
+        options.log(`[ssh ${name}] remote_exec ended (${why})`);
+        const ended = pgid !== undefined && (await killGroup(pgid));
+        local.abort();
+        return ended ? 'ended' : 'unknown';
+      })();
+      return stopping.then(() => undefined);
+    };
+    const handle = { end };
+    running.add(handle);
+    const onAbort = (): void => void end(execOptions.signal?.reason instanceof Error ? execOptions.signal.reason.message : 'its call was ended');
+    if (execOptions.signal?.aborted === true) onAbort();
+    else execOptions.signal?.addEventListener('abort', onAbort, { once: true });
+    let run;
+    try {
+      run = await runSsh([...args(), remoteScript(script, [command, seconds, marker])], {
+        timeoutMs: execOptions.timeoutMs + EXEC_GRACE_MS,
+        maxBytes: execOptions.maxBytes,
+        signal: local.signal,
+        onStderr: (chunk) => {
+          if (pgid !== undefined || head.length > 4096) return;
+          head += chunk.toString('latin1');
+          const m = pgLine.exec(head);
+          if (m !== null) pgid = Number(m[1]);
+        },
+      });
+    } finally {
+      running.delete(handle);
+      execOptions.signal?.removeEventListener('abort', onAbort);
+    }
+    // Its shell may answer before the kill's own ssh does: how it ended is the kill's answer.
+    const stopped = stopping === undefined ? undefined : await stopping;
+    // The process group line is Overseer's, not the command's: it is taken out of what the agent reads.
+    const pgText = pgid === undefined ? '' : `${marker}-pg ${pgid}\n`;
+    const stderrHead = pgText === '' ? run.stderr : removeOnce(run.stderr, Buffer.from(pgText));
     const tail = run.stderrTail.toString('utf8');
     const ended = new RegExp(`\\n${marker} (\\d+)\\n$`).exec(tail);
     const durationMs = Math.round(run.durationMs);
-    if (ended === null && run.killed === undefined) {
+    if (ended === null && run.killed === undefined && stopped === undefined) {
       // No marker: the command's shell never finished. ssh failed (255), or the channel went away under a
       // multiplexed client (which exits with whatever it saw last): unless the master still stands, the connection broke.
       const stderr = run.stderr.toString('utf8');
@@ -195,21 +263,26 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
         throw fail('connection_unavailable', typed.info.detail, { ...data, ...(data['reason'] === 'down' ? { outcome: 'unknown' } : {}) });
       }
     }
-    const markerBytes = ended === null ? 0 : Buffer.byteLength(ended[0]);
+    const markerBytes = (ended === null ? 0 : Buffer.byteLength(ended[0])) + Buffer.byteLength(pgText);
     const stderrBytes = run.stderrBytes - markerBytes;
     const status = ended === null ? run.code : Number(ended[1]);
     // GNU timeout answers 124 (TERM) or 137 (KILL after -k) when it ended the command.
-    const timedOut = run.killed === 'timeout' || (durationMs >= execOptions.timeoutMs && (status === 124 || status === 137));
+    const timedOut = stopped === undefined && (run.killed === 'timeout' || (durationMs >= execOptions.timeoutMs && (status === 124 || status === 137)));
     return {
       // Ended here (its deadline, or the caller gave up on it): it has no exit status to tell.
-      exit_code: timedOut || run.killed !== undefined ? null : status,
+      exit_code: timedOut || run.killed !== undefined || stopped !== undefined ? null : status,
       stdout: run.stdout.toString('utf8'),
-      stderr: run.stderr.subarray(0, Math.min(stderrBytes, execOptions.maxBytes)).toString('utf8'),
+      stderr: stderrHead.subarray(0, Math.min(stderrBytes, execOptions.maxBytes)).toString('utf8'),
       stdout_truncated: run.stdoutBytes > execOptions.maxBytes,
       stderr_truncated: stderrBytes > execOptions.maxBytes,
       duration_ms: durationMs,
       ...(timedOut ? { timed_out: true } : {}),
+      ...(stopped !== undefined ? { stopped } : {}),
     };
+  };
+
+  const endCommands = async (why: string): Promise<void> => {
+    await Promise.all([...running].map((r) => r.end(why)));
   };
 
   const test = async (signal?: AbortSignal): Promise<ConnectionTest> => {
@@ -256,7 +329,7 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
     await runSsh(controlArgs(config, controlPath, 'exit'), { timeoutMs: 10_000, maxBytes: 4096 }).catch(() => undefined);
   };
 
-  return { name, kind: 'ssh', where, prepare, spawnHelper, exec, test, close };
+  return { name, kind: 'ssh', where, prepare, spawnHelper, exec, endCommands, test, close };
 }
 
 /** The options a person keeps when they run ssh by hand to accept a host key: their config, port, user (not Overseer's own). */
@@ -267,11 +340,17 @@ function keepForPerson(word: string, index: number, all: readonly string[]): boo
   return false;
 }
 
+/** `bytes` without the first occurrence of `part` (the same bytes when it is not there). */
+function removeOnce(bytes: Buffer, part: Buffer): Buffer {
+  const at = bytes.indexOf(part);
+  return at < 0 ? bytes : Buffer.concat([bytes.subarray(0, at), bytes.subarray(at + part.length)]);
+}
+
 /** The folder of the master's socket: 0700, owned by this user, short enough for a socket path. */
 function controlDir(dataDir: string): string {
   let dir = join(dataDir, 'ssh');
-  // ssh's %C is 40 hex digits; a master adds a temporary suffix while it starts.
-  if (dir.length + 1 + 40 + 20 > MAX_SOCKET_PATH) {
+  // A socket's name is CONTROL_NAME_BYTES in hex; a master adds a temporary suffix while it starts.
+  if (dir.length + 1 + CONTROL_NAME_BYTES * 2 + 20 > MAX_SOCKET_PATH) {
     const uid = process.getuid?.() ?? 0;
     dir = join('/tmp', `overseer-ssh-${uid}-${createHash('sha256').update(dataDir).digest('hex').slice(0, 12)}`);
   }

@@ -14,6 +14,11 @@ export interface ExecOutcome {
   stderr_truncated: boolean;
   duration_ms: number;
   timed_out?: boolean;
+  /**
+   * Set when the caller's signal ended it before it finished: `ended` when its processes on the
+   * remote were ended too, `unknown` when the transport cannot tell or cannot end them there.
+   */
+  stopped?: 'ended' | 'unknown';
 }
 
 /** What remote_exec asks of a transport. */
@@ -41,8 +46,14 @@ export interface ConnectionTarget {
   prepare?(signal?: AbortSignal): Promise<void>;
   /** Starts this connection's helper; the connection's HelperSupervisor calls it on every (re)start. */
   spawnHelper(env: Record<string, string | undefined>): HelperProcess;
-  /** Runs a shell command there (never on local: the local target refuses). */
+  /**
+   * Runs a shell command there (never on local: the local target refuses). The signal (the agent
+   * left, a brake) ends it there too where the transport can (ssh: its process group), and answers
+   * with `stopped`.
+   */
   exec(command: string, options: ExecOptions): Promise<ExecOutcome>;
+  /** Ends every command it runs now, on the remote too where it can (the emergency stop, before `close`). */
+  endCommands?(why: string): Promise<void>;
   /** Reaches it, authenticates, and asks its helper who it is (read-only). */
   test(signal?: AbortSignal): Promise<ConnectionTest>;
   /** Ends what it holds open (the ssh master connection); its helper is stopped by its supervisor first. */

@@ -181,7 +181,7 @@ const CONNECTION_DESCRIPTIONS: Record<ConnectionToolName, string> = {
     'Make your desktop tools act on this connection from now on. Ids (windows, targets, observations, screenshots) from another connection answer wrong_connection there: read again after switching.',
   use_local: 'Make your desktop tools act on the local desktop again (the one the supervisor runs on).',
   add_connection:
-    'Ask the person to add a connection (kind "ssh" with host, user?, port?… or "osworld_http" with url): a card shows exactly the entry; never passwords or keys.',
+    'Ask the person to add a connection (kind "ssh" with host, user?, port?… or "osworld_http" with url): a card shows exactly the entry; never passwords, keys or an ssh_config file (only the person names one).',
   remote_exec:
     'Run a shell command on your active connection (never local), after the person approves the exact command. Answers exit_code, bounded stdout/stderr with truncated flags, duration_ms; ok only on exit 0.',
 };
@@ -217,7 +217,6 @@ const ADD_FIELDS: Record<string, string> = {
   host: 'ssh: an ssh_config alias or host name',
   user: 'ssh: the remote user',
   port: 'ssh: the port',
-  ssh_config: 'ssh: an ssh_config file passed as -F (absolute path)',
   display: 'ssh: the remote X display, e.g. ":0" (found in the remote session when absent)',
   bus: 'ssh: the remote session bus address (found in the remote session when absent)',
   node: 'ssh: the remote node executable (absolute path; default node on the PATH)',

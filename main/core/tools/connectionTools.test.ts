@@ -25,7 +25,8 @@ function rig() {
     has: (n: string) => n === 'local' || n === 'lab',
     ref: (n: string) => ({ name: n, kind: 'ssh', where: 'ann@lab-box' }),
     maybeRefresh: () => Promise.resolve(),
-    exec: (_n: string, command: string) => {
+    tagOf: (n: string) => n,
+    exec: (_n: string, _tag: string, command: string) => {
       ran.push(command);
       return Promise.resolve({ exit_code: 0, stdout: 'ok\n', stderr: '', stdout_truncated: false, stderr_truncated: false, duration_ms: 3 });
     },

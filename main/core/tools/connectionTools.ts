@@ -20,12 +20,13 @@ import {
   type RemoteExecResult,
 } from '../../../protocol/index.js';
 import type { ConnectionManager } from '../connections/manager.js';
-import { parseEntry } from '../connections/registry.js';
+import type { ExecOutcome } from '../connections/target.js';
+import { parseEntry, refuseSecrets } from '../connections/registry.js';
 import { ApprovalQueue, type ApprovalOutcome } from '../supervision/approvals.js';
 import { riskHints } from '../supervision/riskHints.js';
 import type { AgentSession } from './agentSession.js';
 import { queueAdmittedCard } from './personQueue.js';
-import { callGone, firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
+import { callGone, changedSince, firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
 
 /** What the connection tools need: the supervised flow's parts, the connections, and who to tell when an agent switches. */
 export interface ConnectionToolDeps extends ActDeps {
@@ -150,6 +151,21 @@ async function withReceiptId<T>(item: PendingApproval, run: () => Promise<T>): P
   }
 }
 
+/**
+ * What an agent may not put in an add_connection entry, refused before its schema so the agent is
+ * told why: secret fields (registry.ts) and an ssh_config file, whose directives ssh runs on this
+ * machine (docs/connections.md#what-an-agent-may-add).
+ */
+export function refuseAgentEntry(raw: unknown): void {
+  refuseSecrets(raw);
+  if (raw !== null && typeof raw === 'object' && 'ssh_config' in raw)
+    throw fail(
+      'invalid_argument',
+      "an agent cannot name an ssh_config: ssh would run the commands such a file names (Match exec, ProxyCommand…) on the supervisor's machine. Leave it out (ssh reads the person's own ~/.ssh/config), or ask the person to add the connection with its ssh_config in Settings → Connections",
+      { reason: 'person_only', field: 'ssh_config' },
+    );
+}
+
 /** add_connection: a card showing exactly the entry that would be added; approved, it is added enabled. */
 export async function addConnection(
   deps: ConnectionToolDeps,
@@ -160,6 +176,7 @@ export async function addConnection(
   braked: Promise<ErrorInfo>,
 ): Promise<AddConnectionAnswer> {
   const { output: _output, ...fields } = args;
+  refuseAgentEntry(fields);
   const entry: ConnectionConfig = parseEntry({ ...fields, enabled: true });
   await deps.connections.maybeRefresh();
   if (deps.connections.has(entry.name))
@@ -171,6 +188,28 @@ export async function addConnection(
     const info = deps.connections.list().find((c) => c.name === added.name);
     if (info === undefined) throw fail('internal', `the connection "${added.name}" was added but is not listed`);
     return { added: info, receipt_id: item.receipt_id };
+  });
+}
+
+/**
+ * The answer of a remote_exec a brake ended: `braked`, saying how long it ran and whether its
+ * processes on the remote were ended (`ended`) or may still run (`unknown`), with what it printed.
+ */
+function stoppedByBrake(brake: ErrorInfo, where: string, ranMs: number, stopped: 'ended' | 'unknown', out?: ExecOutcome): OverseerError {
+  const ran = `${(ranMs / 1000).toFixed(1)} s`;
+  const detail =
+    stopped === 'ended'
+      ? `${brake.detail} on ${where} after ${ran}: its processes there were ended`
+      : `${brake.detail} here after ${ran}; whether it still runs on ${where} is not known`;
+  return new OverseerError({
+    ...brake,
+    detail,
+    data: {
+      ...brake.data,
+      outcome: stopped === 'ended' ? 'stopped' : 'unknown',
+      ran_ms: Math.round(ranMs),
+      ...(out !== undefined ? { stdout: out.stdout, stderr: out.stderr, stdout_truncated: out.stdout_truncated, stderr_truncated: out.stderr_truncated } : {}),
+    },
   });
 }
 
@@ -193,6 +232,8 @@ export async function remoteExec(
     throw fail('invalid_argument', 'remote_exec runs only on a remote connection, never on local: activate_connection one first', { reason: 'local' });
   const refusal = deps.connections.refusal(name);
   if (refusal !== undefined) throw new OverseerError(refusal);
+  // The desktop the card names: the command runs on this incarnation of the name or nowhere.
+  const tag = deps.connections.tagOf(name) ?? name;
   const connection = deps.connections.ref(name);
   const timeoutMs = args.timeout_ms ?? DEFAULT_EXEC_MS;
   const item = card(deps, session, {
@@ -203,16 +244,39 @@ export async function remoteExec(
   });
   return withReceiptId(item, async () => {
     await askPerson(deps, session, item, { command: args.command, timeout_ms: timeoutMs }, progress, braked, signal);
-    const again = deps.connections.refusal(name);
+    const again = deps.connections.refusal(name) ?? changedSince({ connectionTag: (n) => deps.connections.tagOf(n) }, name, tag);
     if (again !== undefined) throw new OverseerError(again);
+    // A brake ends the command on the remote, not only the wait for it: Stop and the emergency stop
+    // (which also ends it through its connection, before the connection is closed).
+    const run = new AbortController();
+    let brake: ErrorInfo | undefined;
+    const stopFor = (info: ErrorInfo): void => {
+      brake ??= info;
+      run.abort(new Error(info.detail));
+    };
+    const unsubscribe = deps.brakes.onChange((state) => {
+      if (state === 'stopped' || state === 'emergency')
+        stopFor(errorInfo('braked', `the ${state === 'emergency' ? 'emergency stop' : 'stop'} ended the command`, { brake: state }));
+    });
+    void braked.then(stopFor);
+    const onLeave = (): void => run.abort(signal.reason);
+    signal.addEventListener('abort', onLeave, { once: true });
+    const started = deps.clock.now();
     let out;
     try {
-      out = await deps.connections.exec(name, args.command, { timeoutMs, maxBytes: MAX_REMOTE_OUTPUT, signal });
+      out = await deps.connections.exec(name, tag, args.command, { timeoutMs, maxBytes: MAX_REMOTE_OUTPUT, signal: run.signal });
     } catch (error) {
+      // Refused before it was sent: it did not run.
+      if (error instanceof OverseerError && error.info.data?.['reason'] === 'changed') throw error;
+      if (brake !== undefined) throw stoppedByBrake(brake, connection.where, deps.clock.now() - started, 'unknown');
       const info = error instanceof OverseerError ? error.info : errorInfo('internal', 'the command could not be run');
       // Whether the command ran is not known: the agent is told so, and nothing retries it.
       throw new OverseerError({ ...info, data: { ...info.data, outcome: 'unknown', connection: name } });
+    } finally {
+      unsubscribe();
+      signal.removeEventListener('abort', onLeave);
     }
+    if (brake !== undefined && out.stopped !== undefined) throw stoppedByBrake(brake, connection.where, out.duration_ms, out.stopped, out);
     return {
       ok: out.exit_code === 0,
       connection,

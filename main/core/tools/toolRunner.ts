@@ -45,7 +45,15 @@ import { HandoffGate } from '../supervision/handoff.js';
 import { renderCtrlState, renderTalk } from './renderTalk.js';
 import { computerAsk, computerCtrl, talkWait, type PersonState, type TalkDeps } from './talkTools.js';
 import type { ConnectionManager } from '../connections/manager.js';
-import { activateConnection, addConnection, listConnections, remoteExec, testConnection, type ConnectionToolDeps } from './connectionTools.js';
+import {
+  activateConnection,
+  addConnection,
+  listConnections,
+  refuseAgentEntry,
+  remoteExec,
+  testConnection,
+  type ConnectionToolDeps,
+} from './connectionTools.js';
 import { checkBindings } from './bindingCheck.js';
 import { renderActivated, renderAdded, renderConnectionList, renderConnectionTest, renderRemoteExec } from './renderConnections.js';
 
@@ -292,6 +300,8 @@ export class ToolRunner {
             issues: [{ path: '(root)', message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }],
           }),
         );
+      // An entry an agent may not add is refused saying why, before the schema calls its field unknown.
+      if (tool === 'add_connection') refuseAgentEntry(rawArgs);
       const parsed = schema.safeParse(rawArgs ?? {});
       if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, tool));
       const data = parsed.data as { output?: 'text' | 'json' };
