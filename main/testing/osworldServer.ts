@@ -6,8 +6,8 @@
 // pyperclip stand-ins (osworldVm/) on its path. /screenshot is a PNG, /accessibility `{"AT": xml}` of
 // the AT-SPI tree as OSWorld writes it, /cursor_position a bare [x, y], /screen_size (POST)
 // {width, height}, /platform the plain text "Linux". For the fail-closed tests it can answer 500 to
-// everything, hang (accept and never answer), or stop in the middle of the next call; it counts
-// every request it saw.
+// everything, hang (accept and never answer), or stop in the middle of the next call, and serve a
+// given PNG for /screenshot (a hostile VM's image); it counts every request it saw.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -33,6 +33,8 @@ export interface OsworldServer {
   count(request: string): number;
   /** From now on, behave so for every request, or only for requests of one kind ("POST /execute"). */
   setMode(mode: OsworldServerMode, only?: string): void;
+  /** From now on, answer /screenshot with these bytes (a hostile VM's PNG); undefined: the desktop's own screen again. */
+  serveScreenshot(png: Buffer | undefined): void;
   /** Resolves once the server stopped (after a `stop_mid_call`, or a stop()). */
   readonly stopped: Promise<void>;
   stop(): Promise<void>;
@@ -60,6 +62,7 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
   const requests: string[] = [];
   let mode: OsworldServerMode = 'normal';
   let modeOnly: string | undefined;
+  let screenshot: Buffer | undefined;
   let markStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (markStopped = resolve));
 
@@ -132,7 +135,7 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
       return { status: 200, body: { status: 'success', output: r.output, error: r.error, returncode: r.returncode } };
     },
     async 'GET /screenshot'() {
-      return { png: await python('screenshot.py') };
+      return { png: screenshot ?? (await python('screenshot.py')) };
     },
     async 'GET /accessibility'() {
       return { status: 200, body: { AT: (await python('a11y_tree.py')).toString('utf8') } };
@@ -214,6 +217,9 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
     setMode: (m, only) => {
       mode = m;
       modeOnly = only;
+    },
+    serveScreenshot: (png) => {
+      screenshot = png;
     },
     stopped,
     stop,

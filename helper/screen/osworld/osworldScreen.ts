@@ -9,7 +9,7 @@
 import { fail } from '../../../protocol/index.js';
 import { accessibilityXmlOf, parseAccessibility, topLevelWindows } from '../../osworld/accessibilityXml.js';
 import type { OsworldHttp } from '../../osworld/osworldHttp.js';
-import { readPng } from '../image/pngRead.js';
+import { readPng, readPngHeader } from '../image/pngRead.js';
 import type { CapturedImage, KeyName, MouseButton, NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect, ScrollDirection } from '../screenBackend.js';
 import { knownPyautoguiKeys, MODIFIER_KEYS, pyautoguiKey, pyString, pythonCommand, typeableAscii } from './pyautoguiCommands.js';
 
@@ -146,23 +146,29 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
           reason: 'server_error',
           status: answer.status,
         });
-      let png;
-      try {
-        png = readPng(answer.body);
-      } catch (error) {
-        throw fail('capture_unavailable', `the VM's screenshot is not a PNG this backend reads: ${error instanceof Error ? error.message : String(error)}`, {
-          connection,
-          reason: 'bad_answer',
-        });
-      }
-      if (png.width !== size.width || png.height !== size.height) {
+      const readable = <T>(read: () => T): T => {
+        try {
+          return read();
+        } catch (error) {
+          throw fail('capture_unavailable', `the VM's screenshot is not a PNG this backend reads: ${error instanceof Error ? error.message : String(error)}`, {
+            connection,
+            reason: 'bad_answer',
+          });
+        }
+      };
+      // The size the PNG declares is compared with the screen's before anything is inflated: a small
+      // file that declares a huge image costs nothing (docs/connections.md#osworld).
+      const header = readable(() => readPngHeader(answer.body));
+      if (header.width !== size.width || header.height !== size.height) {
         size = await screenSize();
-        if (png.width !== size.width || png.height !== size.height)
-          throw fail('capture_unavailable', `the screenshot is ${png.width}x${png.height} but the screen is ${size.width}x${size.height}`, {
+        if (header.width !== size.width || header.height !== size.height)
+          throw fail('capture_unavailable', `the screenshot is ${header.width}x${header.height} but the screen is ${size.width}x${size.height}`, {
             connection,
             reason: 'size_mismatch',
           });
       }
+      const expected = size;
+      const png = readable(() => readPng(answer.body, expected));
       const r = region ?? { x: 0, y: 0, ...size };
       let data = png.data;
       if (region !== undefined) {
