@@ -179,6 +179,27 @@ export const RemoteExecResult = z.object({
 });
 export type RemoteExecResult = z.infer<typeof RemoteExecResult>;
 
+/** How a remote_exec ended, as its receipt and journal record keep it (the output itself is the agent's). */
+export const ExecEnd = z.object({
+  /** The command's exit code; negative: ended by that signal (as an OSWorld server reports it); null: no exit code (timed out, or ended here). */
+  exit_code: z.number().int().nullable(),
+  /** Set when the command ran past its timeout and was ended. */
+  timed_out: z.boolean().optional(),
+  duration_ms: z.number(),
+});
+export type ExecEnd = z.infer<typeof ExecEnd>;
+
+/**
+ * How a remote_exec ended, in words, and whether that is success: only exit 0 is. "exit 0",
+ * "exit 3", "killed by signal 9", "timed out after 5012 ms", "ended without an exit code".
+ */
+export function execEndWords(end: ExecEnd): { ok: boolean; text: string } {
+  if (end.timed_out === true) return { ok: false, text: `timed out after ${Math.round(end.duration_ms)} ms` };
+  if (end.exit_code === null) return { ok: false, text: 'ended without an exit code' };
+  if (end.exit_code < 0) return { ok: false, text: `killed by signal ${-end.exit_code}` };
+  return { ok: end.exit_code === 0, text: `exit ${end.exit_code}` };
+}
+
 /** list_connections' answer: every connection (local first) and which one is active for this agent. */
 export const ListConnectionsAnswer = z.object({ connections: z.array(ConnectionInfo), active: z.string() });
 export type ListConnectionsAnswer = z.infer<typeof ListConnectionsAnswer>;

@@ -151,3 +151,31 @@ export function hiddenCharHints(text: string): string[] {
   }
   return [...(bidi ? [DIRECTION_HINT] : []), ...(hidden ? [HIDDEN_HINT] : [])];
 }
+
+/** Longest line of a remote's text the supervisor writes to its log (the rest is counted, not written). */
+export const MAX_LOG_LINE_CHARS = 2000;
+
+/**
+ * Text from elsewhere (a remote helper's stderr, ssh's words, a VM's message) made safe to write to
+ * the supervisor's log and terminal: every hidden character of the table above — C0 controls with
+ * CR, ESC and BEL, DEL, the C1 controls, the bidi overrides and isolates, zero-width and format
+ * characters — written as a visible escape (`\x1b`, `\u202e`), a backslash doubled so no escape can
+ * be faked, and the line cut at `maxChars`. What comes out cannot move the cursor, set a title,
+ * write the clipboard (OSC 52), clear the screen or start a line of its own
+ * (docs/security.md#what-a-remote-can-write-to-the-log).
+ */
+export function logSafe(text: string, maxChars = MAX_LOG_LINE_CHARS): string {
+  let out = '';
+  let seen = 0;
+  for (const ch of text) {
+    if (out.length >= maxChars) break;
+    seen += ch.length;
+    if (ch === '\\') out += '\\\\';
+    else if (!HIDDEN_CHAR.test(ch)) out += ch;
+    else {
+      const cp = ch.codePointAt(0) ?? 0;
+      out += cp <= 0xff ? `\\x${cp.toString(16).padStart(2, '0')}` : cp <= 0xffff ? `\\u${cp.toString(16).padStart(4, '0')}` : `\\u{${cp.toString(16)}}`;
+    }
+  }
+  return seen < text.length ? `${out}… (${text.length - seen} more characters cut)` : out;
+}

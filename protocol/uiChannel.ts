@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ConnectionConfig, ConnectionInfo, ConnectionRef, ConnectionTest, MAX_REMOTE_COMMAND } from './connections.js';
+import { ConnectionConfig, ConnectionInfo, ConnectionRef, ConnectionTest, ExecEnd, MAX_REMOTE_COMMAND } from './connections.js';
 import { Element, WindowInfo } from './elements.js';
 import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
@@ -271,6 +271,8 @@ export const ReceiptEntry = z.object({
   picture: z.boolean().optional(),
   /** Where the call ran (docs/connections.md); absent means local. */
   connection: ConnectionRef.optional(),
+  /** How a remote_exec ended: its exit code, signal or timeout (its outcome is `ok` only for exit 0). */
+  remote_exec: ExecEnd.optional(),
 });
 export type ReceiptEntry = z.infer<typeof ReceiptEntry>;
 

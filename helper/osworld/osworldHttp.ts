@@ -59,12 +59,15 @@ const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 4 }), https
 export class OsworldHttp {
   constructor(readonly settings: OsworldSettings) {}
 
-  /** A transport failure as the typed error; `sent` tells whether the server may have acted on it. */
-  private down(reason: string, detail: string, sent: boolean, mutating: boolean): OverseerError {
+  /**
+   * A transport failure as the typed error; `sent` tells whether the server may have acted on it,
+   * `timeoutMs` is the timeout the call had (a call's own budget may differ from the connection's).
+   */
+  private down(reason: string, detail: string, sent: boolean, mutating: boolean, timeoutMs = this.settings.timeoutMs): OverseerError {
     const hints: Record<string, string> = {
       down: `start the OSWorld server in the VM and check that ${this.settings.url} is reachable from this machine`,
       connection_lost: 'the server stopped answering in the middle of the call; check the VM, then test the connection',
-      timeout: `the server did not answer within ${this.settings.timeoutMs} ms; check the VM, or raise the connection's timeout_ms`,
+      timeout: `the server did not answer within ${timeoutMs} ms; check the VM, or raise the connection's timeout_ms (now ${this.settings.timeoutMs} ms)`,
       bad_answer: 'the server at this URL does not answer as an OSWorld server does; check the URL and the server version',
     };
     return fail('connection_unavailable', `${this.settings.connection}: ${detail}`, {
@@ -122,7 +125,10 @@ export class OsworldHttp {
           res.on('aborted', () => settle(this.down('connection_lost', `${method} ${path}: the answer was cut off`, sent, mutating)));
         },
       );
-      const timer = setTimeout(() => settle(this.down('timeout', `${method} ${path} got no answer within ${timeoutMs} ms`, sent, mutating)), timeoutMs);
+      const timer = setTimeout(
+        () => settle(this.down('timeout', `${method} ${path} got no answer within ${timeoutMs} ms`, sent, mutating, timeoutMs)),
+        timeoutMs,
+      );
       const onAbort = (): void =>
         settle(
           fail('timeout', `${method} ${path} was cancelled`, {

@@ -3,7 +3,7 @@
 // within a few seconds (it stops the helper of a removed or disabled connection), so nothing here
 // needs it to be running or stopped.
 import { resolve } from 'node:path';
-import { OverseerError, connectionWhere, type ConnectionConfig } from '../../protocol/index.js';
+import { OverseerError, connectionWhere, logSafe, type ConnectionConfig } from '../../protocol/index.js';
 import { localTarget } from '../core/connections/localTarget.js';
 import { makeTarget } from '../core/connections/makeTarget.js';
 import { ConnectionRegistry } from '../core/connections/registry.js';
@@ -106,8 +106,9 @@ export async function connectionCommand(argv: readonly string[]): Promise<number
     }
   } catch (error) {
     if (error instanceof OverseerError) {
-      const hint = typeof error.info.data?.['hint'] === 'string' ? `\n  ${error.info.data['hint']}` : '';
-      process.stderr.write(`${error.code}: ${error.info.detail}${hint}\n`);
+      // A test's failure quotes the remote (ssh's words, a VM's message): escaped before it reaches the terminal.
+      const hint = typeof error.info.data?.['hint'] === 'string' ? `\n  ${logSafe(error.info.data['hint'])}` : '';
+      process.stderr.write(`${error.code}: ${logSafe(error.info.detail)}${hint}\n`);
       return error.code === 'invalid_argument' ? 2 : 1;
     }
     process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n`);

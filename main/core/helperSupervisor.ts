@@ -18,6 +18,11 @@ import { FairLanes } from './fairLanes.js';
 export interface HelperSupervisorOptions {
   env: Record<string, string | undefined>;
   log: (line: string) => void;
+  /**
+   * Where each line the helper writes on stderr goes (default: `log`, as it is: the local helper is
+   * this build's own). A remote's are escaped and named as its (docs/security.md#what-a-remote-can-write-to-the-log).
+   */
+  logStderr?: (line: string) => void;
   /** How often the watchdog checks the helper, and how long it may take to answer. */
   watchdogIntervalMs?: number;
   watchdogTimeoutMs?: number;
@@ -183,7 +188,7 @@ export class HelperSupervisor {
     this.startedAt = this.clock.now();
     this.busySince = undefined;
     helper.onStderrLine = (line) => {
-      if (line.trim() !== '') this.options.log(line);
+      if (line.trim() !== '') (this.options.logStderr ?? this.options.log)(line);
     };
     void helper.exited.then((code) => this.onExit(helper, code));
     helper.peer.onnotification = (method, params) => {

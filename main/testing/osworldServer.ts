@@ -6,8 +6,9 @@
 // pyperclip stand-ins (osworldVm/) on its path. /screenshot is a PNG, /accessibility `{"AT": xml}` of
 // the AT-SPI tree as OSWorld writes it, /cursor_position a bare [x, y], /screen_size (POST)
 // {width, height}, /platform the plain text "Linux". For the fail-closed tests it can answer 500 to
-// everything, hang (accept and never answer), or stop in the middle of the next call; it counts
-// every request it saw.
+// everything, hang (accept and never answer), or stop in the middle of the next call, and serve a
+// given PNG for /screenshot (a hostile VM's image), and lose the clipboard when the copying
+// process ends (pyperclip's GTK mode); it counts every request it saw.
 
 import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, symlinkSync } from 'node:fs';
@@ -33,6 +34,13 @@ export interface OsworldServer {
   count(request: string): number;
   /** From now on, behave so for every request, or only for requests of one kind ("POST /execute"). */
   setMode(mode: OsworldServerMode, only?: string): void;
+  /**
+   * How the VM's clipboard behaves for commands run from now on: `kept` (served after the copying
+   * process ends, as with xclip) or `lost_on_exit` (pyperclip's GTK mode with no clipboard manager).
+   */
+  setClipboard(mode: 'kept' | 'lost_on_exit'): void;
+  /** From now on, answer /screenshot with these bytes (a hostile VM's PNG); undefined: the desktop's own screen again. */
+  serveScreenshot(png: Buffer | undefined): void;
   /** Resolves once the server stopped (after a `stop_mid_call`, or a stop()). */
   readonly stopped: Promise<void>;
   stop(): Promise<void>;
@@ -60,6 +68,7 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
   const requests: string[] = [];
   let mode: OsworldServerMode = 'normal';
   let modeOnly: string | undefined;
+  let screenshot: Buffer | undefined;
   let markStopped: () => void = () => {};
   const stopped = new Promise<void>((resolve) => (markStopped = resolve));
 
@@ -132,7 +141,7 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
       return { status: 200, body: { status: 'success', output: r.output, error: r.error, returncode: r.returncode } };
     },
     async 'GET /screenshot'() {
-      return { png: await python('screenshot.py') };
+      return { png: screenshot ?? (await python('screenshot.py')) };
     },
     async 'GET /accessibility'() {
       return { status: 200, body: { AT: (await python('a11y_tree.py')).toString('utf8') } };
@@ -214,6 +223,13 @@ export async function startOsworldServer(desktop: PrivateDesktop): Promise<Oswor
     setMode: (m, only) => {
       mode = m;
       modeOnly = only;
+    },
+    setClipboard: (clipboard) => {
+      if (clipboard === 'lost_on_exit') env['OVERSEER_TEST_CLIPBOARD'] = clipboard;
+      else delete env['OVERSEER_TEST_CLIPBOARD'];
+    },
+    serveScreenshot: (png) => {
+      screenshot = png;
     },
     stopped,
     stop,

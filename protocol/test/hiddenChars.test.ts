@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { charName, escapeHiddenPlain, hiddenCharHints, hiddenKind } from '../index.js';
+import { charName, escapeHiddenPlain, hiddenCharHints, hiddenKind, logSafe } from '../index.js';
 
 describe('hidden characters', () => {
   it('classifies bidi controls, invisible characters, line breaks and tabs, and leaves visible text alone', () => {
@@ -39,5 +39,30 @@ describe('hidden characters', () => {
     assert.deepEqual(hiddenCharHints('a\u200Bb\u2067c'), ['Text direction override', 'Hidden characters']);
     assert.deepEqual(hiddenCharHints('one\ntwo\tthree\r\n'), []);
     assert.deepEqual(hiddenCharHints('plain'), []);
+  });
+});
+
+describe('a remote’s text made safe for the log', () => {
+  it('writes every control, C1 control and bidi override as a visible escape, so nothing reaches the terminal raw', () => {
+    const hostile = '\x1b]0;pwned\x07\x1b]52;c;b3ZlcnNlZXI=\x07\x1b[2J\rOverseer UI: http://127.0.0.1:1/pair?code=x\u202egnp.exe\u2066\x9b\x7f\t\0';
+    const safe = logSafe(hostile);
+    assert.equal(
+      safe,
+      '\\x1b]0;pwned\\x07\\x1b]52;c;b3ZlcnNlZXI=\\x07\\x1b[2J\\x0dOverseer UI: http://127.0.0.1:1/pair?code=x\\u202egnp.exe\\u2066\\x9b\\x7f\\x09\\x00',
+    );
+    assert.ok(![...safe].some((ch) => hiddenKind(ch) !== undefined), 'nothing hidden is left');
+  });
+
+  it('doubles a backslash so an escape cannot be faked, and leaves ordinary text of any script alone', () => {
+    assert.equal(logSafe('C:\\x1b is text'), 'C:\\\\x1b is text');
+    assert.equal(logSafe('Straße Ёжик 東京 🙂'), 'Straße Ёжик 東京 🙂');
+    assert.equal(logSafe('\u{e0041}'), '\\u{e0041}', 'a tag character');
+  });
+
+  it('cuts a long line and says how much was cut', () => {
+    const cut = logSafe('a'.repeat(5000), 100);
+    assert.equal(cut, `${'a'.repeat(100)}… (4900 more characters cut)`);
+    assert.ok(logSafe('\x1b'.repeat(5000), 100).length < 140, 'escapes count toward the cap');
+    assert.equal(logSafe('short', 100), 'short');
   });
 });

@@ -13,7 +13,7 @@ import { emptyDraft, parseDraft, publicUrlWarning } from './connectionForm.js';
 import { agentConnection, isRemote, mayAllowForSession, ruleDesktopWords, statusWords, whereLine } from './connectionWords.js';
 import { outcomeLine, type DecisionRecord } from './outcome.js';
 import { groupReceipts, type ReceiptRow } from './receiptRows.js';
-import { detailFields, searchText } from './receiptWords.js';
+import { detailFields, reasonOf, resultWords, searchText } from './receiptWords.js';
 import { selectConnections, selectViewedConnection } from './selectors.js';
 import { createAppStore } from './store.js';
 
@@ -298,6 +298,33 @@ describe('the outcome line of a remote_exec or add_connection card', () => {
       'Expired — nobody answered',
     );
     assert.equal(outcomeLine(rec({ card: { ...exec, action: 'add_connection' }, verdict: 'approved', final: final({}) }), false).text, 'Approved — added');
+  });
+
+  it('says ok only for exit 0, and names an exit code, a signal or a timeout as the failure it is', () => {
+    const ended = (remote_exec: ReceiptEntry['remote_exec'], outcome: string, summary: string): ReceiptEntry =>
+      final({ outcome, summary, ...(remote_exec !== undefined ? { remote_exec } : {}) });
+    const zero = ended({ exit_code: 0, duration_ms: 12 }, 'ok', 'remote_exec exit 0');
+    const three = ended({ exit_code: 3, duration_ms: 12 }, 'failed', 'remote_exec exit 3');
+    const signal = ended({ exit_code: -9, duration_ms: 12 }, 'failed', 'remote_exec killed by signal 9');
+    const late = ended({ exit_code: null, timed_out: true, duration_ms: 5004 }, 'failed', 'remote_exec timed out after 5004 ms');
+    const line = (f: ReceiptEntry) => outcomeLine(rec({ verdict: 'approved', final: f }), false);
+    assert.deepEqual(line(zero), { tone: 'ok', text: 'Approved — ran: exit 0; its output went to the agent' });
+    assert.deepEqual(line(three), { tone: 'bad', text: 'Approved — failed: exit 3; its output went to the agent' });
+    assert.deepEqual(line(signal), { tone: 'bad', text: 'Approved — failed: killed by signal 9; its output went to the agent' });
+    assert.deepEqual(line(late), { tone: 'bad', text: 'Approved — failed: timed out after 5004 ms; its output went to the agent' });
+    // The timeline: the row's outcome, its words and its reason.
+    const rows = groupReceipts([zero, { ...three, seq: 3, receipt_id: 'r-x2' }, { ...late, seq: 4, receipt_id: 'r-x3' }]);
+    const [okRow, exitRow, lateRow] = rows.sort((a, b) => a.seq - b.seq);
+    assert.deepEqual([okRow?.outcome, resultWords(okRow as ReceiptRow), reasonOf(okRow as ReceiptRow)], ['ok', 'ran: exit 0', undefined]);
+    assert.deepEqual([exitRow?.outcome, resultWords(exitRow as ReceiptRow), reasonOf(exitRow as ReceiptRow)], ['failed', 'failed: exit 3', 'Failed: exit 3']);
+    assert.deepEqual(
+      [lateRow?.outcome, resultWords(lateRow as ReceiptRow), reasonOf(lateRow as ReceiptRow)],
+      ['failed', 'failed: timed out after 5004 ms', 'Failed: timed out after 5004 ms'],
+    );
+    assert.ok(
+      detailFields(exitRow as ReceiptRow).some(([label, value]) => label === 'Outcome' && value === 'failed: exit 3'),
+      'the details say it too',
+    );
   });
 });
 

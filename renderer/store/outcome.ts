@@ -1,4 +1,4 @@
-import { isTalkCard, type PendingApproval, type ReceiptEntry } from '../../protocol/index.js';
+import { execEndWords, isTalkCard, type PendingApproval, type ReceiptEntry } from '../../protocol/index.js';
 
 /** What the person did with a card in this window: an action's decision, a question's answer or decline, a handoff given back. */
 export type Verdict = 'approved' | 'allowed' | 'denied' | 'answered' | 'declined' | 'resumed';
@@ -36,10 +36,17 @@ export function isFinal(entry: ReceiptEntry): boolean {
 
 const dash = (detail: string | undefined): string => (detail !== undefined && detail !== '' ? ` — ${detail}` : '');
 
-/** What the final receipt says happened: verified, mismatch, completed (not checked), failed, refused: code — detail, withdrawn, braked, expired, denied. */
+/**
+ * What the final receipt says happened: verified, mismatch, completed (not checked), failed, refused: code — detail, withdrawn, braked, expired, denied;
+ * a command: how it ended (exit 0, exit 3, killed by signal 9, timed out after … ms).
+ */
 export function resultOf(entry: ReceiptEntry): OutcomeLine {
   const r = entry.receipt;
   if (entry.error !== undefined) return { tone: 'bad', text: `failed: ${entry.error.code}${dash(entry.error.detail)}` };
+  if (entry.remote_exec !== undefined) {
+    const end = execEndWords(entry.remote_exec);
+    return { tone: end.ok ? 'ok' : 'bad', text: end.ok ? `ran: ${end.text}` : `failed: ${end.text}` };
+  }
   const outcome = r?.outcome ?? entry.outcome;
   if (outcome === 'completed') {
     const verification = r?.verification ?? entry.verification;
@@ -109,8 +116,9 @@ export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine 
 
 /**
  * The outcome line of a remote_exec or add_connection card (their final entry carries no act
- * receipt, only how the call ended): "Denied — the agent was told", "Approved — ran; its output
- * went to the agent", "Approved — added", or what ended it ("Approved — failed: connection_unavailable — …").
+ * receipt, only how the call ended): "Denied — the agent was told", "Approved — ran: exit 0; its
+ * output went to the agent", "Approved — failed: exit 3; its output went to the agent", "Approved —
+ * failed: timed out after 5004 ms", "Approved — added", or what ended it ("Approved — failed: connection_unavailable — …").
  */
 function commandOutcome(action: 'remote_exec' | 'add_connection', lead: string | undefined, final: ReceiptEntry): OutcomeLine {
   const e = final.error;
@@ -120,6 +128,10 @@ function commandOutcome(action: 'remote_exec' | 'add_connection', lead: string |
   }
   const head = lead ?? 'Approved elsewhere';
   if (e !== undefined) return { tone: 'bad', text: `${head} — failed: ${e.code}${dash(e.detail)}` };
+  if (final.remote_exec !== undefined) {
+    const ended = resultOf(final);
+    return { tone: ended.tone, text: `${head} — ${ended.text}; its output went to the agent` };
+  }
   return { tone: 'unverified', text: `${head} — ${action === 'remote_exec' ? 'ran; its output went to the agent' : 'added'}` };
 }
 

@@ -1,6 +1,7 @@
 // What a timeline row says in words: the act with its target and text, why it did not run, and the
 // labelled fields of its details. Every string an agent or an application supplied is returned as
 // is; the components show it through UntrustedText.
+import { execEndWords } from '../../protocol/index.js';
 import { whereLine } from './connectionWords.js';
 import { windowLine } from './screenDescribe.js';
 import { resultOf } from './outcome.js';
@@ -61,6 +62,8 @@ export function reasonOf(row: ReceiptRow): string | undefined {
   if (d?.verdict === 'braked') return `Stopped by the brakes${dash(d.note ?? r?.refusal?.detail)}`;
   if (d?.verdict === 'withdrawn') return `The agent went away${dash(d.note ?? r?.refusal?.detail)}`;
   if (row.outcome === 'refused' && r?.refusal !== undefined) return `Refused: ${codeWords(r.refusal.code)}${dash(r.refusal.detail)}`;
+  const exec = row.last.error === undefined ? row.last.remote_exec : undefined;
+  if (exec !== undefined && !execEndWords(exec).ok) return `Failed: ${execEndWords(exec).text}`;
   if (error !== undefined) return `${row.outcome === 'unknown' ? 'It may or may not have happened' : 'Failed'}: ${codeWords(error.code)}${dash(error.detail)}`;
   return undefined;
 }

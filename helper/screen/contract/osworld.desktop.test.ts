@@ -17,6 +17,31 @@ screenContract('screen contract: OSWorld over HTTP (GTK canvas on a private desk
     assert.equal(typed.flatMap((e) => (e.kind === 'text' ? [e.text] : [])).join(''), 'héllo – 日本');
   });
 
+  it('refuses input_unavailable clipboard_lost when the clipboard dies with the copying process, pasting nothing; then pastes again', async () => {
+    const { screen, events, server, canvas: c } = lane();
+    await screen.click(c.x + 30, c.y + 30, 'left', 1);
+    await events.until((e) => e.some((v) => v.kind === 'button' && v.action === 'up'), 'focus click');
+    server.setClipboard('lost_on_exit');
+    try {
+      await assert.rejects(screen.typeText('Straße Ёжик 東京'), (e: unknown) => {
+        assert.ok(e instanceof OverseerError, String(e));
+        assert.deepEqual([e.code, e.info.data?.['reason'], e.info.data?.['connection']], ['input_unavailable', 'clipboard_lost', 'vm1']);
+        assert.match(String(e.info.data?.['hint']), /xclip/);
+        return true;
+      });
+    } finally {
+      server.setClipboard('kept');
+    }
+    await assert.rejects(
+      events.until((e) => e.some((v) => v.kind === 'text' || v.kind === 'key'), 'a key or text after the refused paste', 1000),
+      /timed out/,
+      'nothing was pasted: no Ctrl+V was sent',
+    );
+    await screen.typeText('Straße Ёжик 東京');
+    const typed = await events.until((e) => e.some((v) => v.kind === 'text'), 'pasted text');
+    assert.equal(typed.flatMap((e) => (e.kind === 'text' ? [e.text] : [])).join(''), 'Straße Ёжик 東京');
+  });
+
   it('sends one /execute per input and names the connection when the server refuses', async () => {
     const { screen, server, canvas: c } = lane();
     const before = server.count('POST /execute');

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { deflateSync } from 'node:zlib';
-import { readPng } from './pngRead.js';
+import { MAX_PNG_PIXELS, readPng, readPngHeader } from './pngRead.js';
 
 function crcTable(): number[] {
   return Array.from({ length: 256 }, (_, n) => {
@@ -58,5 +58,35 @@ describe('reading the VM screenshot PNG', () => {
     const huge = Buffer.from(good);
     huge.writeUInt32BE(100_000, 16);
     assert.throws(() => readPng(huge), /not a screen/);
+  });
+
+  it('reads the declared size from the header alone, and refuses a size past the pixel budget before inflating', () => {
+    const good = png(5, 3, () => [1, 2, 3]);
+    assert.deepEqual(readPngHeader(good), { width: 5, height: 3, channels: 3 });
+    // A bomb: the header declares 16384x16384, the image data is a few bytes that could never hold it.
+    const bomb = Buffer.from(good);
+    bomb.writeUInt32BE(16384, 16);
+    bomb.writeUInt32BE(16384, 20);
+    assert.ok(16384 * 16384 > MAX_PNG_PIXELS);
+    assert.throws(() => readPngHeader(bomb), /past the budget/);
+    assert.throws(() => readPng(bomb), /past the budget/);
+    const wide = Buffer.from(good);
+    wide.writeUInt32BE(8000, 16);
+    wide.writeUInt32BE(8000, 20);
+    assert.throws(() => readPngHeader(wide), /past the budget/);
+  });
+
+  it('refuses an image whose header is not the size expected, without inflating it', () => {
+    const good = png(5, 3, () => [1, 2, 3]);
+    assert.equal(readPng(good, { width: 5, height: 3 }).width, 5);
+    // Image data that would inflate wrongly is never reached: the size check comes first.
+    const mislabelled = png(5, 3, () => [0, 0, 0], Buffer.alloc(10_000_000));
+    assert.throws(() => readPng(mislabelled, { width: 1440, height: 900 }), /5x3 pixels where 1440x900 were expected/);
+  });
+
+  it('refuses a PNG whose first chunk is not its header', () => {
+    const good = png(2, 2, () => [1, 2, 3]);
+    const moved = Buffer.concat([good.subarray(0, 8), good.subarray(33, good.length - 12), good.subarray(8, 33), good.subarray(good.length - 12)]);
+    assert.throws(() => readPngHeader(moved), /begin with its 13-byte header/);
   });
 });

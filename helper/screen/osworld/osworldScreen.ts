@@ -9,9 +9,18 @@
 import { fail } from '../../../protocol/index.js';
 import { accessibilityXmlOf, parseAccessibility, topLevelWindows } from '../../osworld/accessibilityXml.js';
 import type { OsworldHttp } from '../../osworld/osworldHttp.js';
-import { readPng } from '../image/pngRead.js';
+import { readPng, readPngHeader } from '../image/pngRead.js';
 import type { CapturedImage, KeyName, MouseButton, NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect, ScrollDirection } from '../screenBackend.js';
-import { knownPyautoguiKeys, MODIFIER_KEYS, pyautoguiKey, pyString, pythonCommand, typeableAscii } from './pyautoguiCommands.js';
+import {
+  CLIPBOARD_LOST,
+  knownPyautoguiKeys,
+  MODIFIER_KEYS,
+  pasteStatements,
+  pyautoguiKey,
+  pyString,
+  pythonCommand,
+  typeableAscii,
+} from './pyautoguiCommands.js';
 
 export const CAPTURE_PATH = 'osworld:GET /screenshot';
 export const INPUT_PATH = 'osworld:POST /execute pyautogui';
@@ -67,6 +76,17 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
   const run = async (statements: string): Promise<void> => {
     if (closed) throw fail('input_unavailable', 'The OSWorld screen backend is closed.', { connection, reason: 'closed' });
     await http.execute(pythonCommand(statements), 'input_unavailable');
+  };
+  /** Pastes through the VM's clipboard, checked: text the clipboard did not hold is never answered as typed. */
+  const paste = async (text: string): Promise<void> => {
+    if (closed) throw fail('input_unavailable', 'The OSWorld screen backend is closed.', { connection, reason: 'closed' });
+    const answer = await http.execute(pythonCommand(pasteStatements(text, PASTE_SETTLE_S)), 'input_unavailable');
+    if (answer.output.includes(CLIPBOARD_LOST))
+      throw fail('input_unavailable', "the VM's clipboard did not hold the text when it was to be pasted, so nothing was pasted", {
+        connection,
+        reason: 'clipboard_lost',
+        hint: "the VM's pyperclip keeps the clipboard only while the copying process runs: install xclip (or xsel) in the VM, or run a clipboard manager there",
+      });
   };
   const point = (x: number, y: number): void => {
     if (!Number.isInteger(x) || !Number.isInteger(y) || x < 0 || y < 0 || x >= size.width || y >= size.height)
@@ -146,23 +166,29 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
           reason: 'server_error',
           status: answer.status,
         });
-      let png;
-      try {
-        png = readPng(answer.body);
-      } catch (error) {
-        throw fail('capture_unavailable', `the VM's screenshot is not a PNG this backend reads: ${error instanceof Error ? error.message : String(error)}`, {
-          connection,
-          reason: 'bad_answer',
-        });
-      }
-      if (png.width !== size.width || png.height !== size.height) {
+      const readable = <T>(read: () => T): T => {
+        try {
+          return read();
+        } catch (error) {
+          throw fail('capture_unavailable', `the VM's screenshot is not a PNG this backend reads: ${error instanceof Error ? error.message : String(error)}`, {
+            connection,
+            reason: 'bad_answer',
+          });
+        }
+      };
+      // The size the PNG declares is compared with the screen's before anything is inflated: a small
+      // file that declares a huge image costs nothing (docs/connections.md#osworld).
+      const header = readable(() => readPngHeader(answer.body));
+      if (header.width !== size.width || header.height !== size.height) {
         size = await screenSize();
-        if (png.width !== size.width || png.height !== size.height)
-          throw fail('capture_unavailable', `the screenshot is ${png.width}x${png.height} but the screen is ${size.width}x${size.height}`, {
+        if (header.width !== size.width || header.height !== size.height)
+          throw fail('capture_unavailable', `the screenshot is ${header.width}x${header.height} but the screen is ${size.width}x${size.height}`, {
             connection,
             reason: 'size_mismatch',
           });
       }
+      const expected = size;
+      const png = readable(() => readPng(answer.body, expected));
       const r = region ?? { x: 0, y: 0, ...size };
       let data = png.data;
       if (region !== undefined) {
@@ -209,7 +235,7 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
         throw fail('input_unavailable', `${modifier} is held: typing now would press shortcuts; release it first`, { connection, reason: 'modifier_held' });
       if (typeableAscii(text)) await run(`pyautogui.write(${pyString(text)}, interval=0.0)`);
       // pyautogui types only what its keyboard map has; the rest goes through the VM's clipboard, whole, never dropped.
-      else await run(`import pyperclip; pyperclip.copy(${pyString(text)}); pyautogui.hotkey('ctrl', 'v'); time.sleep(${PASTE_SETTLE_S})`);
+      else await paste(text);
     },
     async key(keys, action) {
       const names = keyNames(keys);

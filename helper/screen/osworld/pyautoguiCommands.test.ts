@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { pyautoguiKey, pyString, pythonCommand, typeableAscii } from './pyautoguiCommands.js';
+import { CLIPBOARD_LOST, pasteStatements, pyautoguiKey, pyString, pythonCommand, typeableAscii } from './pyautoguiCommands.js';
 
 describe('pyautogui commands for an OSWorld VM', () => {
   it('writes any text as an ASCII-only Python literal that cannot end early', () => {
@@ -21,5 +21,17 @@ describe('pyautogui commands for an OSWorld VM', () => {
     assert.equal(pyautoguiKey('NoSuchKey'), null);
     assert.ok(typeableAscii('Hello, World!\n\t~'));
     assert.ok(!typeableAscii('héllo'));
+  });
+
+  it('pastes only after another process read the clipboard back as the text, else says the clipboard was lost', () => {
+    const script = pasteStatements("Straße 'x'\n東京", 0.3);
+    assert.ok(script.includes("t = 'Stra\\u00dfe \\u0027x\\u0027\\u000a\\u6771\\u4eac'"), script);
+    const lines = script.split('\n');
+    const copied = lines.indexOf('pyperclip.copy(t)');
+    const readBack = lines.findIndex((l) => l.includes('subprocess.run([sys.executable'));
+    const pasted = lines.findIndex((l) => l.includes("pyautogui.hotkey('ctrl', 'v')"));
+    assert.ok(copied >= 0 && copied < readBack && readBack < pasted, script);
+    assert.equal(lines[pasted - 1], 'else:', 'Ctrl+V only in the branch where the text came back whole');
+    assert.ok(script.includes(`sys.stdout.write('${CLIPBOARD_LOST}')`));
   });
 });

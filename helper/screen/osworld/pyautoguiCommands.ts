@@ -77,3 +77,33 @@ export function knownPyautoguiKeys(): string[] {
 export function typeableAscii(text: string): boolean {
   return /^[\x20-\x7e\n\t]*$/.test(text);
 }
+
+/** What the paste command prints, and nothing else, when the clipboard did not hold the text: nothing was pasted. */
+export const CLIPBOARD_LOST = 'overseer:clipboard_lost';
+/** How long another process may take to read the clipboard back, in seconds. */
+const READ_BACK_S = 3;
+
+/**
+ * The statements that paste `text` through the VM's clipboard (after PYAUTOGUI_PREFIX): copy it,
+ * read it back from another process, and press Ctrl+V only when that process got the text whole —
+ * as the application that pastes will ask for it. A clipboard that only its copying process serves
+ * (pyperclip's GTK mode with no clipboard manager: the owner runs no event loop and ends with the
+ * command) reads back as nothing, and the command prints CLIPBOARD_LOST instead of pasting.
+ * `settleS`: how long the application is given to fetch the clipboard after Ctrl+V.
+ */
+export function pasteStatements(text: string, settleS: number): string {
+  const readBack = pyString('import pyperclip, sys; sys.stdout.buffer.write(pyperclip.paste().encode("utf-8"))');
+  return [
+    'import pyperclip, subprocess, sys',
+    `t = ${pyString(text)}`,
+    'pyperclip.copy(t)',
+    'try:',
+    `    back = subprocess.run([sys.executable, '-c', ${readBack}], capture_output=True, timeout=${READ_BACK_S}).stdout.decode('utf-8', 'replace')`,
+    'except Exception:',
+    '    back = None',
+    'if back != t:',
+    `    sys.stdout.write(${pyString(CLIPBOARD_LOST)})`,
+    'else:',
+    `    pyautogui.hotkey('ctrl', 'v'); time.sleep(${settleS})`,
+  ].join('\n');
+}

@@ -9,6 +9,7 @@ import {
   errorInfo,
   fail,
   isPrivateUrl,
+  logSafe,
   type ConnectionConfig,
   type ConnectionInfo,
   type ConnectionRef,
@@ -465,7 +466,10 @@ export class ConnectionManager {
       await target.prepare?.();
       helper = new HelperSupervisor({
         env: this.options.helperEnv,
-        log: (line) => this.options.log(`[${name}] ${line}`),
+        // What the helper's supervisor says of it can quote the remote (an error's detail); what the
+        // helper writes on stderr is the remote's own text: both escaped, the latter named as the remote's.
+        log: (line) => this.options.log(`[${name}] ${logSafe(line)}`),
+        logStderr: (line) => this.options.log(`[remote ${name}] ${logSafe(line)}`),
         // Through targetOf: an emergency stop closes the target, and re-arm spawns through a new one.
         spawn: (env) => this.targetOf(r).spawnHelper(env),
         clock: this.clock,
@@ -523,14 +527,14 @@ export class ConnectionManager {
       this.options.log(`[connections] ${r.config.name}: helper stopped (${why})`);
       await helper.stop().catch(() => {});
     }
-    await target?.close().catch((error: unknown) => this.options.log(`[connections] closing ${r.config.name} failed: ${String(error)}`));
+    await target?.close().catch((error: unknown) => this.options.log(`[connections] closing ${r.config.name} failed: ${logSafe(String(error))}`));
     this.options.onChange();
   }
 
   private async close(r: Remote): Promise<void> {
     const target = r.target;
     r.target = undefined;
-    await target?.close().catch((error: unknown) => this.options.log(`[connections] closing ${r.config.name} failed: ${String(error)}`));
+    await target?.close().catch((error: unknown) => this.options.log(`[connections] closing ${r.config.name} failed: ${logSafe(String(error))}`));
   }
 
   private mark(r: Remote, status: ConnectionStatus, error?: { code: string; detail: string }): void {

@@ -10,6 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
+import { constants, crc32, createDeflate } from 'node:zlib';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { OverseerError, type OsworldConnectionConfig } from '../../../protocol/index.js';
 import { startOsworldServer, type OsworldServer } from '../../testing/osworldServer.js';
@@ -37,6 +38,49 @@ function canvasInput(desktop: PrivateDesktop): Record<string, unknown>[] {
     .filter((l) => l.startsWith('{') && l.endsWith('}'))
     .map((l) => JSON.parse(l) as Record<string, unknown>)
     .filter((e) => e['ev'] !== 'ready');
+}
+
+/** A PNG chunk with its CRC. */
+function chunk(type: string, body: Buffer): Buffer {
+  const head = Buffer.alloc(8);
+  head.writeUInt32BE(body.length, 0);
+  head.write(type, 4, 'latin1');
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(crc32(Buffer.concat([head.subarray(4), body])), 0);
+  return Buffer.concat([head, body, crc]);
+}
+
+/**
+ * A PNG bomb: a valid RGB PNG of width × height black pixels whose image data is one zlib stream of
+ * every row's zeros, deflated run by run so a 16384 × 16384 image (805 MB inflated) is under 1 MB.
+ * The zeros are fed a row block at a time: the test never holds them whole either.
+ */
+async function pngBomb(width: number, height: number): Promise<Buffer> {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(width, 0);
+  ihdr.writeUInt32BE(height, 4);
+  ihdr[8] = 8;
+  ihdr[9] = 2;
+  const deflate = createDeflate({ level: 9, strategy: constants.Z_RLE });
+  const out: Buffer[] = [];
+  deflate.on('data', (b: Buffer) => out.push(b));
+  const ended = new Promise((resolve, reject) => deflate.once('end', resolve).once('error', reject));
+  const rows = Buffer.alloc(256 * (width * 3 + 1));
+  for (let y = 0; y < height; y += 256) {
+    const n = Math.min(256, height - y) * (width * 3 + 1);
+    if (!deflate.write(rows.subarray(0, n))) await new Promise((resolve) => deflate.once('drain', resolve));
+  }
+  deflate.end();
+  await ended;
+  const idat = Buffer.concat(out);
+  const signature = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]);
+  return Buffer.concat([signature, chunk('IHDR', ihdr), chunk('IDAT', idat), chunk('IEND', Buffer.alloc(0))]);
+}
+
+/** The most memory a process has held (its peak resident set), in MiB. */
+function peakRssMib(pid: number | undefined): number {
+  const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${String(pid)}/status`, 'utf8'))?.[1];
+  return Number(kb) / 1024;
 }
 
 async function waitFor<T>(what: string, probe: () => T | undefined, ms = 10_000): Promise<T> {
@@ -174,6 +218,38 @@ describe('osworld_http connection through an OSWorld-compatible server', () => {
     await sleep(300);
     assert.equal(canvasInput(vm).length, seen);
     assert.deepEqual(canvasInput(local), []);
+  });
+
+  it('refuses a PNG bomb from the VM by its header, fast and small, and the helper answers on', async (t) => {
+    const bomb = await pngBomb(16384, 16384);
+    assert.ok(bomb.length < 1024 * 1024, `the bomb is ${bomb.length} bytes`);
+    // One within the pixel budget but not the VM screen's size (1440x900): refused by size, never inflated.
+    const mislabelled = await pngBomb(4096, 4096);
+    server.serveScreenshot(bomb);
+    try {
+      const started = performance.now();
+      await assert.rejects(helper.call('screen_capture', { format: 'png' }), (e: unknown) => {
+        assert.ok(isCode('capture_unavailable', 'bad_answer')(e), String(e));
+        assert.match((e as OverseerError).message, /16384x16384 pixels is past the budget/);
+        assert.equal((e as OverseerError).info.data?.['connection'], 'vm1');
+        return true;
+      });
+      const ms = performance.now() - started;
+      server.serveScreenshot(mislabelled);
+      await assert.rejects(helper.call('screen_capture', { format: 'png' }), (e: unknown) => {
+        assert.ok(isCode('capture_unavailable', 'size_mismatch')(e), String(e));
+        assert.match((e as OverseerError).message, /4096x4096 but the screen is 1440x900/);
+        return true;
+      });
+      t.diagnostic(`# bomb refused in ${Math.round(ms)} ms; helper peak RSS ${Math.round(peakRssMib(helper.child.pid))} MiB`);
+      assert.ok(ms < 2000, `refused in ${Math.round(ms)} ms`);
+      assert.ok(peakRssMib(helper.child.pid) < 400, 'the helper never held the inflated image');
+    } finally {
+      server.serveScreenshot(undefined);
+    }
+    const shot = await helper.call('screen_capture', { format: 'png', max_width: 1440, max_height: 900 });
+    const png = decodePng(Buffer.from(shot.image.data, 'base64'));
+    assert.deepEqual([png.width, png.height], [1440, 900]);
   });
 
   it('fails closed on a 500: input_unavailable naming the server error, nothing done', async () => {

@@ -5,7 +5,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OverseerError, connectionWhere, fail, type ConnectionTest, type SshConnectionConfig } from '../../../protocol/index.js';
+import { OverseerError, connectionWhere, fail, logSafe, type ConnectionTest, type SshConnectionConfig } from '../../../protocol/index.js';
 import { spawnHelper as spawnProcess, type HelperProcess } from '../helperProcess.js';
 import { CHECK_SCRIPT, DEFAULT_REMOTE_HELPER, INSTALL_SCRIPT, MIN_REMOTE_NODE, RUN_SCRIPT, loadRemoteHelper, type RemoteHelper } from './remoteHelper.js';
 import { SSH, controlArgs, remoteScript, shQuote, sshArgs } from './sshArgs.js';
@@ -74,7 +74,7 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
       facts.fingerprint ??= key[2];
       facts.keyType ??= key[1];
     }
-    options.log(`[ssh ${name}] host key refused (${reason}): ${facts.fingerprint ?? 'fingerprint unknown'}`);
+    options.log(`[ssh ${name}] host key refused (${reason}): ${logSafe(facts.fingerprint ?? 'fingerprint unknown')}`);
     return sshFailure(name, where, stderr, facts);
   };
 
@@ -257,7 +257,7 @@ export function sshTarget(config: SshConnectionConfig, options: SshTargetOptions
       // multiplexed client (which exits with whatever it saw last): unless the master still stands, the connection broke.
       const stderr = run.stderr.toString('utf8');
       if (run.code === 255 || !(await masterAlive())) {
-        options.log(`[ssh ${name}] remote_exec ended without its exit status (ssh exit ${run.code}): ${lastLine(stderr)}`);
+        options.log(`[ssh ${name}] remote_exec ended without its exit status (ssh exit ${run.code}): ${logSafe(lastLine(stderr))}`);
         const typed = run.code === 255 ? await failed(stderr) : sshFailure(name, where, stderr || 'the ssh channel closed');
         const data = typed.info.data ?? {};
         throw fail('connection_unavailable', typed.info.detail, { ...data, ...(data['reason'] === 'down' ? { outcome: 'unknown' } : {}) });

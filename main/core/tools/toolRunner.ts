@@ -9,6 +9,8 @@ import {
   type ConnectionToolName,
   type RemoteExecArgs,
   type RemoteExecResult,
+  type ExecEnd,
+  execEndWords,
   ActionWaitArgs,
   ComputerAskArgs,
   ComputerCtrlArgs,
@@ -383,6 +385,9 @@ export class ToolRunner {
     const talk = isTalkAnswer(answer) ? answer : undefined;
     const receipt = answersReceipt(tool) && talk === undefined ? (answer as Receipt | undefined) : undefined;
     const shot = tool === 'screenshot' && answer !== undefined ? (answer as WithImage) : undefined;
+    const exec = tool === 'remote_exec' && answer !== undefined ? execEnd(answer as RemoteExecResult) : undefined;
+    // A command's outcome is `ok` only for exit 0; an exit code, a signal or a timeout is `failed` (its answer says ok: false).
+    const outcome = error !== undefined ? 'error' : (receipt?.outcome ?? talk?.outcome ?? (exec !== undefined && !execEndWords(exec).ok ? 'failed' : 'ok'));
     // Text is journaled only when the element it went to is known and is not a password field.
     const textSafe =
       receipt?.target !== undefined
@@ -398,7 +403,7 @@ export class ToolRunner {
         tool: String(tool).slice(0, 100),
         connection: where,
         args: journalArgs(rawArgs, textSafe),
-        outcome: error !== undefined ? 'error' : (receipt?.outcome ?? talk?.outcome ?? 'ok'),
+        outcome,
         ...(error !== undefined ? { error } : {}),
         ...(receipt !== undefined ? { receipt } : {}),
         // A question and its answer, a handoff and the person's note: journaled whole (they are bounded).
@@ -424,7 +429,7 @@ export class ToolRunner {
       const info = errorInfo('internal', 'the call could not be journaled, so its answer is withheld', receipt !== undefined ? { receipt } : undefined);
       return { isError: true, text: renderError(info), error: info };
     }
-    const entry = this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, receipt, error, talk);
+    const entry = this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, outcome, { receipt, error, talk, exec });
     // A remote_exec or add_connection card's call names its card's receipt id, in its answer or its error.
     entry.receipt_id ??= cardReceiptId(answer) ?? cardReceiptId(error?.data);
     this.deps.onReceipt({ ...entry, connection: where });
@@ -503,7 +508,8 @@ export class ToolRunner {
       answer,
       duration_ms: 0,
     });
-    this.deps.onReceipt({ ...this.entry(record.seq, record.at, session, tool, 0, undefined, undefined, answer), connection: where });
+    const ended = { receipt: undefined, error: undefined, talk: answer, exec: undefined };
+    this.deps.onReceipt({ ...this.entry(record.seq, record.at, session, tool, 0, answer.outcome, ended), connection: where });
   }
 
   private execute(
@@ -566,10 +572,10 @@ export class ToolRunner {
     session: AgentSession,
     tool: string,
     durationMs: number,
-    receipt: Receipt | undefined,
-    error: ErrorInfo | undefined,
-    talk?: TalkAnswer,
+    outcome: string,
+    ended: { receipt: Receipt | undefined; error: ErrorInfo | undefined; talk: TalkAnswer | undefined; exec: ExecEnd | undefined },
   ): ReceiptEntry {
+    const { receipt, error, talk, exec } = ended;
     const summary =
       error !== undefined
         ? `${error.code}: ${error.detail}`
@@ -577,17 +583,20 @@ export class ToolRunner {
           ? talkSummary(talk)
           : receipt !== undefined
             ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}${receipt.changed_state !== undefined ? `; it also changed ${receipt.changed_state.join(', ')}` : ''}`
-            : `${tool} ok`;
+            : exec !== undefined
+              ? `${tool} ${execEndWords(exec).text}`
+              : `${tool} ok`;
     const e: ReceiptEntry = {
       seq,
       at,
       session: session.id,
       agent: session.client,
       tool,
-      outcome: error !== undefined ? 'error' : (receipt?.outcome ?? talk?.outcome ?? 'ok'),
+      outcome,
       duration_ms: durationMs,
       summary,
     };
+    if (exec !== undefined) e.remote_exec = exec;
     if (talk !== undefined) e.receipt_id = talk.receipt_id;
     if (receipt?.decision !== undefined) e.decision = receipt.decision.verdict;
     if (receipt !== undefined) e.verification = receipt.verification;
@@ -600,6 +609,11 @@ export class ToolRunner {
     if (error !== undefined) e.error = error;
     return e;
   }
+}
+
+/** How a remote_exec ended, as its receipt shows it. */
+function execEnd(r: RemoteExecResult): ExecEnd {
+  return { exit_code: r.exit_code, duration_ms: r.duration_ms, ...(r.timed_out === true ? { timed_out: true } : {}) };
 }
 
 /** What the journal keeps of a remote_exec's end: exit, sizes and flags (the output itself is the agent's). */
