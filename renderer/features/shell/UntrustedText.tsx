@@ -106,11 +106,13 @@ function renderSegment(s: Segment, block: boolean): ReactNode {
         </>
       );
     case 'space': {
-      const n = s.text.length;
-      const label = `${n} ${n === 1 ? 'space' : 'spaces'} at the ${s.edge}`;
+      const n = [...s.text].length;
+      const what = /^ +$/.test(s.text) ? (n === 1 ? 'space' : 'spaces') : 'blank characters';
+      const label = `${n} ${what} ${s.edge === 'inside' ? 'in a row' : `at the ${s.edge}`}`;
+      // A run inside the text always shows its count: a row of ␣ could itself be long enough to push what follows away.
       return (
         <span className="esc-space" role="img" aria-label={label} title={label} data-raw={s.text}>
-          {n <= 8 ? '␣'.repeat(n) : `␣×${n}`}
+          {n <= 8 && s.edge !== 'inside' ? '␣'.repeat(n) : `␣×${n}`}
         </span>
       );
     }
