@@ -80,7 +80,26 @@ describe('untrusted text', () => {
       `Z${'\u0301'.repeat(9)}`,
     ];
     // And a few thousand strings drawn from a mix of plain and hidden characters.
-    const pool = ['a', ' ', ' ', ' ', '\u00A0', '\n', '\r', '\t', '\u202E', '\u2066', '\u200B', '\u00AD', '\u0301', '\u{E0061}', 'ш', '\0', '\uFE0F', '\uD83D\uDE00'];
+    const pool = [
+      'a',
+      ' ',
+      ' ',
+      ' ',
+      '\u00A0',
+      '\n',
+      '\r',
+      '\t',
+      '\u202E',
+      '\u2066',
+      '\u200B',
+      '\u00AD',
+      '\u0301',
+      '\u{E0061}',
+      'ш',
+      '\0',
+      '\uFE0F',
+      '\uD83D\uDE00',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % pool.length;
     for (let n = 0; n < 3000; n++) samples.push(Array.from({ length: 1 + (n % 17) }, () => pool[next()]).join(''));
