@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { commandRiskHints, riskHints, shellHints, skeleton } from './riskHints.js';
+import { commandRiskHints, imitatedControl, riskHints, shellHints, skeleton } from './riskHints.js';
 
 /** The mathematical bold capital and small letters of an ASCII word (U+1D400, U+1D41A). */
 const mathBold = (word: string): string =>
@@ -165,5 +165,29 @@ describe('shell hints for remote_exec commands', () => {
     const ms = performance.now() - started;
     console.log(`[risk-hints] shell hints of 2 × 8 KiB commands in ${ms.toFixed(1)} ms`);
     assert.ok(ms < 500, `${ms} ms`);
+  });
+});
+
+describe('question choices that read like Overseer’s own controls', () => {
+  it('names the control a choice imitates, whatever its case, spacing, symbols or look-alike letters', () => {
+    assert.equal(imitatedControl('Emergency stop'), 'Emergency stop');
+    assert.equal(imitatedControl('  EMERGENCY   STOP!  '), 'Emergency stop');
+    assert.equal(imitatedControl('🛑 Emergency-stop'), 'Emergency stop');
+    assert.equal(imitatedControl(fullwidth('Approve')), 'Approve');
+    assert.equal(imitatedControl('\u0410pprove'), 'Approve', 'Cyrillic А');
+    assert.equal(imitatedControl(mathBold('Deny')), 'Deny');
+    assert.equal(imitatedControl('✓ Approved'), 'Approved');
+    assert.equal(imitatedControl('✗ Denied'), 'Denied');
+    assert.equal(imitatedControl('Approve (A)'), 'Approve', 'with the key hint the card shows');
+    assert.equal(imitatedControl('Re-arm'), 'Re-arm');
+    assert.equal(imitatedControl('rearm'), 'Re-arm');
+    assert.equal(imitatedControl('Deny…'), 'Deny');
+    assert.equal(imitatedControl('Ap\u200Bprove'), 'Approve', 'a zero-width space inside');
+    assert.equal(imitatedControl('Allow for the session'), 'Allow for the session');
+  });
+
+  it('leaves ordinary answers alone', () => {
+    for (const c of ['personal', 'work', 'yes', 'no', 'Approve the invoice first', 'Stop the music at 5', 'Q3 numbers', 'Denver', ''])
+      assert.equal(imitatedControl(c), undefined, c);
   });
 });

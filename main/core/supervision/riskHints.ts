@@ -238,3 +238,49 @@ export function shellHints(command: string): string[] {
 export function commandRiskHints(command: string): string[] {
   return [...shellHints(command), ...riskHints([command])];
 }
+
+// A question's choices are the agent's words, shown in the person's queue next to Overseer's own
+// controls. A choice that reads like one of them ("Emergency stop", "✓ Approved") is marked on the
+// card: picking it only answers the question (docs/supervision.md#questions-and-handoffs).
+
+/** The labels and states of Overseer's own controls a choice could pass for. */
+export const OVERSEER_CONTROLS = [
+  'Approve',
+  'Approved',
+  'Deny',
+  'Denied',
+  'Allow',
+  'Allowed',
+  'Allow for session',
+  'Allow for the session',
+  'Confirm',
+  'Cancel',
+  'Emergency stop',
+  'Confirm emergency stop',
+  'Stop',
+  'Stopped',
+  'Pause',
+  'Paused',
+  'Resume',
+  'Re-arm',
+  'Rearmed',
+  'Answer',
+  'Decline',
+  'Declined',
+  'Give control back',
+  'Disconnect',
+  'Verified',
+] as const;
+
+/** A label reduced to its letters and digits as a person reads them: compatibility forms, look-alikes, case, marks, spacing, symbols such as ✓ ✗ and key hints such as "(A)" gone. */
+function controlReading(label: string): string {
+  const letters = (t: string): string => t.replace(/[^\p{L}\p{N}]/gu, '');
+  return letters(skeleton(letters(label.normalize('NFKC').replace(/\([^)]{0,3}\)/g, ''))));
+}
+
+const CONTROL_READINGS = new Map(OVERSEER_CONTROLS.map((c) => [controlReading(c), c]));
+
+/** The Overseer control a choice's label reads as (`"✓ Аpproved"` → `Approved`), or undefined. */
+export function imitatedControl(label: string): string | undefined {
+  return CONTROL_READINGS.get(controlReading(label));
+}
