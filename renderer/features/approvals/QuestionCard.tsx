@@ -90,9 +90,9 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
                     onClick={(e) => aimed(e, () => decide(id, { kind: 'choice', choice: i }, aim))}
                   >
                     <span className="choice-verb">Answer</span>{' '}
-                    <q className="agent-words" data-testid="choice-text">
-                      <UntrustedText text={choice} limit={TALK_LIMITS.choice} expandable={false} />
-                    </q>
+                    <span className="agent-words" data-testid="choice-text">
+                      “<UntrustedText text={choice} limit={TALK_LIMITS.choice} expandable={false} />”
+                    </span>
                   </ArmedButton>
                   {imitates !== undefined && (
                     <p className="choice-imitates small" role="note" data-testid="choice-imitates">
