@@ -121,7 +121,7 @@ describe('cards that cannot hide what they do (browser lane)', () => {
         const approve = card.getByTestId('approve-button');
         const status = card.getByTestId('remote-exec-status');
         assert.equal(await status.getAttribute('data-whole'), 'false');
-        assert.match(await status.innerText(), /Not all of this command is shown \(9 lines, \d+ characters\)\. Show all and read it to its end/);
+        assert.match(await status.innerText(), /Not all of it is shown \(9 lines, \d+ characters\): Approve waits until you read to its end/);
         assert.equal(await approve.getAttribute('data-armed'), 'false');
         assert.equal(await approve.getAttribute('aria-disabled'), 'true');
         assert.match((await card.getByTestId('risk-hints').innerText()).toLowerCase(), /pipes into a shell/);

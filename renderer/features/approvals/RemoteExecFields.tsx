@@ -31,7 +31,7 @@ export function RemoteExecFields({ card }: { card: PendingApproval }) {
       </div>
       <p className={`remote-exec-status small${seen ? '' : ' unread'}`} data-testid="remote-exec-status" data-whole={String(whole)} data-seen={String(seen)}>
         {!whole
-          ? `⚠ Not all of this command is shown (${size}). Show all and read it to its end: Approve waits until you have.`
+          ? `⚠ Not all of it is shown (${size}): Approve waits until you read to its end.`
           : !seen
             ? '⚠ Scroll to the end of this command: Approve waits until you have seen it.'
             : 'You have seen this command to its end.'}
