@@ -131,6 +131,37 @@ export type ConnectionTest = z.infer<typeof ConnectionTest>;
 
 /** Longest command remote_exec runs. */
 export const MAX_REMOTE_COMMAND = 8192;
+/**
+ * The risk hints a remote_exec command earns for what its shell would do (docs/supervision.md#risk-hints).
+ * They are phrases, not words the command contains: the card shows them unquoted.
+ */
+export const SHELL_HINT = {
+  /** `| sh`, `| bash`, `| sudo bash`: whatever comes down the pipe runs as a script. */
+  pipeToShell: 'Pipes into a shell',
+  /** `curl … |`, `wget … |`: a download goes straight into another program. */
+  pipeDownload: 'Pipes a download',
+  /** `bash <(curl …)`, `sh -c "$(wget …)"`: a download runs without being saved or read. */
+  runDownload: 'Runs a download',
+  /** `rm -r`, `rm -rf`, `rm --recursive`. */
+  recursiveDelete: 'Recursive delete',
+  /** `>`/`>>`, `tee`, `cp`, `mv` into /etc, /usr, /boot, a disk device, ~/.ssh, ~/.bashrc and other startup files. */
+  systemWrite: 'Writes to a system or startup file',
+  /** `sudo`, `doas`, `pkexec`, `su`. */
+  asRoot: 'Runs as root',
+  /** `mkfs`, `mke2fs`, `mkswap`, `wipefs`. */
+  formatDisk: 'Formats a disk',
+  /** `dd … of=`. */
+  rawWrite: 'Raw write (dd of=)',
+  /** `chmod 777`, `chmod -R a+w`. */
+  worldWritable: 'Opens permissions to everyone',
+  /** `:(){ :|:& };:` and its renamings. */
+  forkBomb: 'Fork bomb',
+  /** A long run of spaces or tabs, which can push the rest of a line out of sight. */
+  spaceRun: 'Long run of spaces',
+} as const;
+/** Every shell hint, in the order a card lists them. */
+export const SHELL_HINTS: readonly string[] = Object.values(SHELL_HINT);
+
 /** Most bytes of stdout, and of stderr, remote_exec returns (the rest is cut and `truncated` says so). */
 export const MAX_REMOTE_OUTPUT = 64 * 1024;
 /** Longest remote_exec may run. */

@@ -182,6 +182,8 @@ export type CtrlAnswer = z.infer<typeof CtrlAnswer>;
 export const QuestionCardInfo = z.object({
   text: z.string(),
   choices: z.array(z.string()).optional(),
+  /** For each choice, the Overseer control its label reads like ("Emergency stop", "Approved"), or null: the card marks it. */
+  imitates: z.array(z.string().nullable()).optional(),
 });
 
 /** What a card of the queue that is a handoff carries. */

@@ -63,7 +63,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
     const since = ui.mark();
     const answer = ask(agent, { question: 'Which account should I use?', choices: ['personal', 'work'] });
     const q = await card((p) => p.action === 'ask', since);
-    assert.deepEqual(q.question, { text: 'Which account should I use?', choices: ['personal', 'work'] });
+    assert.deepEqual(q.question, { text: 'Which account should I use?', choices: ['personal', 'work'], imitates: [null, null] });
     assert.equal(q.agent, 'talking-agent');
     // Approve and deny decide actions; a question is answered.
     await assert.rejects(ui.command('approve', { approval_id: q.approval_id, allow: { scope: 'app' } }), /invalid_argument: this card is a question/);

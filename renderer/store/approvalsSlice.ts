@@ -4,6 +4,7 @@ import { armKey, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Si
 import { cardElementKey } from './cardSubject.js';
 import { cardConnectionName } from './connectionWords.js';
 import { isFinal, type DecisionRecord, type Verdict } from './outcome.js';
+import { mustReadToEnd, UNREAD_WHY } from './readToEnd.js';
 import type { AppState } from './store.js';
 
 /** A decided card at the end of the queue stays at least this long after it left, and as long as the pointer is over the queue. */
@@ -66,6 +67,8 @@ export interface ApprovalsSlice {
   allowing: string | undefined;
   /** "Not decided" notes by approval id, `held:<id>`, or QUEUE_NOTE. */
   refusals: Readonly<Record<string, Refusal>>;
+  /** Cards whose text has had its end on screen, by approval id (a remote_exec command is approved only then). */
+  endsSeen: Readonly<Record<string, true>>;
   setPending(pending: PendingApproval[], now?: number): void;
   setHeld(held: HeldApproval[]): void;
   /** Selects a live card and its target element in the tree. */
@@ -88,6 +91,10 @@ export interface ApprovalsSlice {
   tick(now: number): void;
   /** Why a decision on this card may not be made now; undefined when it may. */
   whyNot(id: string, aim: Aim, now: number): string | undefined;
+  /** Why this card may not be approved now (whyNot, then: a command whose end was never on screen); undefined when it may. */
+  whyNotApprove(id: string, aim: Aim, now: number): string | undefined;
+  /** The ends of these cards' texts are on screen now: from now on they may be approved. */
+  noteEndsSeen(ids: readonly string[]): void;
   /** Why a held action may not be cancelled now; undefined when it may. */
   whyNotCancel(id: string, now: number): string | undefined;
   /** Shows a "Not decided" note next to what was aimed at. */
@@ -164,6 +171,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
   denying: undefined,
   allowing: undefined,
   refusals: {},
+  endsSeen: {},
   setPending: (pending, now = Date.now()) => {
     const s = get();
     const byId = new Map(pending.map((p) => [p.approval_id, p]));
@@ -200,7 +208,11 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     if (left.length > 0) records = [...left.reverse(), ...records].slice(0, MAX_RECORDS);
     const denying = slots.some((x) => live(x) && x.id === s.denying) ? s.denying : undefined;
     const allowing = slots.some((x) => live(x) && x.id === s.allowing) ? s.allowing : undefined;
-    set({ pending, slots, records, seen, denying, allowing, ...(arrived || left.length > 0 ? { settled: false } : {}) });
+    // Forgotten once the supervisor no longer lists the card; a card whose decision failed to send keeps it.
+    const endsSeen = Object.keys(s.endsSeen).some((id) => !byId.has(id))
+      ? Object.fromEntries(Object.keys(s.endsSeen).flatMap((id) => (byId.has(id) ? [[id, true as const]] : [])))
+      : s.endsSeen;
+    set({ pending, slots, records, seen, denying, allowing, endsSeen, ...(arrived || left.length > 0 ? { settled: false } : {}) });
     const selected = slots.findIndex((x) => x.id === s.selectedApproval);
     if (!live(slots[selected])) get().selectApproval(selected >= 0 ? nextLive(slots, selected) : slots.find(live)?.id, now);
   },
@@ -261,6 +273,18 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     if (aim.via === 'pointer') return notArmedWhy(s.seen[aim.key], now, aim.what);
     if (s.selectedApproval !== id) return 'Not decided: select the card first.';
     return notArmedWhy(s.seen[armKey.card(id)], now) ?? selectionWhy(s.selectedSince, now);
+  },
+  whyNotApprove: (id, aim, now) => {
+    const s = get();
+    const why = s.whyNot(id, aim, now);
+    if (why !== undefined) return why;
+    const card = s.slots.find((x) => x.id === id)?.card;
+    return card !== undefined && mustReadToEnd(card) && s.endsSeen[id] !== true ? UNREAD_WHY : undefined;
+  },
+  noteEndsSeen: (ids) => {
+    const { endsSeen } = get();
+    const fresh = ids.filter((id) => endsSeen[id] !== true);
+    if (fresh.length > 0) set({ endsSeen: { ...endsSeen, ...Object.fromEntries(fresh.map((id) => [id, true as const])) } });
   },
   whyNotCancel: (id, now) => {
     const s = get();

@@ -35,6 +35,8 @@ export const selectDenying = (s: AppState) => s.denying;
 export const selectAllowing = (s: AppState) => s.allowing;
 /** Where one control that decides was seen, for its arming. */
 export const selectSeen = (key: string) => (s: AppState) => s.seen[key];
+/** Whether the end of a card's text has been on screen (a remote_exec command is approved only then). */
+export const selectEndSeen = (id: string) => (s: AppState) => s.endsSeen[id] === true;
 /** The "Not decided" note aimed at one card, held row, or the queue. */
 export const selectRefusal = (target: string) => (s: AppState) => s.refusals[target];
 /** The decision record of a card that left the queue. */

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { escapedJson, firstSegments, lineCount, segments, segmentsText, type Segment } from './untrustedText.js';
+import { escapedJson, firstSegments, lineCount, segments, segmentsText, SPACE_RUN_MIN, type Segment } from './untrustedText.js';
 
 const shape = (segs: readonly Segment[]) =>
   segs.map((s) => (s.kind === 'text' ? s.text : s.kind === 'escape' ? `[${s.label}]` : s.kind === 'newline' ? `↵${s.label}` : `␣${s.text.length}`));
@@ -49,6 +49,18 @@ describe('untrusted text', () => {
     assert.deepEqual(shape(segments('')), []);
   });
 
+  it('shows a run of spaces inside the text as one counted mark, so nothing can hide behind blank width', () => {
+    const hidden = `ls -la${' '.repeat(3000)}; rm -rf ~/important`;
+    const segs = segments(hidden);
+    assert.deepEqual(shape(segs), ['ls -la', '␣3000', '; rm -rf ~/important']);
+    assert.equal(segs[1]?.kind === 'space' && segs[1].edge, 'inside');
+    assert.deepEqual(shape(firstSegments(segs, 40).shown), ['ls -la', '␣3000', '; rm -rf ~/important'], 'the collapsed view reaches the payload');
+    assert.deepEqual(shape(segments(`a${' '.repeat(SPACE_RUN_MIN - 1)}b`)), [`a${' '.repeat(SPACE_RUN_MIN - 1)}b`], 'a short gap stays text');
+    assert.deepEqual(shape(segments(`a${' '.repeat(SPACE_RUN_MIN)}b`)), ['a', `␣${SPACE_RUN_MIN}`, 'b']);
+    assert.deepEqual(shape(segments('x\u00A0\u3000\u2003 \u00A0y')), ['x', '␣5', 'y'], 'no-break, ideographic and em spaces count as blanks');
+    assert.equal(segmentsText(segs), hidden);
+  });
+
   it('leaves plain text of any script whole, and collapses only piles of combining marks', () => {
     for (const t of ['Save', 'Сохранить', 'שלום עולם', 'مرحبا', '日本語', 'e\u0301te\u0301', '😀 ok']) assert.deepEqual(shape(segments(t)), [t]);
     const zalgo = `Z${'\u0336\u0301\u0316'.repeat(10)}ok`;
@@ -68,7 +80,26 @@ describe('untrusted text', () => {
       `Z${'\u0301'.repeat(9)}`,
     ];
     // And a few thousand strings drawn from a mix of plain and hidden characters.
-    const pool = ['a', ' ', '\n', '\r', '\t', '\u202E', '\u2066', '\u200B', '\u00AD', '\u0301', '\u{E0061}', 'ш', '\0', '\uFE0F', '\uD83D\uDE00'];
+    const pool = [
+      'a',
+      ' ',
+      ' ',
+      ' ',
+      '\u00A0',
+      '\n',
+      '\r',
+      '\t',
+      '\u202E',
+      '\u2066',
+      '\u200B',
+      '\u00AD',
+      '\u0301',
+      '\u{E0061}',
+      'ш',
+      '\0',
+      '\uFE0F',
+      '\uD83D\uDE00',
+    ];
     let seed = 7;
     const next = () => (seed = (seed * 1103515245 + 12345) % 2 ** 31) % pool.length;
     for (let n = 0; n < 3000; n++) samples.push(Array.from({ length: 1 + (n % 17) }, () => pool[next()]).join(''));

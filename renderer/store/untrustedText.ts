@@ -31,11 +31,15 @@ export interface NewlineSegment {
   label: string;
 }
 
-/** Spaces at the start or end of the string, which would otherwise not show. */
+/**
+ * Spaces that would not show as themselves: at the start or end of the string, or a run of
+ * SPACE_RUN_MIN or more blank characters inside it, which would push what follows out of sight
+ * (`ls -la` + 3,000 spaces + `; rm -rf ~`). Shown as a mark with its count, never as blank width.
+ */
 export interface SpaceSegment {
   kind: 'space';
   text: string;
-  edge: 'start' | 'end';
+  edge: 'start' | 'end' | 'inside';
 }
 
 /** One piece of an untrusted string as the UI shows it. */
@@ -43,6 +47,11 @@ export type Segment = TextSegment | EscapeSegment | NewlineSegment | SpaceSegmen
 
 /** More combining marks than this on one character are shown as a chip: they would paint over the lines around them. */
 export const MAX_MARKS = 4;
+
+/** A run of this many blank characters (spaces, no-break and other space separators) inside a string is shown as one counted mark. */
+export const SPACE_RUN_MIN = 4;
+
+const BLANK = /^\p{Zs}$/u;
 
 const MARK = /^\p{M}$/u;
 const TAG_PRINTABLE = (cp: number): boolean => cp >= 0xe0020 && cp <= 0xe007e;
@@ -57,7 +66,7 @@ const NEWLINE_LABEL: Record<string, string> = {
   '\u2029': 'PS',
 };
 /** Strings that need nothing but text: the common case, decided by one regex. */
-const PLAIN = /^(?! )(?!.* $)[^\p{M}]*$/su;
+const PLAIN = new RegExp(`^(?! )(?!.* $)(?!.*\\p{Zs}{${SPACE_RUN_MIN}})[^\\p{M}]*$`, 'su');
 
 /** Cuts an untrusted string into the segments the UI shows; `segmentsText` joins them back to the same string. */
 export function segments(text: string): Segment[] {
@@ -118,6 +127,16 @@ export function segments(text: string): Segment[] {
         label: `${n.code}${n.short !== '' ? ` ${n.short}` : ''}${count > 1 ? ` ×${count}` : ''}`,
         name: `${count > 1 ? `${count} × ` : ''}${n.name} (${n.code})`,
       });
+      i = j;
+      continue;
+    }
+    if (BLANK.test(ch)) {
+      let j = i;
+      while (j < end && BLANK.test(chars[j] as string)) j++;
+      if (j - i >= SPACE_RUN_MIN) {
+        flush();
+        out.push({ kind: 'space', text: chars.slice(i, j).join(''), edge: 'inside' });
+      } else plain += chars.slice(i, j).join('');
       i = j;
       continue;
     }

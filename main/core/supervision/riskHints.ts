@@ -4,7 +4,7 @@
 // words are matched on a skeleton of the text; the characters that hide or reorder text earn hints
 // of their own.
 import unhomoglyph from 'unhomoglyph';
-import { DIRECTION_HINT, HIDDEN_HINT, LOOKALIKE_HINT, hiddenCharHints } from '../../../protocol/index.js';
+import { DIRECTION_HINT, HIDDEN_HINT, LOOKALIKE_HINT, SHELL_HINT, SHELL_HINTS, hiddenCharHints } from '../../../protocol/index.js';
 
 /** Words that deserve a second look before approving. */
 export const RISK_WORDS = [
@@ -107,4 +107,180 @@ export function riskHints(texts: readonly (string | undefined)[]): string[] {
     ...(disguised ? [LOOKALIKE_HINT] : []),
     ...[DIRECTION_HINT, HIDDEN_HINT].filter((h) => chars.has(h)),
   ];
+}
+
+// Shell commands (remote_exec). A shell reads bytes, not looks, so these are matched on what the
+// shell would run — quotes and backslashes dropped (`r''m`, `\rm` and `"rm"` are all rm), `$IFS`
+// read as a space, continued lines joined — not on a skeleton: a fullwidth ｒｍ runs nothing.
+
+/** Starts a new simple command: the separators and groupings of sh. */
+const COMMAND_BREAK = /\|\||&&|[;&|\n(){}`]|\$\(|<\(/;
+/** Words that run the rest of the line as a command (their options skipped). */
+const PREFIXES = new Set(['command', 'exec', 'env', 'nohup', 'nice', 'time', 'xargs', 'timeout', 'stdbuf', 'setsid']);
+const ROOT = new Set(['sudo', 'doas', 'pkexec', 'su', 'run0']);
+const SHELLS = '(?:ba|da|z|k|c|tc|fi|a|mk)?sh|busybox\\s+sh';
+/** `| sh`, `| sudo -E bash`, `|/bin/sh -s`. */
+const PIPE_TO_SHELL = new RegExp(`(?<!\\|)\\|(?!\\|)\\s*(?:(?:sudo|doas)\\s+(?:-\\S+\\s+)*)?(?:env\\s+)?(?:[\\w./-]*/)?(?:${SHELLS})(?![\\w.-])`);
+/** `curl … |` (not `||`), up to the end of its simple command. */
+const PIPE_DOWNLOAD = /(?:^|[\s;&(`])(?:[\w./-]*\/)?(?:curl|wget)(?![\w.-])[^;&|\n]*\|(?!\|)/;
+/** A download substituted into a command: `<(curl`, `$(wget`, `` `curl ``. */
+const RUN_DOWNLOAD = /(?:<\(|\$\(|`)\s*(?:[\w./-]*\/)?(?:curl|wget)(?![\w.-])/;
+/** `f(){ f|f& };f`, `:(){ :|:& };:`. */
+const FORK_BOMB = /([\w:.-]+)\s*\(\)\s*\{[^}]*?\1\s*\|\s*\1\s*&/;
+/** A redirection's target: `> /etc/x`, `>> ~/.bashrc`, `&> /dev/sda`, `>| f`. */
+const REDIRECT = />{1,2}\|?\s*([^\s;&|<>()]+)/g;
+/** Long enough to push the rest of a line out of sight; indentation stays below it. */
+const SPACE_RUN = /[\t\p{Zs}]{16}/u;
+/**
+ * Where a write changes the system or what runs at the next login: system folders, disk devices
+ * (not /dev/null and its kin), and a home's ssh keys and shell or session startup files.
+ */
+const SYSTEM_TARGET =
+  /^(?:\/(?:etc|usr|boot|efi|bin|sbin|lib|lib32|lib64|libx32|opt|sys|proc|root|srv|var(?!\/tmp(?:\/|$)))(?:\/|$)|\/dev\/(?!(?:null|zero|full|random|urandom|tty|stdin|stdout|stderr|fd\/\S*)$)|(?:~|\$HOME|\$\{HOME\}|\/home\/[^/\s]+|\/root)\/\.(?:ssh|bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|xinitrc|xprofile|xsessionrc|pam_environment|gnupg|config\/autostart|config\/systemd|local\/bin)(?:\/|$))/;
+/** chmod modes that let everyone write (the others' digit has its write bit): 777, 0666, 1777, a+w, o+rwx. */
+const WORLD_MODE = /^(?:0?[0-7]?[0-7][0-7][2367]|[ugo]*[ao][ugo]*[+=][rwxXst]*w[rwxXst]*)$/;
+
+/** The text as the shell would read it (see above). */
+function shellReading(command: string): string {
+  return command
+    .replace(/\\\r?\n/g, '')
+    .replace(/\$\{IFS\}|\$IFS(?!\w)/g, ' ')
+    .replace(/['"\\]/g, '');
+}
+
+const basename = (word: string): string => word.slice(word.lastIndexOf('/') + 1);
+const isOption = (word: string): boolean => word.startsWith('-');
+
+/** The hints of one simple command (its words, as the shell splits them). */
+function simpleCommandHints(words: string[], found: Set<string>): void {
+  let at = 0;
+  // Assignments, root and other prefixes before the command itself: `X=1 sudo -E nohup rm -rf /`.
+  for (;;) {
+    const w = words[at];
+    if (w === undefined) return;
+    const name = basename(w);
+    if (/^\w+=/.test(w)) at++;
+    else if (ROOT.has(name)) {
+      found.add(SHELL_HINT.asRoot);
+      at++;
+      while (words[at] !== undefined && isOption(words[at] as string)) at++;
+      if (name === 'su') return;
+    } else if (PREFIXES.has(name)) {
+      at++;
+      while (words[at] !== undefined && (isOption(words[at] as string) || /^\w+=/.test(words[at] as string))) at++;
+    } else break;
+  }
+  const name = basename(words[at] ?? '');
+  const args = words.slice(at + 1);
+  const targets = args.filter((a) => !isOption(a));
+  switch (name) {
+    case 'rm':
+      if (args.some((a) => /^-[a-zA-Z]*[rR]/.test(a) || a === '--recursive')) found.add(SHELL_HINT.recursiveDelete);
+      break;
+    case 'mke2fs':
+    case 'mkswap':
+    case 'wipefs':
+      found.add(SHELL_HINT.formatDisk);
+      break;
+    case 'dd':
+      if (args.some((a) => a.startsWith('of='))) found.add(SHELL_HINT.rawWrite);
+      if (args.some((a) => a.startsWith('of=') && SYSTEM_TARGET.test(a.slice(3)))) found.add(SHELL_HINT.systemWrite);
+      break;
+    case 'chmod':
+      if (args.some((a) => WORLD_MODE.test(a))) found.add(SHELL_HINT.worldWritable);
+      break;
+    case 'tee':
+      if (targets.some((a) => SYSTEM_TARGET.test(a))) found.add(SHELL_HINT.systemWrite);
+      break;
+    case 'cp':
+    case 'mv':
+    case 'install':
+    case 'ln':
+    case 'rsync':
+      if (targets.length > 1 && SYSTEM_TARGET.test(targets.at(-1) ?? '')) found.add(SHELL_HINT.systemWrite);
+      break;
+    case 'sed':
+      if (args.some((a) => /^-[a-zA-Z]*i/.test(a) || a.startsWith('--in-place')) && targets.some((a) => SYSTEM_TARGET.test(a)))
+        found.add(SHELL_HINT.systemWrite);
+      break;
+    default:
+      if (/^mkfs(?:\.|$)/.test(name)) found.add(SHELL_HINT.formatDisk);
+  }
+}
+
+/**
+ * The shell hints of a command (docs/supervision.md#risk-hints), in SHELL_HINTS order: what it
+ * pipes into a shell, downloads it pipes or runs, recursive deletes, writes to system and startup
+ * files, root, disk formatting, raw writes, world-writable modes, fork bombs, and long runs of
+ * spaces. They are words for a second look, not proof: a shell has endless ways to say the same.
+ */
+export function shellHints(command: string): string[] {
+  const found = new Set<string>();
+  if (SPACE_RUN.test(command)) found.add(SHELL_HINT.spaceRun);
+  const text = shellReading(command);
+  if (PIPE_TO_SHELL.test(text)) found.add(SHELL_HINT.pipeToShell);
+  if (PIPE_DOWNLOAD.test(text)) found.add(SHELL_HINT.pipeDownload);
+  if (RUN_DOWNLOAD.test(text)) found.add(SHELL_HINT.runDownload);
+  if (FORK_BOMB.test(text)) found.add(SHELL_HINT.forkBomb);
+  for (const m of text.matchAll(REDIRECT)) if (SYSTEM_TARGET.test(m[1] ?? '')) found.add(SHELL_HINT.systemWrite);
+  for (const part of text.split(COMMAND_BREAK)) {
+    // A redirection is not an argument: `rm -rf x 2>/dev/null` is rm with two words.
+    const words = part
+      .replace(/\d*>{1,2}\|?\s*\S*/g, ' ')
+      .split(/\s+/)
+      .filter((w) => w !== '');
+    if (words.length > 0) simpleCommandHints(words, found);
+  }
+  return SHELL_HINTS.filter((h) => found.has(h));
+}
+
+/** A remote_exec command's risk hints: what its shell would do first, then the risk words and characters of riskHints. */
+export function commandRiskHints(command: string): string[] {
+  return [...shellHints(command), ...riskHints([command])];
+}
+
+// A question's choices are the agent's words, shown in the person's queue next to Overseer's own
+// controls. A choice that reads like one of them ("Emergency stop", "✓ Approved") is marked on the
+// card: picking it only answers the question (docs/supervision.md#questions-and-handoffs).
+
+/** The labels and states of Overseer's own controls a choice could pass for. */
+export const OVERSEER_CONTROLS = [
+  'Approve',
+  'Approved',
+  'Deny',
+  'Denied',
+  'Allow',
+  'Allowed',
+  'Allow for session',
+  'Allow for the session',
+  'Confirm',
+  'Cancel',
+  'Emergency stop',
+  'Confirm emergency stop',
+  'Stop',
+  'Stopped',
+  'Pause',
+  'Paused',
+  'Resume',
+  'Re-arm',
+  'Rearmed',
+  'Answer',
+  'Decline',
+  'Declined',
+  'Give control back',
+  'Disconnect',
+  'Verified',
+] as const;
+
+/** A label reduced to its letters and digits as a person reads them: compatibility forms, look-alikes, case, marks, spacing, symbols such as ✓ ✗ and key hints such as "(A)" gone. */
+function controlReading(label: string): string {
+  const letters = (t: string): string => t.replace(/[^\p{L}\p{N}]/gu, '');
+  return letters(skeleton(letters(label.normalize('NFKC').replace(/\([^)]{0,3}\)/g, ''))));
+}
+
+const CONTROL_READINGS = new Map(OVERSEER_CONTROLS.map((c) => [controlReading(c), c]));
+
+/** The Overseer control a choice's label reads as (`"✓ Аpproved"` → `Approved`), or undefined. */
+export function imitatedControl(label: string): string | undefined {
+  return CONTROL_READINGS.get(controlReading(label));
 }

@@ -23,7 +23,7 @@ import type { ConnectionManager } from '../connections/manager.js';
 import type { ExecOutcome } from '../connections/target.js';
 import { parseEntry, refuseSecrets } from '../connections/registry.js';
 import { ApprovalQueue, type ApprovalOutcome } from '../supervision/approvals.js';
-import { riskHints } from '../supervision/riskHints.js';
+import { commandRiskHints, riskHints } from '../supervision/riskHints.js';
 import type { AgentSession } from './agentSession.js';
 import { queueAdmittedCard } from './personQueue.js';
 import { callGone, changedSince, firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
@@ -240,7 +240,7 @@ export async function remoteExec(
     action: 'remote_exec',
     connection,
     remote_exec: { command: args.command, timeout_ms: timeoutMs },
-    risk_hints: riskHints([args.command]),
+    risk_hints: commandRiskHints(args.command),
   });
   return withReceiptId(item, async () => {
     await askPerson(deps, session, item, { command: args.command, timeout_ms: timeoutMs }, progress, braked, signal);

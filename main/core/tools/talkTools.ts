@@ -21,6 +21,7 @@ import {
 import type { ApprovalOutcome } from '../supervision/approvals.js';
 import { ApprovalQueue } from '../supervision/approvals.js';
 import type { HandoffGate } from '../supervision/handoff.js';
+import { imitatedControl } from '../supervision/riskHints.js';
 import type { AgentSession } from './agentSession.js';
 import { queueAdmittedCard } from './personQueue.js';
 import { connectionRef, firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
@@ -159,7 +160,10 @@ export function computerAsk(
     if (now !== undefined) return refused(now);
     const item = card(deps, session, base.receipt_id, expiresInMs, {
       action: 'ask',
-      question: { text: args.question, ...(args.choices !== undefined ? { choices: args.choices } : {}) },
+      question: {
+        text: args.question,
+        ...(args.choices !== undefined ? { choices: args.choices, imitates: args.choices.map((c) => imitatedControl(c) ?? null) } : {}),
+      },
     });
     const outcome = await askPerson(deps, session, item, { question: args.question, ...(args.choices !== undefined ? { choices: args.choices } : {}) });
     if (!('decision' in outcome)) return refused(outcome);

@@ -3,7 +3,8 @@ import { isPrivateUrl, type PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { subjectLabel } from '../../store/cardSubject.js';
 import { isRemote, mayAllowForSession } from '../../store/connectionWords.js';
-import { selectRefusal } from '../../store/selectors.js';
+import { mustReadToEnd, UNREAD_WAIT } from '../../store/readToEnd.js';
+import { selectEndSeen, selectRefusal } from '../../store/selectors.js';
 import { displayValue } from '../../store/tree.js';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
 import { appStore, useApp } from '../../store/useApp.js';
@@ -45,6 +46,9 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
   const note = useApp(selectRefusal(id));
   const { armed } = useArmed(key);
   const keysArmed = useKeysArmed(selected);
+  // A command is approved only once its end has been on screen: Approve waits (Deny never does).
+  const endSeen = useApp(selectEndSeen(id));
+  const unread = mustReadToEnd(card) && !endSeen;
   const waited = now - Date.parse(card.created_at);
   const left = Date.parse(card.expires_at) - now;
   const t = card.target;
@@ -81,7 +85,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
       data-testid="pending-card"
       data-approval-id={id}
       data-arm-key={key}
-      data-keys-armed={selected ? String(armed && keysArmed) : undefined}
+      data-keys-armed={selected ? String(armed && keysArmed && !unread) : undefined}
       onClick={onSelect}
       onFocus={onSelect}
     >
@@ -187,6 +191,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
             className="approve"
             disabled={!online}
             title="Approve (A)"
+            waitsFor={unread ? UNREAD_WAIT : undefined}
             onClick={(e) => aimed(e, () => decide(id, { kind: 'approve' }, aim))}
           >
             Approve
@@ -218,9 +223,11 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
               ? 'Not connected: nothing can be decided now.'
               : !armed
                 ? 'Arming — read the card first.'
-                : selected && !keysArmed
-                  ? 'Selected — keys work in a moment.'
-                  : ''}
+                : unread
+                  ? 'Approve waits until you have seen the whole command.'
+                  : selected && !keysArmed
+                    ? 'Selected — keys work in a moment.'
+                    : ''}
           </span>
         )}
       </p>

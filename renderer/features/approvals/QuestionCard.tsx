@@ -26,7 +26,9 @@ export interface TalkCardProps {
 
 /**
  * An agent's question (docs/supervision.md#questions-and-handoffs): its words shown as untrusted
- * text, a button per choice, a written answer, or a decline with an optional note. Every control
+ * text; its choices as the agent's words — "<agent> offers these answers:", each quoted after
+ * "Answer", in a style unlike Overseer's own buttons, and marked when it reads like one of them —;
+ * a written answer, or a decline with an optional note. Every control
  * arms with the card, like an approval's: nothing is answered by a click meant for something else.
  */
 export function QuestionCard({ card, now, selected, noting, online, cardRef, onSelect, decide }: TalkCardProps) {
@@ -71,18 +73,36 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
         <UntrustedText text={card.question?.text ?? ''} block />
       </div>
       {choices.length > 0 && (
-        <div className="choices" role="group" aria-label="Choices">
-          {choices.map((choice, i) => (
-            <ArmedButton
-              key={i}
-              armKey={key}
-              testId="choice-button"
-              disabled={!online}
-              onClick={(e) => aimed(e, () => decide(id, { kind: 'choice', choice: i }, aim))}
-            >
-              <UntrustedText text={choice} limit={TALK_LIMITS.choice} expandable={false} />
-            </ArmedButton>
-          ))}
+        <div className="choices" role="group" aria-labelledby={`offers-${id}`}>
+          <p className="choices-intro small" id={`offers-${id}`}>
+            <UntrustedText text={card.agent} /> offers these answers:
+          </p>
+          <ul className="choice-list">
+            {choices.map((choice, i) => {
+              const imitates = card.question?.imitates?.[i] ?? undefined;
+              return (
+                <li key={i} className="choice" data-testid="choice" data-imitates={imitates ?? undefined}>
+                  <ArmedButton
+                    armKey={key}
+                    testId="choice-button"
+                    className="choice-quote"
+                    disabled={!online}
+                    onClick={(e) => aimed(e, () => decide(id, { kind: 'choice', choice: i }, aim))}
+                  >
+                    <span className="choice-verb">Answer</span>{' '}
+                    <span className="agent-words" data-testid="choice-text">
+                      “<UntrustedText text={choice} limit={TALK_LIMITS.choice} expandable={false} />”
+                    </span>
+                  </ArmedButton>
+                  {imitates !== undefined && (
+                    <p className="choice-imitates small" role="note" data-testid="choice-imitates">
+                      ⚠ Looks like Overseer’s own control ({imitates}): this only answers the question.
+                    </p>
+                  )}
+                </li>
+              );
+            })}
+          </ul>
         </div>
       )}
       {noting ? (

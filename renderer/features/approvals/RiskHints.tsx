@@ -1,11 +1,12 @@
-import { CHARACTER_HINTS, RULE_SCOPE_HINT, SELECTION_HINT, escapeHiddenPlain } from '../../../protocol/index.js';
+import { CHARACTER_HINTS, RULE_SCOPE_HINT, SELECTION_HINT, SHELL_HINTS, escapeHiddenPlain } from '../../../protocol/index.js';
 
 /** Hints that are not words a text contains: shown unquoted. */
-const UNQUOTED = [...CHARACTER_HINTS, SELECTION_HINT, RULE_SCOPE_HINT];
+const UNQUOTED = [...CHARACTER_HINTS, ...SHELL_HINTS, SELECTION_HINT, RULE_SCOPE_HINT];
 
 /**
- * The card's warning (docs/supervision.md#risk-hints): risk words quoted, then what the text hides
- * (hidden characters, a direction override, look-alike letters), which are not words and are not quoted.
+ * The card's warning (docs/supervision.md#risk-hints): risk words quoted, then what a command's shell
+ * would do and what the text hides (hidden characters, a direction override, look-alike letters),
+ * which are not words and are not quoted.
  */
 export function RiskHints({ hints }: { hints: readonly string[] }) {
   if (hints.length === 0) return null;

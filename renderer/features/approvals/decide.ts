@@ -16,15 +16,16 @@ const noteTarget = (id: string, aim: Aim): string => (aim.via === 'pointer' && a
 
 /**
  * Checks an aim at a card (a click on one of its controls, or a key at the selected card): true
- * when it may act now; otherwise the reason appears next to what was aimed at and nothing is sent.
+ * when it may act now (`approving`: approve it now, which a command's unread end prevents); otherwise the reason appears next to what was aimed at and nothing is sent.
  * A key aimed at a card that is not (90%) on screen is refused on the queue's own line, which
  * stays in view, and the card is brought into view to be read
  * (docs/supervision.md#arming-and-decisions).
  */
-export function mayAct(id: string, aim: Aim): boolean {
+export function mayAct(id: string, aim: Aim, approving = false): boolean {
   const s = appStore.getState();
   const now = Date.now();
-  const why = s.whyNot(id, aim, now);
+  // Approving asks more of some cards (a command must have been read to its end); denying never does.
+  const why = approving ? s.whyNotApprove(id, aim, now) : s.whyNot(id, aim, now);
   if (why === undefined) return true;
   const seen = s.seen[armKey.card(id)];
   if (aim.via === 'key' && s.selectedApproval === id && !wholeOnScreen(seen)) {
@@ -46,7 +47,7 @@ export function useDecide(): (approvalId: string, decision: Decision, aim: Aim) 
   const api = useApi();
   return useCallback(
     (approvalId, decision, aim) => {
-      if (!mayAct(approvalId, aim)) return false;
+      if (!mayAct(approvalId, aim, decision.kind !== 'deny')) return false;
       const s = appStore.getState();
       const verdict = decision.kind === 'approve' ? 'approved' : decision.kind === 'allow' ? 'allowed' : 'denied';
       s.markDecided(approvalId, verdict, Date.now(), decision.kind === 'allow' ? decision.scope : undefined);

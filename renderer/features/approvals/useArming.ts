@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useReducer, type RefObject } from 'react';
-import { ARM_MS, armsAt, type Sighting } from '../../store/arming.js';
+import { ARM_MS, armsAt, VISIBLE_MIN, type Sighting } from '../../store/arming.js';
 import { selectSeen, selectSelectedSince } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { shareIn, viewOf } from './visibility.js';
@@ -27,11 +27,21 @@ function measureAll(root: HTMLElement): void {
     if (s !== undefined) sightings.push(s);
   }
   appStore.getState().noteSeen(sightings, Date.now(), true);
+  // The end of a card's text (data-end-of, see UntrustedText) counts as read once it is on screen:
+  // not cut off by a collapsed block, the queue's scroll viewport, its sticky head or the window.
+  const ends: string[] = [];
+  for (const el of root.querySelectorAll<HTMLElement>('[data-end-of]')) {
+    const id = el.dataset['endOf'];
+    if (id === undefined || el.closest('[data-entering]') !== null) continue;
+    const r = el.getBoundingClientRect();
+    if (r.width > 0 && r.height > 0 && shareIn(r, viewOf(el, cache)) >= VISIBLE_MIN) ends.push(id);
+  }
+  if (ends.length > 0) appStore.getState().noteEndsSeen(ends);
 }
 
 /**
  * Measures where every control that decides sits on screen (elements with `data-arm-key` under
- * `root`) and how much of it is visible: after each render, on resize and scroll, and every
+ * `root`) and how much of it is visible, and which texts' ends (`data-end-of`) are on screen: after each render, on resize and scroll, and every
  * 100 ms for shifts nothing announces. A control that moved, or came back fully into view, arms
  * again; after the page was hidden, everything does.
  */

@@ -16,6 +16,14 @@ interface Props {
   /** False inside a control (a button row), where a second button cannot go: the text is cut with "…" and shown whole elsewhere. */
   expandable?: boolean;
   testId?: string;
+  /**
+   * A block whose end must be seen (a remote_exec command): its last character is followed by an
+   * "end" mark carrying this approval id (`data-end-of`), rendered only when nothing is cut, inside
+   * the collapsed clip — on screen only when the end of the text is.
+   */
+  endOf?: string;
+  /** A block tells whether all of it is shown now (nothing cut, nothing clipped), so the card can say when it is not. */
+  onWhole?: (whole: boolean) => void;
 }
 
 /**
@@ -25,7 +33,7 @@ interface Props {
  * reorder what is around it, and its size bounded until the person asks for all of it. Each mark
  * carries the characters it stands for (`data-raw`): the marks and the text join to the exact string.
  */
-export function UntrustedText({ text, block = false, limit, expandable = true, testId }: Props) {
+export function UntrustedText({ text, block = false, limit, expandable = true, testId, endOf, onWhole }: Props) {
   const segs = useMemo(() => segments(text), [text]);
   const [all, setAll] = useState(false);
   const clip = useRef<HTMLDivElement>(null);
@@ -40,6 +48,8 @@ export function UntrustedText({ text, block = false, limit, expandable = true, t
     observer.observe(el);
     return () => observer.disconnect();
   }, [block, text, all]);
+  const whole = all || (!cut && !overflows);
+  useLayoutEffect(() => onWhole?.(whole), [onWhole, whole]);
   if (text === '')
     return (
       <span className="untrusted-empty" data-testid={testId} data-untrusted="">
@@ -80,6 +90,11 @@ export function UntrustedText({ text, block = false, limit, expandable = true, t
       <div ref={clip} className="untrusted-clip" data-testid={testId === undefined ? undefined : `${testId}-box`}>
         {body}
         {cut && '…'}
+        {endOf !== undefined && !cut && (
+          <span className="untrusted-end" data-end-of={endOf} data-raw="" data-testid="untrusted-end" title="the text ends here">
+            end
+          </span>
+        )}
       </div>
       {toggle}
     </div>
@@ -106,11 +121,13 @@ function renderSegment(s: Segment, block: boolean): ReactNode {
         </>
       );
     case 'space': {
-      const n = s.text.length;
-      const label = `${n} ${n === 1 ? 'space' : 'spaces'} at the ${s.edge}`;
+      const n = [...s.text].length;
+      const what = /^ +$/.test(s.text) ? (n === 1 ? 'space' : 'spaces') : 'blank characters';
+      const label = `${n} ${what} ${s.edge === 'inside' ? 'in a row' : `at the ${s.edge}`}`;
+      // A run inside the text always shows its count: a row of ␣ could itself be long enough to push what follows away.
       return (
         <span className="esc-space" role="img" aria-label={label} title={label} data-raw={s.text}>
-          {n <= 8 ? '␣'.repeat(n) : `␣×${n}`}
+          {n <= 8 && s.edge !== 'inside' ? '␣'.repeat(n) : `␣×${n}`}
         </span>
       );
     }
