@@ -215,6 +215,8 @@ describe('receipts a person reads', () => {
     await count().getByText('4 of 10').waitFor();
     assert.equal(await rows().filter({ hasText: 'Receipt Rita' }).count(), 0, 'the earlier acts are out of range');
     await page.getByTestId('receipts-from').fill('');
+    // Each bound on its own: a failure says which step of the range went wrong.
+    await count().getByText('10 of 10').waitFor();
     await page.getByTestId('receipts-to').fill(localField(mark));
     await count().getByText('6 of 10').waitFor();
     await screenshot(page, 'receipts-filter-time');
