@@ -135,33 +135,21 @@ export async function startPrivateSshd(options: { sessionEnv?: Record<string, st
   const trustHostKey = (): void => writeFileSync(knownHosts, entry(join(dir, 'host_key.pub')));
   trustHostKey();
   const clientConfig = join(dir, 'ssh_config');
-  writeFileSync(
-    clientConfig,
-    [
-      `Host ${SSHD_ALIAS}`,
-      '  HostName 127.0.0.1',
-      `  Port ${port}`,
-      `  User ${user}`,
-      `  IdentityFile ${join(dir, 'client_key')}`,
-      '  IdentitiesOnly yes',
-      '  IdentityAgent none',
-      `  UserKnownHostsFile ${knownHosts}`,
-      '  GlobalKnownHostsFile /dev/null',
-      '  CheckHostIP no',
-      '',
-      `Host ${SSHD_FORCED_ALIAS}`,
-      '  HostName 127.0.0.1',
-      `  Port ${port}`,
-      `  User ${user}`,
-      `  IdentityFile ${join(dir, 'forced_key')}`,
-      '  IdentitiesOnly yes',
-      '  IdentityAgent none',
-      `  UserKnownHostsFile ${knownHosts}`,
-      '  GlobalKnownHostsFile /dev/null',
-      '  CheckHostIP no',
-      '',
-    ].join('\n'),
-  );
+  /** One Host block of the client config: this server, logging in with `key`. */
+  const hostBlock = (alias: string, key: string): string[] => [
+    `Host ${alias}`,
+    '  HostName 127.0.0.1',
+    `  Port ${port}`,
+    `  User ${user}`,
+    `  IdentityFile ${join(dir, key)}`,
+    '  IdentitiesOnly yes',
+    '  IdentityAgent none',
+    `  UserKnownHostsFile ${knownHosts}`,
+    '  GlobalKnownHostsFile /dev/null',
+    '  CheckHostIP no',
+    '',
+  ];
+  writeFileSync(clientConfig, [...hostBlock(SSHD_ALIAS, 'client_key'), ...hostBlock(SSHD_FORCED_ALIAS, 'forced_key')].join('\n'));
   const fp = spawnSync('ssh-keygen', ['-l', '-f', join(dir, 'host_key.pub')], { encoding: 'utf8' });
   const fingerprint = /(SHA256:\S+)/.exec(fp.stdout)?.[1] ?? '';
 
