@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { accessibilityXmlOf, parseAccessibility, topLevelWindows } from './accessibilityXml.js';
+import { accessibilityXmlOf, desktopWindows, parseAccessibility, subtreeAt, topLevelWindows } from './accessibilityXml.js';
 
 const NS =
   'xmlns:st="https://accessibility.ubuntu.example.org/ns/state" xmlns:attr="https://accessibility.ubuntu.example.org/ns/attributes" ' +
@@ -65,5 +65,32 @@ describe('the OSWorld accessibility XML', () => {
       '',
     ])
       assert.throws(() => parseAccessibility(bad), Error, bad.slice(0, 40));
+  });
+
+  it('lists windows without building what they hold, with the same ids, places and details as a whole read', () => {
+    const whole = topLevelWindows(parseAccessibility(TREE));
+    const listed = desktopWindows(TREE);
+    assert.deepEqual(
+      listed.map((w) => [w.id, w.node.path, w.node.name, [...w.node.states], w.node.rect, w.node.children.length, w.node.cut]),
+      whole.map((w) => [w.id, w.node.path, w.node.name, [...w.node.states], w.node.rect, 0, w.node.children.length > 0 ? true : undefined]),
+    );
+    assert.equal(listed[0]?.node.cut, true, 'the calculator frame holds elements, left unread');
+  });
+
+  it('builds one window whole, equal to its part of a whole read, and nothing of its neighbours', () => {
+    const whole = parseAccessibility(TREE);
+    const frame = subtreeAt(TREE, '0/0');
+    assert.deepEqual(frame, whole.children[0]?.children[0]);
+    assert.equal(subtreeAt(TREE, '0/5'), undefined, 'a place with no window there');
+    // Only the way to the window is built: its neighbours are cut, other applications are not built at all.
+    const about = subtreeAt(TREE, '0/1');
+    assert.equal(about?.name, 'About');
+  });
+
+  it('still refuses a malformed tree whose bad part lies inside an unread window', () => {
+    const bad = TREE.replace('</frame><dialog', '</text></frame><dialog');
+    assert.throws(() => parseAccessibility(bad), Error);
+    assert.throws(() => desktopWindows(bad), /does not close/);
+    assert.throws(() => subtreeAt(bad, '1/0'), /does not close/);
   });
 });

@@ -26,6 +26,8 @@ export interface AxNode {
   children: AxNode[];
   /** Child indexes from the root, e.g. "2/0/1": where the node sits in this answer. */
   path: string;
+  /** Its children and text were not read in this parse (see Descend): it has some, but `children` is empty. */
+  cut?: true;
 }
 
 const MAX_DEPTH = 256;
@@ -60,35 +62,57 @@ function pair(text: string | undefined): [number, number] | undefined {
   return m === null ? undefined : [Number(m[1]), Number(m[2])];
 }
 
-interface RawElement {
-  tag: string;
-  attrs: [string, string][];
-  text: string;
-  children: RawElement[];
+/** Which elements' children a parse reads, by the element's path ("" for the desktop, "2/0" …) and depth (the desktop is 0). */
+export type Descend = (path: string, depth: number) => boolean;
+
+/** Reads every element. */
+const ALL: Descend = () => true;
+/** Reads the desktop, its applications and their top-level windows, not what the windows hold. */
+export const WINDOWS_ONLY: Descend = (_path, depth) => depth < 2;
+
+/**
+ * A copy of `text` that holds nothing else: V8 keeps a longer substring as a slice of the string it
+ * came from, so a window title kept for later would keep the whole XML (tens of megabytes) alive.
+ */
+function own(text: string): string {
+  return text.length < 13 ? text : Buffer.from(text, 'utf8').toString('utf8');
 }
 
-/** The XML's element tree, or an Error saying where it is malformed. */
-function parseXml(xml: string): RawElement {
-  const stack: RawElement[] = [];
-  let root: RawElement | undefined;
+/** An element whose end tag is still to come: its node (none when it is skipped) and its text so far. */
+interface Open {
+  tag: string;
+  node: AxNode | undefined;
+  /** Whether its children are read (the node's Descend answer). */
+  reads: boolean;
+  text: string;
+}
+
+/**
+ * The accessibility tree of one /accessibility answer; its root is the desktop (`desktop-frame`).
+ * Elements whose children `descend` declines are kept with no children and no text, marked `cut`:
+ * their content is still checked for well-formedness and counted against the bounds, but nothing of
+ * it is kept, so a listing of a VM with a huge document open costs little memory.
+ */
+export function parseAccessibility(xml: string, descend: Descend = ALL): AxNode {
+  const stack: Open[] = [];
+  const prefixes = new Map<string, string>();
+  let root: AxNode | undefined;
   let count = 0;
   let i = 0;
   const attrRe = /\s*([^\s=/>]+)\s*=\s*("([^"]*)"|'([^']*)')/y;
+  const nameRe = /<([^\s/>]+)/y;
   while (i < xml.length) {
     const lt = xml.indexOf('<', i);
     const textEnd = lt === -1 ? xml.length : lt;
-    if (textEnd > i && stack.length > 0) {
-      const top = stack[stack.length - 1];
-      if (top !== undefined) top.text += decode(xml.slice(i, textEnd));
-    }
+    const top = stack[stack.length - 1];
+    if (textEnd > i && top?.node !== undefined && top.reads) top.text += decode(xml.slice(i, textEnd));
     if (lt === -1) break;
     if (xml.startsWith('<?', lt)) i = xml.indexOf('?>', lt) + 2;
     else if (xml.startsWith('<!--', lt)) i = xml.indexOf('-->', lt) + 3;
     else if (xml.startsWith('<![CDATA[', lt)) {
       const end = xml.indexOf(']]>', lt);
       if (end === -1) throw new Error('unterminated CDATA');
-      const top = stack[stack.length - 1];
-      if (top !== undefined) top.text += xml.slice(lt + 9, end);
+      if (top?.node !== undefined && top.reads) top.text += xml.slice(lt + 9, end);
       i = end + 3;
     } else if (xml.startsWith('<!', lt)) throw new Error('a DOCTYPE or declaration is not accepted');
     else if (xml.startsWith('</', lt)) {
@@ -97,32 +121,47 @@ function parseXml(xml: string): RawElement {
       const tag = xml.slice(lt + 2, end).trim();
       const open = stack.pop();
       if (open?.tag !== tag) throw new Error(`end tag </${tag}> does not close <${open?.tag ?? ''}>`);
+      if (open.node !== undefined && open.reads) setText(open.node, open.text);
       i = end + 1;
     } else {
-      const nameMatch = /<([^\s/>]+)/y;
-      nameMatch.lastIndex = lt;
-      const m = nameMatch.exec(xml);
+      nameRe.lastIndex = lt;
+      const m = nameRe.exec(xml);
       if (m === null) throw new Error(`malformed tag at ${lt}`);
-      const el: RawElement = { tag: m[1] ?? '', attrs: [], text: '', children: [] };
-      let j = nameMatch.lastIndex;
+      const tag = m[1] ?? '';
+      // An element is built when its parent reads its children (the root always is).
+      const parent = top?.node !== undefined && top.reads ? top.node : undefined;
+      const builds = stack.length === 0 || parent !== undefined;
+      const attrs: [string, string][] = [];
+      let j = nameRe.lastIndex;
       for (;;) {
         attrRe.lastIndex = j;
         const a = attrRe.exec(xml);
         if (a === null) break;
-        el.attrs.push([a[1] ?? '', decode(a[3] ?? a[4] ?? '')]);
+        if (builds) attrs.push([a[1] ?? '', decode(a[3] ?? a[4] ?? '')]);
         j = attrRe.lastIndex;
       }
       while (xml[j] === ' ' || xml[j] === '\n' || xml[j] === '\t' || xml[j] === '\r') j++;
       const selfClosing = xml.startsWith('/>', j);
-      if (!selfClosing && xml[j] !== '>') throw new Error(`malformed attributes in <${el.tag}>`);
+      if (!selfClosing && xml[j] !== '>') throw new Error(`malformed attributes in <${tag}>`);
       if (++count > MAX_NODES) throw new Error(`more than ${MAX_NODES} elements`);
-      const parent = stack[stack.length - 1];
-      if (parent !== undefined) parent.children.push(el);
-      else if (root === undefined) root = el;
-      else throw new Error('more than one root element');
+      let node: AxNode | undefined;
+      let reads = false;
+      if (stack.length === 0) {
+        if (root !== undefined) throw new Error('more than one root element');
+        for (const [k, v] of attrs) if (k.startsWith('xmlns:')) prefixes.set(k.slice(6), kindOf(v) ?? `other:${v}`);
+        node = root = element(tag, attrs, '', prefixes, true);
+      } else if (parent !== undefined) {
+        const path = parent.path === '' ? String(parent.children.length) : `${parent.path}/${parent.children.length}`;
+        node = element(tag, attrs, path, prefixes, stack.length <= 2);
+        parent.children.push(node);
+      }
+      if (node !== undefined) {
+        reads = descend(node.path, stack.length);
+        if (!reads && !selfClosing) node.cut = true;
+      }
       if (!selfClosing) {
         if (stack.length >= MAX_DEPTH) throw new Error(`deeper than ${MAX_DEPTH} elements`);
-        stack.push(el);
+        stack.push({ tag, node, reads, text: '' });
       }
       i = j + (selfClosing ? 2 : 1);
     }
@@ -132,38 +171,35 @@ function parseXml(xml: string): RawElement {
   return root;
 }
 
-/** The accessibility tree of one /accessibility answer; its root is the desktop (`desktop-frame`). */
-export function parseAccessibility(xml: string): AxNode {
-  const raw = parseXml(xml);
-  const prefixes = new Map<string, string>();
-  for (const [k, v] of raw.attrs) if (k.startsWith('xmlns:')) prefixes.set(k.slice(6), kindOf(v) ?? `other:${v}`);
-  const build = (el: RawElement, path: string): AxNode => {
-    const node: AxNode = { role: el.tag, name: '', states: new Set(), attributes: {}, actions: [], children: [], path };
-    let coord: [number, number] | undefined;
-    let size: [number, number] | undefined;
-    for (const [k, v] of el.attrs) {
-      const colon = k.indexOf(':');
-      if (colon === -1) {
-        if (k === 'name') node.name = v;
-        continue;
-      }
-      const prefix = k.slice(0, colon);
-      const local = k.slice(colon + 1);
-      const kind = prefixes.get(prefix) ?? prefix;
-      if (kind === 'st' && v === 'true') node.states.add(local);
-      else if (kind === 'attr') node.attributes[local] = v;
-      else if (kind === 'cp' && local === 'screencoord') coord = pair(v);
-      else if (kind === 'cp' && local === 'size') size = pair(v);
-      else if (kind === 'val' && local === 'value') node.value = v;
-      else if (kind === 'act' && local.endsWith('_desc')) node.actions.push(local.slice(0, -5));
+/** An element's node from its tag and attributes; `kept` names are copied out of the XML (see own). */
+function element(tag: string, attrs: readonly [string, string][], path: string, prefixes: ReadonlyMap<string, string>, kept: boolean): AxNode {
+  const node: AxNode = { role: tag, name: '', states: new Set(), attributes: {}, actions: [], children: [], path };
+  let coord: [number, number] | undefined;
+  let size: [number, number] | undefined;
+  for (const [k, v] of attrs) {
+    const colon = k.indexOf(':');
+    if (colon === -1) {
+      if (k === 'name') node.name = kept ? own(v) : v;
+      continue;
     }
-    if (coord !== undefined && size !== undefined) node.rect = { x: coord[0], y: coord[1], w: size[0], h: size[1] };
-    if (el.text !== '' && el.children.length === 0) node.text = el.text;
-    else if (el.text.trim() !== '') node.text = el.text.trim();
-    node.children = el.children.map((c, i) => build(c, path === '' ? String(i) : `${path}/${i}`));
-    return node;
-  };
-  return build(raw, '');
+    const prefix = k.slice(0, colon);
+    const local = k.slice(colon + 1);
+    const kind = prefixes.get(prefix) ?? prefix;
+    if (kind === 'st' && v === 'true') node.states.add(local);
+    else if (kind === 'attr') node.attributes[local] = v;
+    else if (kind === 'cp' && local === 'screencoord') coord = pair(v);
+    else if (kind === 'cp' && local === 'size') size = pair(v);
+    else if (kind === 'val' && local === 'value') node.value = v;
+    else if (kind === 'act' && local.endsWith('_desc')) node.actions.push(local.slice(0, -5));
+  }
+  if (coord !== undefined && size !== undefined) node.rect = { x: coord[0], y: coord[1], w: size[0], h: size[1] };
+  return node;
+}
+
+/** A leaf's text as written; a container's only when it has some besides its children, trimmed. */
+function setText(node: AxNode, text: string): void {
+  if (text !== '' && node.children.length === 0) node.text = text;
+  else if (text.trim() !== '') node.text = text.trim();
 }
 
 /** Unwraps the /accessibility answer (`{"AT": xml}`; a bare XML body is read too). */
@@ -200,4 +236,22 @@ export function topLevelWindows(desktop: AxNode): AxWindow[] {
     for (const node of app.children) if (WINDOW_ROLES.has(node.role)) out.push({ node, app, appId, id: `${appId}/${windowIndex++}` });
   }
   return out;
+}
+
+/** The desktop's top-level windows in one /accessibility answer, what they hold left unread (WINDOWS_ONLY). */
+export function desktopWindows(xml: string): AxWindow[] {
+  return topLevelWindows(parseAccessibility(xml, WINDOWS_ONLY));
+}
+
+/**
+ * The whole tree of the element at `path` (a window desktopWindows found in the same XML): only its
+ * application's windows and its own content are built, the rest of the desktop is skipped.
+ */
+export function subtreeAt(xml: string, path: string): AxNode | undefined {
+  const steps = path.split('/');
+  // Below the element's depth only its own descendants are built (no other element there reads).
+  const root = parseAccessibility(xml, (p, depth) => depth > steps.length || p === '' || `${path}/`.startsWith(`${p}/`));
+  let node: AxNode | undefined = root;
+  for (const step of steps) node = node?.children[Number(step)];
+  return node;
 }

@@ -13,7 +13,7 @@ import { mapRoleName, mapState, STATE_NUMBERS } from '../../backends/atspi/roles
 import type { Backend, DispatchResult, NativeNode, TreeSource, WindowHandle } from '../../core/backend.js';
 import type { Deadline } from '../../core/deadline.js';
 import { isExcluded, isExcludedTitle } from '../../core/exclusions.js';
-import { accessibilityXmlOf, parseAccessibility, topLevelWindows, type AxNode, type AxWindow } from '../../osworld/accessibilityXml.js';
+import { accessibilityXmlOf, desktopWindows, subtreeAt, type AxNode, type AxWindow } from '../../osworld/accessibilityXml.js';
 import type { OsworldHttp } from '../../osworld/osworldHttp.js';
 
 /** Most bytes of one tree: a VM with a big document open writes tens of megabytes of XML. */
@@ -106,6 +106,15 @@ class XmlTreeSource implements TreeSource {
   finish(): void {}
 }
 
+/** A window found in one answer of the VM: the XML, where the window sits in it, and what it is. */
+interface Resolved {
+  xml: string;
+  path: string;
+  info: WindowInfo;
+  /** When it was found (performance.now()). */
+  at: number;
+}
+
 export class OsworldBackend implements Backend {
   readonly name = 'osworld' as const;
   /**
@@ -116,8 +125,8 @@ export class OsworldBackend implements Backend {
   readonly capabilities = ['window_list', 'window_read', 'element_find', 'read_only'] as const;
   private exclusions: Exclusions = {};
   private readonly titles = new Map<string, string>();
-  /** The tree each handle's resolution found, for its first opening (see open). */
-  private readonly resolved = new WeakMap<WindowHandle, { w: AxWindow; info: WindowInfo; at: number }>();
+  /** The XML each handle's resolution fetched, for its first opening (see open). */
+  private readonly resolved = new WeakMap<WindowHandle, Resolved>();
 
   constructor(
     private readonly http: OsworldHttp,
@@ -128,7 +137,7 @@ export class OsworldBackend implements Backend {
     // A VM that is not up yet is no reason to stop serving: every call asks it again and answers
     // connection_unavailable while it is down (a failed start would answer that for the helper's life).
     try {
-      await this.tree(undefined);
+      await this.windows(undefined);
       this.log(`[helper] osworld backend: ${this.http.settings.url}`);
     } catch (error) {
       if (!isConnectionFailure(error)) throw error;
@@ -144,8 +153,8 @@ export class OsworldBackend implements Backend {
     this.exclusions = exclusions;
   }
 
-  /** The VM's whole tree, now. */
-  private async tree(deadline: Deadline | undefined): Promise<AxNode> {
+  /** The VM's whole tree, now, as the XML its server wrote. */
+  private async xml(deadline: Deadline | undefined): Promise<string> {
     const connection = this.http.settings.connection;
     const timeoutMs = deadline === undefined ? undefined : Math.max(100, deadline.remaining());
     const signal = deadline?.abortSignal;
@@ -168,14 +177,29 @@ export class OsworldBackend implements Backend {
     const xml = accessibilityXmlOf(this.http.json(answer, 'GET /accessibility'));
     if (xml === undefined)
       throw fail('accessibility_unavailable', 'the OSWorld server’s /accessibility answer has no "AT" tree', { connection, reason: 'bad_answer' });
+    return xml;
+  }
+
+  /**
+   * `read` of the VM's XML, a malformed tree answered as one. Listings read only the windows (see
+   * desktopWindows) and a read builds only its window's tree: the whole tree of a VM with a big
+   * document open would take hundreds of megabytes.
+   */
+  private parsed<T>(xml: string, read: (xml: string) => T): T {
     try {
-      return parseAccessibility(xml);
+      return read(xml);
     } catch (error) {
       throw fail('accessibility_unavailable', `the VM's accessibility tree is malformed: ${error instanceof Error ? error.message : String(error)}`, {
-        connection,
+        connection: this.http.settings.connection,
         reason: 'bad_answer',
       });
     }
+  }
+
+  /** The VM's top-level windows, now, what they hold unread. */
+  private async windows(deadline: Deadline | undefined): Promise<{ xml: string; windows: AxWindow[] }> {
+    const xml = await this.xml(deadline);
+    return { xml, windows: this.parsed(xml, desktopWindows) };
   }
 
   private info(w: AxWindow): WindowInfo {
@@ -197,7 +221,7 @@ export class OsworldBackend implements Backend {
   }
 
   async listWindows(deadline: Deadline): Promise<{ windows: WindowInfo[]; truncated: never[]; notes: string[] }> {
-    const windows = topLevelWindows(await this.tree(deadline))
+    const windows = (await this.windows(deadline)).windows
       .filter((w) => w.node.states.has('showing') && !this.excludedApp(w.app.name))
       .map((w) => this.info(w))
       .filter((w) => w.title !== '' && !isExcludedTitle(this.exclusions, w.title));
@@ -206,14 +230,16 @@ export class OsworldBackend implements Backend {
     return { windows, truncated: [], notes: [] };
   }
 
-  private async find(id: string | undefined, deadline: Deadline): Promise<{ w: AxWindow; info: WindowInfo }> {
-    const windows = topLevelWindows(await this.tree(deadline)).filter((w) => w.node.states.has('showing'));
+  /** The window `id` names (the active one when none), checked; with the XML it was found in. */
+  private async find(id: string | undefined, deadline: Deadline): Promise<Resolved> {
+    if (id !== undefined && !/^osworld:[^/]+~\d+\/\d+$/.test(id)) throw fail('invalid_argument', `"${id}" is not a window id from window_list`);
+    const { xml, windows: all } = await this.windows(deadline);
+    const windows = all.filter((x) => x.node.states.has('showing'));
     if (id === undefined) {
-      const w = windows.find((x) => x.node.states.has('active')) ?? windows[0];
-      if (w === undefined) throw fail('not_found', 'there is no visible titled window to read', { searched_whole_window: true });
-      return this.find(w.id, deadline);
+      const active = windows.find((x) => x.node.states.has('active')) ?? windows[0];
+      if (active === undefined) throw fail('not_found', 'there is no visible titled window to read', { searched_whole_window: true });
+      id = active.id;
     }
-    if (!/^osworld:[^/]+~\d+\/\d+$/.test(id)) throw fail('invalid_argument', `"${id}" is not a window id from window_list`);
     const w = windows.find((x) => x.id === id);
     const info = w === undefined ? undefined : this.info(w);
     // The id names a place, not a process: a window there with another title is another window.
@@ -224,13 +250,13 @@ export class OsworldBackend implements Backend {
     if (this.excludedApp(info.app)) throw fail('excluded_target', `window ${id} belongs to an excluded application (${info.app})`, { window: id });
     if (isExcludedTitle(this.exclusions, info.title))
       throw fail('excluded_target', `window ${id} shows the supervisor's own UI ("${info.title}")`, { window: id });
-    return { w, info };
+    return { xml, path: w.node.path, info, at: performance.now() };
   }
 
   async resolveWindow(id: string | undefined, deadline: Deadline): Promise<WindowHandle> {
     const found = await this.find(id, deadline);
     const handle = { info: found.info, rootKey: found.info.window, process: { pid: 0, process_start: found.info.process_start } };
-    this.resolved.set(handle, { ...found, at: performance.now() });
+    this.resolved.set(handle, found);
     return handle;
   }
 
@@ -238,12 +264,14 @@ export class OsworldBackend implements Backend {
     // The tree resolving this handle fetched stands for its first opening, right after (one fetch of the VM's whole tree per read, not two).
     const just = this.resolved.get(window);
     this.resolved.delete(window);
-    const { w, info } = just !== undefined && performance.now() - just.at < RESOLVED_FRESH_MS ? just : await this.find(window.info.window, deadline);
-    return new XmlTreeSource({ ...window, info }, w.node);
+    const { xml, path, info } = just !== undefined && performance.now() - just.at < RESOLVED_FRESH_MS ? just : await this.find(window.info.window, deadline);
+    const root = this.parsed(xml, (x) => subtreeAt(x, path));
+    if (root === undefined) throw fail('window_gone', `window ${info.window} is gone`, { window: info.window });
+    return new XmlTreeSource({ ...window, info }, root);
   }
 
   async checkProcess(process: ProcessIdentity, deadline: Deadline): Promise<void> {
-    const windows = topLevelWindows(await this.tree(deadline));
+    const { windows } = await this.windows(deadline);
     if (!windows.some((w) => w.appId === process.process_start))
       throw fail('stale_process', `the application ${process.process_start} is no longer in the VM's accessibility tree`, {
         process_start: process.process_start,

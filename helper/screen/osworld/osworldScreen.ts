@@ -7,7 +7,7 @@
 // "unknown", and nothing retries it.
 
 import { fail } from '../../../protocol/index.js';
-import { accessibilityXmlOf, parseAccessibility, topLevelWindows } from '../../osworld/accessibilityXml.js';
+import { accessibilityXmlOf, desktopWindows } from '../../osworld/accessibilityXml.js';
 import type { OsworldHttp } from '../../osworld/osworldHttp.js';
 import { readPng, readPngHeader } from '../image/pngRead.js';
 import type { CapturedImage, KeyName, MouseButton, NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect, ScrollDirection } from '../screenBackend.js';
@@ -113,9 +113,9 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
     const xml = answer.status === 200 ? accessibilityXmlOf(http.json(answer, 'GET /accessibility')) : undefined;
     if (xml === undefined)
       throw fail('capture_unavailable', `the OSWorld server answered /accessibility with ${answer.status}`, { connection, reason: 'server_error' });
-    let tree;
+    let windows;
     try {
-      tree = parseAccessibility(xml);
+      windows = desktopWindows(xml);
     } catch (error) {
       throw fail('capture_unavailable', `the VM's accessibility tree is malformed: ${error instanceof Error ? error.message : String(error)}`, {
         connection,
@@ -124,7 +124,7 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
     }
     const active: NativeWindow[] = [];
     const rest: NativeWindow[] = [];
-    for (const w of topLevelWindows(tree)) {
+    for (const w of windows) {
       const r = w.node.rect;
       if (r === undefined || !w.node.states.has('showing')) continue;
       // Active first: the tree has no stacking order, and the active window is the one known to be on top.
@@ -263,7 +263,7 @@ export async function openOsworldScreenBackend(http: OsworldHttp): Promise<Scree
       const answer = await http.request('GET', '/accessibility');
       const xml = answer.status === 200 ? accessibilityXmlOf(http.json(answer, 'GET /accessibility')) : undefined;
       if (xml === undefined) return undefined;
-      const active = topLevelWindows(parseAccessibility(xml)).find((w) => w.node.states.has('active'));
+      const active = desktopWindows(xml).find((w) => w.node.states.has('active'));
       return active?.id;
     },
     async close() {
