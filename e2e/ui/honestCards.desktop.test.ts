@@ -47,6 +47,8 @@ describe('cards that cannot hide what they do (browser lane)', () => {
   let desktop: PrivateDesktop;
   let ui: UiSession;
   let agent: Client;
+  /** A second agent on this desktop, for typed text (the first one's desktop is lab). */
+  let typist: Client;
   const exec = (command: string) => toolJson(agent, 'remote_exec', { command, timeout_ms: 5000 }, { timeout: 120_000 });
   const execCard = (page: Page, text: string): Locator =>
     page.getByTestId('pending-card').filter({ has: page.getByTestId('remote-exec-command').filter({ hasText: text }) });
@@ -66,8 +68,10 @@ describe('cards that cannot hide what they do (browser lane)', () => {
     agent = await httpClient(ui.mcp, 'honest-cards-agent', { tiers: ['connections'] });
     const activated = await toolJson(agent, 'activate_connection', { name: 'lab' });
     assert.equal(activated.error, undefined, JSON.stringify(activated.error));
+    typist = await httpClient(ui.mcp, 'honest-typist');
   });
   after(async () => {
+    await typist?.close().catch(() => {});
     await agent?.close().catch(() => {});
     await ui?.stop();
     await desktop?.stop();
@@ -143,6 +147,29 @@ describe('cards that cannot hide what they do (browser lane)', () => {
         await (await armed(approve)).click();
         const r = await answer;
         assert.equal(r.error?.code, 'connection_unavailable', `approved once read: ${JSON.stringify(r)}`);
+      });
+
+      it('twelve typed lines: Approve waits until the last one has been on screen, as for a command', async () => {
+        await settleQueue(page);
+        const text = `${`echo ok ${theme}\n`.repeat(11)}rm -rf ~/`;
+        const answer = toolJson<{ refusal?: { code: string } }>(typist, 'type_text', { text }, { timeout: 120_000 });
+        const card = page.getByTestId('pending-card').filter({ has: page.getByTestId('screen-text-value').filter({ hasText: `echo ok ${theme}` }) });
+        await card.waitFor({ timeout: 15_000 });
+        await armed(card.getByTestId('deny-button'));
+        const approve = card.getByTestId('approve-button');
+        assert.equal(await approve.getAttribute('aria-disabled'), 'true');
+        assert.match((await approve.getAttribute('title')) ?? '', /waits until you have seen the whole text/);
+        await approve.click({ force: true });
+        await card.getByTestId('card-note').filter({ hasText: 'Not approved: the end of this text has not been on screen' }).waitFor();
+        await screenshot(page, `honest-typed-lines-unread-${theme}-1280x720`);
+        await card.getByTestId('untrusted-toggle').click();
+        await card.getByTestId('untrusted-end').scrollIntoViewIfNeeded();
+        await (await armed(approve)).waitFor();
+        assert.equal(await approve.getAttribute('aria-disabled'), null, 'read to its end, Approve is live');
+        // Nothing is typed into the test desktop: the person denies it.
+        await (await armed(card.getByTestId('deny-button'))).click();
+        await card.getByTestId('deny-confirm').click();
+        assert.equal((await answer).refusal?.code, 'denied');
       });
 
       it('question choices are the agent’s quoted words, control look-alikes are marked, and “Emergency stop” only answers', async () => {

@@ -4,6 +4,7 @@ import type { Element, HeldApproval, PendingApproval, ReceiptEntry, Receipt } fr
 import { ARM_MS, armKey, notArmedWhy, see, VISIBLE_MIN } from './arming.js';
 import { PLACEHOLDER_MS, QUEUE_NOTE, settledSlots, type Slot } from './approvalsSlice.js';
 import { emptyQueueText, outcomeLine } from './outcome.js';
+import { mustReadToEnd, unreadWait } from './readToEnd.js';
 import { createAppStore } from './store.js';
 
 const el = (key: string): Element => ({ key, role: 'button', name: key, state: {}, patterns: [] });
@@ -385,5 +386,23 @@ describe('a command read to its end', () => {
     assert.equal(store.getState().endsSeen, seen, 'seeing it again changes nothing');
     store.getState().setPending([], 10);
     assert.deepEqual(store.getState().endsSeen, {});
+  });
+
+  it('asks the same of a long typed text or new value, not of a short or masked one', () => {
+    const typed = (id: string, action: 'type_text' | 'set_value', text: string, password = false): PendingApproval => ({ ...card(id), action, text, password });
+    const long = `${'echo ok\n'.repeat(11)}rm -rf ~/`;
+    assert.ok(mustReadToEnd(typed('t1', 'type_text', long)), 'twelve lines typed');
+    assert.ok(mustReadToEnd(typed('t2', 'set_value', 'x'.repeat(161))), 'one line past 160 characters');
+    assert.ok(!mustReadToEnd(typed('t3', 'type_text', 'Bob')), 'a short text is seen with its card');
+    assert.ok(!mustReadToEnd(typed('t4', 'set_value', 'x'.repeat(160))));
+    assert.ok(!mustReadToEnd(typed('t5', 'set_value', long, true)), 'a masked password has no end to read');
+    const store = createAppStore();
+    store.getState().setConnection({ state: 'open', attempt: 0 });
+    store.getState().setPending([typed('t1', 'type_text', long)], 0);
+    store.getState().noteSeen([[armKey.card('t1'), 10, 0]], 0);
+    assert.match(store.getState().whyNotApprove('t1', pointer('t1'), ARM_MS) ?? '', /^Not approved: the end of this text has not been on screen/);
+    assert.equal(unreadWait(typed('t2', 'set_value', long)), 'waits until you have seen the whole new value');
+    store.getState().noteEndsSeen(['t1']);
+    assert.equal(store.getState().whyNotApprove('t1', pointer('t1'), ARM_MS), undefined);
   });
 });

@@ -4,7 +4,7 @@ import { armKey, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Si
 import { cardElementKey } from './cardSubject.js';
 import { cardConnectionName } from './connectionWords.js';
 import { isFinal, type DecisionRecord, type Verdict } from './outcome.js';
-import { mustReadToEnd, UNREAD_WHY } from './readToEnd.js';
+import { mustReadToEnd, unreadWhy } from './readToEnd.js';
 import type { AppState } from './store.js';
 
 /** A decided card at the end of the queue stays at least this long after it left, and as long as the pointer is over the queue. */
@@ -279,7 +279,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     const why = s.whyNot(id, aim, now);
     if (why !== undefined) return why;
     const card = s.slots.find((x) => x.id === id)?.card;
-    return card !== undefined && mustReadToEnd(card) && s.endsSeen[id] !== true ? UNREAD_WHY : undefined;
+    return card !== undefined && mustReadToEnd(card) && s.endsSeen[id] !== true ? unreadWhy(card) : undefined;
   },
   noteEndsSeen: (ids) => {
     const { endsSeen } = get();

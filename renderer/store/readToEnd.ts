@@ -1,15 +1,41 @@
 // A card whose payload can sit anywhere in a long text is approved only once the person has had
 // its end on screen (docs/supervision.md#arming-and-decisions): a shell command can put
-// `curl … | sh` on its ninth line, behind "show all", or after thousands of spaces.
+// `curl … | sh` on its ninth line, behind "show all", or after thousands of spaces, and text typed
+// into a terminal or set into a field can do the same.
 import type { PendingApproval } from '../../protocol/index.js';
+import { lineCount, segments } from './untrustedText.js';
 
-/** Whether Approve waits until the end of what the card shows has been on screen: a remote_exec command. */
-export function mustReadToEnd(card: PendingApproval): boolean {
-  return card.remote_exec !== undefined;
+/** Code points of typed text or a new value past which it could push a payload out of sight (one line fits a card). */
+const LONG_TEXT = 160;
+
+/** Whether the card's typed text or new value is masked (a password field): the person never sees it, so there is no end to read. */
+export function textMasked(card: PendingApproval): boolean {
+  const t = card.target;
+  return card.password || t?.redacted === true || t?.state.password === true;
 }
 
-/** Why Approve refused while the end of the command was never on screen. */
-export const UNREAD_WHY = 'Not approved: the end of this command has not been on screen — show all of it and read it to its end first.';
+/** The text a type_text or set_value card would write when it is long enough to hide a part (more than one line, or past LONG_TEXT). */
+function longText(card: PendingApproval): string | undefined {
+  if ((card.action !== 'type_text' && card.action !== 'set_value') || card.text === undefined || textMasked(card)) return undefined;
+  return lineCount(segments(card.text)) > 1 || [...card.text].length > LONG_TEXT ? card.text : undefined;
+}
+
+/** Whether Approve waits until the end of what the card shows has been on screen: a remote_exec command, a long typed text or new value. */
+export function mustReadToEnd(card: PendingApproval): boolean {
+  return card.remote_exec !== undefined || longText(card) !== undefined;
+}
+
+/** What the card asks the person to read to its end, in their words. */
+function what(card: PendingApproval): string {
+  return card.remote_exec !== undefined ? 'command' : card.action === 'type_text' ? 'text' : 'new value';
+}
+
+/** Why Approve refused while the end of the text was never on screen. */
+export function unreadWhy(card: PendingApproval): string {
+  return `Not approved: the end of this ${what(card)} has not been on screen — show all of it and read it to its end first.`;
+}
 
 /** What the Approve button says while it waits for that (its tooltip and, for screen readers, its name). */
-export const UNREAD_WAIT = 'waits until you have seen the whole command';
+export function unreadWait(card: PendingApproval): string {
+  return `waits until you have seen the whole ${what(card)}`;
+}

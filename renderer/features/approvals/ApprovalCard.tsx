@@ -3,7 +3,7 @@ import { isPrivateUrl, type PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { subjectLabel } from '../../store/cardSubject.js';
 import { isRemote, mayAllowForSession } from '../../store/connectionWords.js';
-import { mustReadToEnd, UNREAD_WAIT } from '../../store/readToEnd.js';
+import { mustReadToEnd, textMasked, unreadWait } from '../../store/readToEnd.js';
 import { selectEndSeen, selectRefusal } from '../../store/selectors.js';
 import { displayValue } from '../../store/tree.js';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
@@ -46,13 +46,13 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
   const note = useApp(selectRefusal(id));
   const { armed } = useArmed(key);
   const keysArmed = useKeysArmed(selected);
-  // A command is approved only once its end has been on screen: Approve waits (Deny never does).
+  // A command or a long text is approved only once its end has been on screen: Approve waits (Deny never does).
   const endSeen = useApp(selectEndSeen(id));
   const unread = mustReadToEnd(card) && !endSeen;
   const waited = now - Date.parse(card.created_at);
   const left = Date.parse(card.expires_at) - now;
   const t = card.target;
-  const masked = card.password || t?.redacted === true || t?.state.password === true;
+  const masked = textMasked(card);
   const what =
     card.add_connection !== undefined
       ? `connection ${card.add_connection.name}`
@@ -118,7 +118,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           <div>
             <div className="muted small">New</div>
             <div className="diff-box diff-new">
-              <ShownValue masked={masked} value={card.text} testId="diff-new-text" />
+              <ShownValue masked={masked} value={card.text} testId="diff-new-text" endOf={mustReadToEnd(card) ? id : undefined} />
             </div>
           </div>
         </div>
@@ -191,7 +191,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
             className="approve"
             disabled={!online}
             title="Approve (A)"
-            waitsFor={unread ? UNREAD_WAIT : undefined}
+            waitsFor={unread ? unreadWait(card) : undefined}
             onClick={(e) => aimed(e, () => decide(id, { kind: 'approve' }, aim))}
           >
             Approve
@@ -224,7 +224,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
               : !armed
                 ? 'Arming — read the card first.'
                 : unread
-                  ? 'Approve waits until you have seen the whole command.'
+                  ? `Approve ${unreadWait(card)}.`
                   : selected && !keysArmed
                     ? 'Selected — keys work in a moment.'
                     : ''}
@@ -304,7 +304,7 @@ function AncestorStep({ step }: { step: string }) {
 }
 
 /** A value of the set_value diff: masked for a password field, marked as absent when there is none. */
-function ShownValue({ masked, value, testId }: { masked: boolean; value: string | undefined; testId: string }) {
+function ShownValue({ masked, value, testId, endOf }: { masked: boolean; value: string | undefined; testId: string; endOf?: string | undefined }) {
   if (masked) return <span data-testid={testId}>••••</span>;
   if (value === undefined)
     return (
@@ -312,5 +312,5 @@ function ShownValue({ masked, value, testId }: { masked: boolean; value: string 
         no value
       </span>
     );
-  return <UntrustedText text={value} block testId={testId} />;
+  return <UntrustedText text={value} block testId={testId} {...(endOf !== undefined ? { endOf } : {})} />;
 }

@@ -1,4 +1,5 @@
 import type { PendingApproval } from '../../../protocol/index.js';
+import { mustReadToEnd } from '../../store/readToEnd.js';
 import { inputVerb, placeOf, type Place as PlaceWords } from '../../store/screenDescribe.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { WindowLine } from './WindowLine.js';
@@ -116,7 +117,7 @@ export function ScreenInputFields({ card }: { card: PendingApproval }) {
               <span className="muted">(masked: password field has focus)</span>
             ) : (
               <div className="screen-text">
-                <UntrustedText text={card.text ?? ''} block testId="screen-text-value" />
+                <UntrustedText text={card.text ?? ''} block testId="screen-text-value" {...(mustReadToEnd(card) ? { endOf: card.approval_id } : {})} />
               </div>
             )}
           </dd>

@@ -17,7 +17,7 @@ interface Props {
   expandable?: boolean;
   testId?: string;
   /**
-   * A block whose end must be seen (a remote_exec command): its last character is followed by an
+   * A block whose end must be seen (a remote_exec command, a long typed text or new value): its last character is followed by an
    * "end" mark carrying this approval id (`data-end-of`), rendered only when nothing is cut, inside
    * the collapsed clip — on screen only when the end of the text is.
    */
