@@ -1,4 +1,4 @@
-// npm run bench (part): what 16 active connections cost the supervisor (issue 20). The real
+// npm run bench (part): what 16 active connections cost the supervisor (docs/performance.md#connections). The real
 // supervisor core runs in this process (as bench/sessions.ts does), so its heap is measured after
 // a full GC; 16 connections are registered in connections.json: OSWORLD osworld_http ones against
 // the project's OSWorld-compatible server (main/testing/osworldServer.ts, one shared by all) and

@@ -1,5 +1,5 @@
 // What the read bench prints: the table, the helper's profile of its reads, and the summary
-// against the goals of issue 12. Informational: nothing here fails the run.
+// against the read goals below. Informational: nothing here fails the run.
 
 import type { WindowInfo } from '../protocol/index.js';
 import type { PeerFigures } from './atspiPeer.js';

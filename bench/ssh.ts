@@ -1,7 +1,7 @@
 // `npm run bench` (ssh connections): window_read and a screenshot through an ssh connection against
 // the local helper on the SAME private desktop, in the same run. The ssh side is the real path: a
 // private sshd on 127.0.0.1 (main/testing/privateSshd.ts), the system ssh client with its shared
-// master, the remote helper bundle installed under its hash. The goal (issue 20): through ssh at
+// master, the remote helper bundle installed under its hash. The goal: through ssh at
 // most 1.3× local plus one round trip (an empty hello through the same channel). Rounds interleave
 // local and ssh so load hits both alike. Prints figures; asserts nothing timed. `npx tsx bench/ssh.ts`
 // runs it alone; results also go to .artifacts/bench-ssh.json.

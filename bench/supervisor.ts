@@ -30,7 +30,7 @@ function helperReadParams(args: WindowReadArgs): HelperReadParams {
   };
 }
 
-/** The overhead goal of issue 12: MCP p50 minus direct p50, per transport. */
+/** The overhead goal: MCP p50 minus direct p50, per transport. */
 const GOAL_MS = 3;
 /** Memory goal: RSS after MEMORY_CALLS within this ratio of RSS after 1,000. */
 const MEMORY_GOAL = 0.1;

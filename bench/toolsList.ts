@@ -11,7 +11,7 @@ import { connectionToolList, screenToolList, toolList } from '../main/core/mcp/t
 import { listedTools } from '../main/core/mcp/toolTiers.js';
 import { AgentSession } from '../main/core/tools/agentSession.js';
 
-/** The bound issue 19 sets on the default tools/list. */
+/** The most the default tools/list may weigh, in bytes (docs/tools.md#progressive-tools). */
 const DEFAULT_BOUND = 20_000;
 
 const bytes = (v: unknown): number => Buffer.byteLength(JSON.stringify(v), 'utf8');

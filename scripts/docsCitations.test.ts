@@ -11,6 +11,8 @@ const root = new URL('..', import.meta.url).pathname;
 
 /** Built from parts so that this file does not cite it itself. */
 const OLD_CITATION = `SPEC ${'\u00a7'}`;
+/** The word "issue" and a number (with or without "#"): a tracker's numbers mean nothing to a reader of the repository. Built from parts so this file does not match itself. */
+const ISSUE_CITATION = new RegExp(`\\b${'[Ii]ssues?'} #?\\d+`, 'g');
 /** `docs/<name>.md` with an optional `#anchor`, anywhere in a file. */
 const DOCS_CITATION = /(?<![\w./-])docs\/([A-Za-z0-9_-]+)\.md(?:#([A-Za-z0-9_-]+))?/g;
 /** A markdown link inside docs/: `](other.md#anchor)`, `](other.md)` or `](#anchor)`. */
@@ -97,6 +99,14 @@ describe('citations of docs/', () => {
       for (let i = text.indexOf(OLD_CITATION); i >= 0; i = text.indexOf(OLD_CITATION, i + 1)) {
         found.push(`${path}:${lineOf(text, i)}: ${text.slice(i, text.indexOf('\n', i) < 0 ? undefined : text.indexOf('\n', i)).slice(0, 80)}`);
       }
+    }
+    assert.deepEqual(found, [], `cite docs/<name>.md#<heading> instead:\n${found.join('\n')}`);
+  });
+
+  it('cites no issue of a tracker outside the repository: the guarantee is named in docs/ instead', () => {
+    const found: string[] = [];
+    for (const { path, text } of files) {
+      for (const m of text.matchAll(ISSUE_CITATION)) found.push(`${path}:${lineOf(text, m.index)}: ${m[0]}`);
     }
     assert.deepEqual(found, [], `cite docs/<name>.md#<heading> instead:\n${found.join('\n')}`);
   });

@@ -47,7 +47,7 @@ async function showsValue(helper: HelperProcess, value: string): Promise<string[
 }
 
 /**
- * Issue 20's "Done when", end to end: one supervisor (the real `overseer serve`), its person in the
+ * The connections tier (docs/connections.md), end to end: one supervisor (the real `overseer serve`), its person in the
  * real UI (Debian's Chromium), one MCP agent (the real SDK client). Three private desktops: this one
  * (a calculator that must stay untouched), one reached over ssh (a private sshd on 127.0.0.1 whose
  * sessions see it; gnome-calculator, driven through the tree with element_act), and one behind an
@@ -57,7 +57,7 @@ async function showsValue(helper: HelperProcess, value: string): Promise<string[
  * key is a card naming its connection and host, approved in the browser; each result is read on its
  * own desktop by that desktop's own helper.
  */
-describe('7 + 3 = on an ssh desktop and on an OSWorld VM, approved in the browser (issue 20 demo)', () => {
+describe('7 + 3 = on an ssh desktop and on an OSWorld VM, approved in the browser', () => {
   let local: PrivateDesktop;
   let lab: PrivateDesktop;
   let vm: PrivateDesktop;

@@ -13,7 +13,7 @@ import { approvalId, armed, settleQueue } from './queue.js';
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
 /**
- * Issue 19, items 4 and 9, as a person sees them at 1280×720 in Chromium against the real
+ * docs/supervision.md#when-an-agent-has-gone and #allow-for-the-session, as a person sees them at 1280×720 in Chromium against the real
  * supervisor, helper and fixture: a killed agent's card says "agent disconnected" and its agent
  * leaves the list; "Allow for session…" names the queued cards its rule covers and Confirm decides
  * exactly those. Figures are printed, not asserted.
@@ -70,7 +70,7 @@ describe('departures and allow-for-session in the supervisor UI (1280×720)', ()
       .filter({ hasText: /agent disconnected/i })
       .first()
       .waitFor({ timeout: 10_000 });
-    console.log(`# the killed agent's card read "agent disconnected" ${Date.now() - t0} ms after SIGKILL (issue 19 bound: 2000 ms)`);
+    console.log(`# the killed agent's card read "agent disconnected" ${Date.now() - t0} ms after SIGKILL (the bound: 2000 ms)`);
     await screenshot(page, 'departure-agent-disconnected');
     await listed.waitFor({ state: 'detached', timeout: 10_000 });
     console.log(`# the killed agent left the agents list ${Date.now() - t0} ms after SIGKILL`);

@@ -20,7 +20,7 @@ const SIZES = [
 ] as const;
 const THEMES = ['light', 'dark'] as const;
 type Theme = (typeof THEMES)[number];
-/** The narrowest the element tree may be at any of SIZES (issue 19, item 7: it was 110 px at 1024). */
+/** The narrowest the element tree may be at any of SIZES (docs/supervision.md#both-themes-and-small-screens: it once was 110 px at 1024). */
 const TREE_MIN = 280;
 /** The queue's initial width: wide enough for a card's three buttons, and kept at 1024 px (the details go below the tree there). */
 const QUEUE_INITIAL = 390;
@@ -93,7 +93,7 @@ async function paneWidth(page: Page, splitter: string, pane: string): Promise<{ 
 }
 
 /**
- * Issue 19, items 6 and 7, through the real UI against the real supervisor and helper on the test
+ * docs/supervision.md#both-themes-and-small-screens, through the real UI against the real supervisor and helper on the test
  * desktop: in both themes and at 1024×700, 1280×720 and 1920×1080, with element, risky and screen
  * cards pending, axe-core finds no text or control under 4.5:1, the tree is at least 280 px wide,
  * no panel clips sideways, and the emergency notice, the deny reason, the card buttons and the

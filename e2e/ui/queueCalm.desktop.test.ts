@@ -33,7 +33,7 @@ function percentile(xs: readonly number[], p: number): number {
 
 /**
  * docs/supervision.md#where-the-next-card-appears and #arming-and-decisions, as a person at a
- * laptop meets them (issue 19, items 1–3): the real supervisor, helper and GTK fixture, two real
+ * laptop meets them: the real supervisor, helper and GTK fixture, two real
  * MCP SDK agents, Debian's Chromium at 1280×720 and 1024×700 in both themes, the pointer moved and
  * clicked as a hand would. A person who waits 0.9 s after each card appears decides a run of cards
  * without scrolling and without a single refusal; a key never decides a card less than 90% on

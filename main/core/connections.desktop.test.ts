@@ -13,7 +13,7 @@ const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 type Answer<T> = T & { error?: { code: string; detail: string; data?: Record<string, unknown> } };
 
 /**
- * One supervisor, two desktops (issue 20): the real `overseer serve` on the first private desktop,
+ * One supervisor, two desktops (docs/connections.md#ids-are-bound-to-their-connection): the real `overseer serve` on the first private desktop,
  * and a connection whose helper is the real helper on a second private desktop (standing in for
  * ssh: main/testing/standInTarget.ts). Each fixture is read on its own desktop, through its own
  * D-Bus connection, never through the supervisor.

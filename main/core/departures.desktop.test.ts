@@ -1,5 +1,5 @@
 // Departed agents, allow-for-session on queued cards, and an emergency stop that keeps sessions
-// (issue 19, items 4, 9 and 10b), through the real `overseer serve`, helper and fixture: real MCP SDK
+// (docs/supervision.md#when-an-agent-has-gone, #allow-for-the-session, #emergency-stop), through the real `overseer serve`, helper and fixture: real MCP SDK
 // clients (one in a child process that is SIGKILLed, one behind a real `overseer mcp` bridge) and
 // the person's UI channel. Figures (how long a withdrawal took) are printed, not asserted.
 import assert from 'node:assert/strict';
@@ -52,7 +52,7 @@ describe('departed agents, allow-for-session on queued cards, and an emergency s
    */
   const withdrawn = async (item: PendingApproval, since: number, t0: number, reason: string, what: string): Promise<ReceiptEntry> => {
     await ui.waitFor<PendingApproval[]>('pending', (list) => !list.some((p) => p.approval_id === item.approval_id), 10_000, since);
-    console.log(`# ${what}: the card left the queue ${Date.now() - t0} ms after the departure (issue 19 bound: 2000 ms)`);
+    console.log(`# ${what}: the card left the queue ${Date.now() - t0} ms after the departure (the bound: 2000 ms)`);
     const final = await ui.waitFor<ReceiptEntry>('receipt', (r) => r.receipt_id === item.receipt_id && r.outcome !== 'pending', 10_000, since);
     assert.equal(final.receipt?.refusal?.code, 'withdrawn', JSON.stringify(final).slice(0, 400));
     assert.equal(final.receipt?.refusal?.data?.['reason'], reason);

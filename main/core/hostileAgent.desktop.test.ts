@@ -53,7 +53,7 @@ function pipelined(s: Served, requests: [Record<string, string>, Buffer][]): Pro
 }
 
 /**
- * Overseer tried as a hostile agent would (issue 9, items 1–5 and 8), through the real server,
+ * Overseer tried as a hostile agent would (docs/security.md#approvals), through the real server,
  * helper and fixture on the test desktop: every attempt is refused or survived, and the person
  * keeps the decision.
  */

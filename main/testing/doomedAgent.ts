@@ -24,7 +24,7 @@ export interface DoomedAgent {
   dispose(): Promise<void>;
 }
 
-/** Starts an agent process whose set_value card waits in the queue until it is killed (issue 19, item 4). */
+/** Starts an agent process whose set_value card waits in the queue until it is killed (docs/supervision.md#when-an-agent-has-gone). */
 export async function startDoomedAgent(mcp: { mcpUrl: string; token: string }, win: string, name: string, text = 'from a killed agent'): Promise<DoomedAgent> {
   const dir = await mkdtemp(join(tmpdir(), 'overseer-doomed-'));
   const script = join(dir, 'agent.mjs');

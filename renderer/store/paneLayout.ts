@@ -30,7 +30,7 @@ export type PaneName = keyof typeof PANES;
 /** A width for every pane: what the person chose, or what fits. */
 export type PaneWidths = Record<PaneName, number>;
 
-/** The element tree is never narrower than this while the window is at least 1024 px wide: at 110 px no row showed a whole name (issue 19, item 7). */
+/** The element tree is never narrower than this while the window is at least 1024 px wide: at 110 px no row showed a whole name (docs/supervision.md#both-themes-and-small-screens). */
 export const TREE_MIN = 280;
 /** How wide a separator between panes is (its grab area; the line drawn is thinner). */
 export const SPLITTER_WIDTH = 8;

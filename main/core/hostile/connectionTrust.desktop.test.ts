@@ -16,7 +16,7 @@ const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 type Answer<T> = T & { error?: { code: string; detail: string; data?: Record<string, unknown> } };
 
 /**
- * Issue 29, findings 1–4, through the real supervisor, a real OpenSSH server on loopback and the
+ * docs/security.md#connections, through the real supervisor, a real OpenSSH server on loopback and the
  * real helper on two private desktops that run the same fixture (so element keys and app names look
  * alike on both, as they do on real desktops): rules, cards, held acts and remote commands stay
  * bound to the desktop they were given for; an agent cannot make ssh run anything here; and the

@@ -1,4 +1,4 @@
-// Issue 18, finding 6 and the kept captures: floods of read-only screen work through the real
+// docs/security.md#nothing-an-agent-sends-can-take-the-supervisor-down for the screen tier: floods of read-only screen work through the real
 // `overseer serve`, helper and X server never get the helper killed. Every call is answered (an
 // image, or `timeout` with reason `busy`), other agents' reads and the person's Screen view go on,
 // and another agent's screenshots never push out the one an approved click was planned on.
@@ -71,7 +71,7 @@ function quantile(sorted: readonly number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? Number.NaN;
 }
 
-describe('a flood of screen work never gets the helper killed (issue 18, finding 6)', () => {
+describe('a flood of screen work never gets the helper killed', () => {
   let desktop: PrivateDesktop;
   let s: Served;
   let ui: UiClient;

@@ -20,7 +20,7 @@ async function rssMiB(pid: number): Promise<number> {
 }
 
 /**
- * Issue 18, finding 7, through the real server, helper and fixture: a flood of 1,000 actions from
+ * docs/supervision.md#bounds, through the real server, helper and fixture: a flood of 1,000 actions from
  * many MCP sessions of one token — some under one name, some each under its own — while a person
  * watches and another UI socket has stopped reading. The queue stays within its bounds and fair to a
  * quiet agent, the supervisor's memory and every UI frame stay small, and a Stop is answered and

@@ -14,7 +14,7 @@ async function rssMiB(pid: number): Promise<number> {
 }
 
 /**
- * What an agent's requests can make the supervisor hold (issue 18: any flood it can send): 40
+ * What an agent's requests can make the supervisor hold (docs/security.md#nothing-an-agent-sends-can-take-the-supervisor-down): 40
  * bodies of 8 MiB, each sent but for its last byte and held open. Without a budget the supervisor
  * would hold 320 MiB of them; with it, past 64 MiB the rest are answered busy at once, its memory
  * stays bounded, and once they go everything works again.

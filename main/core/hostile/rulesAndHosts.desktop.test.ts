@@ -39,7 +39,7 @@ Gtk.main()
 `;
 
 /**
- * Issue 18, findings 1, 2 and 5, through the real server, helper and fixture on the test desktop:
+ * docs/supervision.md#rules-and-keys, #view-only-actions and docs/security.md#agent-hosts, through the real server, helper and fixture on the test desktop:
  * a session rule covers no key that leaves its element, a focus that would select asks the person,
  * and a bridge's host_pid hides nothing from anyone else.
  */

@@ -44,7 +44,7 @@ function messages(answer: HttpAnswer): Record<string, unknown>[] {
 }
 
 /**
- * A server no agent can exhaust (issue 18, finding 8 and the HTTP items of "Also"), through the
+ * A server no agent can exhaust (docs/security.md#nothing-an-agent-sends-can-take-the-supervisor-down), through the
  * real `overseer serve`: a slowloris without a token, sessions deleted while a call waits, a call
  * with 200,000 unknown keys, an oversized selector, and bridge connections that never say hello.
  */

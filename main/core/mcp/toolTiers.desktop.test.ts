@@ -11,7 +11,7 @@ import { httpClient, removeDataDir, serve, tool, toolJson, type Served } from '.
 import { REPO_ROOT } from '../paths.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
-/** The bound issue 19 sets on the default tools/list. */
+/** The most the default tools/list may weigh, in bytes (docs/tools.md#progressive-tools). */
 const DEFAULT_BOUND = 20_000;
 
 type Candidate = Element & { nth: number };
