@@ -22,7 +22,7 @@ const MAX_TREE_BYTES = 64 * 1024 * 1024;
 const RESOLVED_FRESH_MS = 500;
 
 /** What a person or agent can do instead of element_act on this connection. */
-const INSTEAD = 'act through the screen tier: take a screenshot (computer_screenshot), then click or type at the element’s rect';
+const INSTEAD = 'act through the screen tier: take a screenshot (the screenshot tool), then click or type at the element’s rect';
 
 /** The patterns an accessible shows, from what the XML says it has (its actions, value, states). */
 function patternsOf(node: AxNode, nativeRole: string): Pattern[] {

@@ -1,0 +1,62 @@
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { describe, it } from 'node:test';
+import { ERROR_CODES } from '../../../protocol/index.js';
+import { REPO_ROOT } from '../paths.js';
+import { activateTool, connectionToolList, screenToolList, talkToolList, toolList } from './toolList.js';
+
+// Every tool an agent is told about exists (docs/tools.md#overview): a description or a hint that
+// names a tool no server lists sends the model looking for it.
+
+const tools = [...toolList(), ...screenToolList(), activateTool(), ...talkToolList(), ...connectionToolList()];
+const TOOL_NAMES = new Set(tools.map((t) => t.name));
+
+/** Every property name in a JSON Schema, at any depth. */
+function propertyNames(schema: unknown, out = new Set<string>()): Set<string> {
+  if (Array.isArray(schema)) for (const s of schema) propertyNames(s, out);
+  else if (typeof schema === 'object' && schema !== null) {
+    for (const [k, v] of Object.entries(schema)) {
+      if (k === 'properties' && typeof v === 'object' && v !== null) for (const name of Object.keys(v as object)) out.add(name);
+      propertyNames(v, out);
+    }
+  }
+  return out;
+}
+
+/** Words of the tool families (`window_…`, `element_…`, `action_…`, `computer_…`) in a text. */
+const FAMILY_WORD = /\b(?:window|element|action|computer)_[a-z_]+\b/g;
+
+describe('tool names in what agents read', () => {
+  it('lists the tools it checks against', () => {
+    for (const name of ['window_read', 'element_act', 'action_wait', 'computer_ask', 'computer_use_activate', 'screenshot', 'remote_exec'])
+      assert.ok(TOOL_NAMES.has(name), name);
+  });
+
+  it('names only tools that exist in the descriptions: every family word is a tool, an argument or answer field, or an error code', () => {
+    const fields = new Set<string>();
+    for (const t of tools) {
+      propertyNames(t.inputSchema, fields);
+      propertyNames(t.outputSchema, fields);
+    }
+    const known = new Set<string>([...TOOL_NAMES, ...fields, ...ERROR_CODES]);
+    const unknown: string[] = [];
+    for (const t of tools) for (const word of (t.description ?? '').match(FAMILY_WORD) ?? []) if (!known.has(word)) unknown.push(`${t.name}: ${word}`);
+    assert.deepEqual(unknown, []);
+  });
+
+  it('names no computer_… tool that does not exist anywhere in the product or its docs', () => {
+    const files = execFileSync('git', ['ls-files', '-z', '--', 'helper', 'main', 'protocol', 'renderer', 'docs', 'README.md', 'CONTRIBUTING.md'], {
+      cwd: REPO_ROOT,
+      encoding: 'utf8',
+    })
+      .split('\0')
+      .filter((f) => /\.(ts|tsx|md)$/.test(f) && !f.endsWith('toolNames.test.ts'));
+    const unknown: string[] = [];
+    for (const file of files) {
+      const text = readFileSync(`${REPO_ROOT}${file}`, 'utf8');
+      for (const word of text.match(/\bcomputer_[a-z_]+\b/g) ?? []) if (!TOOL_NAMES.has(word)) unknown.push(`${file}: ${word}`);
+    }
+    assert.deepEqual(unknown, []);
+  });
+});
