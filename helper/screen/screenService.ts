@@ -220,8 +220,9 @@ export class ScreenService {
         platform: process.platform,
         session: wayland ? 'wayland' : 'none',
         connection,
-        capture: wayland ? { ...none, degradations: ['portal_screenshot_not_built'] } : none,
-        input: wayland ? { ...none, degradations: ['no_input_portal'] } : none,
+        // On Wayland the backend is the portals' (docs/wayland.md): it could not be opened, and `reason` says why.
+        capture: wayland ? { ...none, degradations: ['portals_unavailable'] } : none,
+        input: wayland ? { ...none, degradations: ['portals_unavailable'] } : none,
         monitors: [],
         screen: { x: 0, y: 0, width: 0, height: 0 },
         accessibility,

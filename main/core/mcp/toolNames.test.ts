@@ -59,4 +59,9 @@ describe('tool names in what agents read', () => {
     }
     assert.deepEqual(unknown, []);
   });
+  it('counts the tools in the README as the servers list them', () => {
+    const readme = readFileSync(`${REPO_ROOT}README.md`, 'utf8');
+    const said = /^(\d+) tools in tiers/m.exec(readme)?.[1];
+    assert.equal(Number(said), TOOL_NAMES.size, `README says "${said ?? '(no count)'} tools in tiers"`);
+  });
 });
