@@ -4,6 +4,7 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { Message, MessageFlag, sessionBus, type MessageBus } from 'dbus-next';
+import { withTimeout } from '../base/timeout.js';
 
 const DBUS_CALL_TIMEOUT_MS = 1000;
 
@@ -11,18 +12,6 @@ const DBUS_CALL_TIMEOUT_MS = 1000;
 export interface ObjectRef {
   busName: string;
   path: string;
-}
-
-async function withTimeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_resolve, reject) => {
-    timer = setTimeout(() => reject(new Error(`${what}: no answer within ${ms} ms`)), ms);
-  });
-  try {
-    return await Promise.race([promise, timeout]);
-  } finally {
-    if (timer !== undefined) clearTimeout(timer);
-  }
 }
 
 /** Call one method and return the reply body; rejects when no answer comes within timeoutMs (default 1 s). */
@@ -43,7 +32,11 @@ export async function dbusCall(
     body: options.body ?? [],
     ...(options.noAutoStart === true ? { flags: MessageFlag.NO_AUTO_START } : {}),
   });
-  const reply = await withTimeout(bus.call(message), options.timeoutMs ?? DBUS_CALL_TIMEOUT_MS, `${destination} ${objectPath} ${iface}.${member}`);
+  const reply = await withTimeout(
+    bus.call(message),
+    options.timeoutMs ?? DBUS_CALL_TIMEOUT_MS,
+    () => new Error(`${destination} ${objectPath} ${iface}.${member}: no answer within ${options.timeoutMs ?? DBUS_CALL_TIMEOUT_MS} ms`),
+  );
   const body: unknown = reply?.body;
   return Array.isArray(body) ? (body as unknown[]) : [];
 }

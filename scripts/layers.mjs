@@ -28,6 +28,13 @@ export const LAYERS = [
   },
   { folder: 'protocol/test', why: 'Protocol tests test protocol/ alone.', may: ['protocol'], packages: [NODE] },
   {
+    folder: 'base',
+    why: 'Node-only building blocks more than one process needs (a promise bounded by a timeout, a bounded HTTP request): one copy instead of one per sibling. It imports nothing of the project.',
+    may: ['base'],
+    packages: [NODE],
+    reach: 'Everything that runs on Node may import base/.',
+  },
+  {
     folder: 'rpc',
     why: 'rpc/ is the JSON-RPC peer both processes speak (correlation, timeouts, framing): it knows the protocol and nothing else.',
     may: ['protocol', 'rpc'],
@@ -58,7 +65,7 @@ export const LAYERS = [
   {
     folder: 'helper/osworld',
     why: "The HTTP client of an OSWorld in-VM server and readers of its answers (the screenshot's PNG, the accessibility tree's XML), shared by the osworld screen and accessibility backends: the honesty rules of docs/connections.md#osworld live here once.",
-    may: ['protocol', 'helper/osworld'],
+    may: ['protocol', 'base', 'helper/osworld'],
     packages: [NODE],
     reach: 'The osworld backends use it; everyone else reaches an OSWorld VM through the helper, over RPC.',
   },
@@ -73,7 +80,7 @@ export const LAYERS = [
   {
     folder: 'helper/backends/atspi',
     why: 'The AT-SPI backend implements helper/core/backend.ts over D-Bus; it knows no other backend.',
-    may: ['protocol', 'helper/core', 'helper/backends/atspi'],
+    may: ['protocol', 'base', 'helper/core', 'helper/backends/atspi'],
     packages: [NODE, 'dbus-next'],
     testsMay: ['helper/contract', 'desktop', 'e2e/realApps', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
     reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
@@ -112,7 +119,7 @@ export const LAYERS = [
   {
     folder: 'helper/screen/wayland',
     why: "The Wayland screen backend through the desktop portals over D-Bus: Screenshot capture, RemoteDesktop input, the keyboard layout checked with libxkbcommon (koffi) so no typed character is silently dropped, and text beyond the layout pasted through Xwayland's shared clipboard (x11).",
-    may: ['protocol', 'helper/screen'],
+    may: ['protocol', 'base', 'helper/screen'],
     packages: [NODE, 'dbus-next', 'koffi', 'x11'],
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },
@@ -172,7 +179,7 @@ export const LAYERS = [
   {
     folder: 'main/core',
     why: "The supervisor core is plain Node: sessions, policy, approvals, brakes, journal, MCP and the UI channel. It reaches the helper over RPC and the UI over the UI channel table. `unhomoglyph` is Unicode's confusables table (UTS #39) for the risk hints' skeleton.",
-    may: ['protocol', 'rpc', 'main/core'],
+    may: ['protocol', 'base', 'rpc', 'main/core'],
     packages: [NODE, '@modelcontextprotocol/sdk', 'ws', 'zod', 'unhomoglyph'],
     testsMay: ['main/testing', 'main/cliArgs.ts', 'desktop', 'e2e/realApps'],
     reach:
@@ -238,7 +245,7 @@ export const LAYERS = [
   {
     folder: 'desktop',
     why: 'The private virtual desktops (Xvfb, or a headless GNOME Wayland session; D-Bus, AT-SPI, a window manager, sample apps, by pid) and the system packages they need: `serve --demo`, `install-deps`, the tests and the benches run them. They know nothing of the product.',
-    may: ['desktop'],
+    may: ['base', 'desktop'],
     packages: [NODE, 'dbus-next'],
   },
   {

@@ -7,6 +7,7 @@
 
 import http from 'node:http';
 import https from 'node:https';
+import { boundedRequest, HttpFailure, type HttpAnswer } from '../../base/boundedHttp.js';
 import { fail, type OverseerError } from '../../protocol/index.js';
 
 /** Where the connection's server is and how long one call may take (from the helper's environment). */
@@ -37,12 +38,7 @@ export function osworldSettings(env: Record<string, string | undefined>): Osworl
   return { url, timeoutMs: Number.isFinite(timeout) && timeout >= 100 ? timeout : DEFAULT_TIMEOUT_MS, connection };
 }
 
-/** One answer as it came: status and body bytes. */
-export interface HttpAnswer {
-  status: number;
-  contentType: string;
-  body: Buffer;
-}
+export type { HttpAnswer };
 
 /** What /execute answered when it ran the command. */
 export interface ExecuteAnswer {
@@ -79,78 +75,29 @@ export class OsworldHttp {
   }
 
   /** One request, never retried. `mutating`: a failure after the request left says the outcome is unknown. */
-  request(
+  async request(
     method: 'GET' | 'POST',
     path: string,
     options: { json?: unknown; mutating?: boolean; timeoutMs?: number; maxBytes?: number; signal?: AbortSignal } = {},
   ): Promise<HttpAnswer> {
     const mutating = options.mutating === true;
     const timeoutMs = options.timeoutMs ?? this.settings.timeoutMs;
-    const maxBytes = options.maxBytes ?? MAX_ANSWER_BYTES;
-    const url = new URL(this.settings.url + path);
-    const body = options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json), 'utf8');
-    const lib = url.protocol === 'https:' ? https : http;
-    return new Promise<HttpAnswer>((resolve, reject) => {
-      let settled = false;
-      let sent = false;
-      const settle = (error: OverseerError | undefined, answer?: HttpAnswer): void => {
-        if (settled) return;
-        settled = true;
-        clearTimeout(timer);
-        options.signal?.removeEventListener('abort', onAbort);
-        if (error !== undefined) {
-          req.destroy();
-          reject(error);
-        } else resolve(answer as HttpAnswer);
-      };
-      const req = lib.request(
-        url,
-        {
-          method,
-          agent: url.protocol === 'https:' ? agents.https : agents.http,
-          headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(body.length) },
-        },
-        (res) => {
-          const chunks: Buffer[] = [];
-          let size = 0;
-          res.on('data', (chunk: Buffer) => {
-            size += chunk.length;
-            if (size > maxBytes) settle(this.down('bad_answer', `${method} ${path} answered more than ${maxBytes} bytes`, sent, mutating));
-            else chunks.push(chunk);
-          });
-          res.on('end', () =>
-            settle(undefined, { status: res.statusCode ?? 0, contentType: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks) }),
-          );
-          res.on('error', (e) => settle(this.down('connection_lost', `${method} ${path}: ${e.message}`, sent, mutating)));
-          res.on('aborted', () => settle(this.down('connection_lost', `${method} ${path}: the answer was cut off`, sent, mutating)));
-        },
-      );
-      const timer = setTimeout(
-        () => settle(this.down('timeout', `${method} ${path} got no answer within ${timeoutMs} ms`, sent, mutating, timeoutMs)),
+    try {
+      return await boundedRequest(new URL(this.settings.url + path), {
+        method,
+        json: options.json,
         timeoutMs,
-      );
-      const onAbort = (): void =>
-        settle(
-          fail('timeout', `${method} ${path} was cancelled`, {
-            connection: this.settings.connection,
-            ...(mutating ? { outcome: sent ? 'unknown' : 'not_done' } : {}),
-          }),
-        );
-      options.signal?.addEventListener('abort', onAbort, { once: true });
-      req.on('error', (e: NodeJS.ErrnoException) => {
-        // Refused or unresolvable: the request never left, so nothing was done there.
-        const never = e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH';
-        settle(this.down(never ? 'down' : 'connection_lost', `${method} ${path}: ${e.code ?? e.message}`, never ? false : sent, mutating));
+        maxBytes: options.maxBytes ?? MAX_ANSWER_BYTES,
+        signal: options.signal,
+        agents,
       });
-      req.on('socket', (socket) => {
-        // A fresh socket: the request can leave once it connects. A kept-alive one is connected already.
-        if (socket.connecting) socket.once('connect', () => (sent = true));
-        else sent = true;
-      });
-      // A kept-alive socket is connected already: the request leaves as soon as it is written.
-      req.on('finish', () => (sent = true));
-      req.end(body);
-    });
+    } catch (error) {
+      if (!(error instanceof HttpFailure)) throw error;
+      if (error.kind === 'cancelled')
+        throw fail('timeout', error.message, { connection: this.settings.connection, ...(mutating ? { outcome: error.sent ? 'unknown' : 'not_done' } : {}) });
+      const reason = error.kind === 'too_big' ? 'bad_answer' : error.kind;
+      throw this.down(reason, error.message, error.sent, mutating, timeoutMs);
+    }
   }
 
   /** An answer parsed as JSON, or `bad_answer`. */

@@ -1,4 +1,5 @@
 import dbus from 'dbus-next';
+import { withTimeout } from '../../../base/timeout.js';
 import { fail } from '../../../protocol/index.js';
 import { AppBreakers } from './breaker.js';
 import { installFastCalls } from './fastCalls.js';
@@ -19,6 +20,14 @@ export class DBusReplyError extends Error {
 /** A call that got no reply within its timeout (the app may be frozen). */
 export class DBusTimeoutError extends Error {}
 
+/** `promise`, or a DBusTimeoutError once `ms` have passed (`forget` drops what waits for the reply). */
+function timed<T>(promise: Promise<T>, ms: number, forget?: () => void): Promise<T> {
+  return withTimeout(promise, ms, () => {
+    forget?.();
+    return new DBusTimeoutError(`no reply within ${ms} ms`);
+  });
+}
+
 const DBUS = { destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus' };
 type Bus = dbus.MessageBus & { _methodReturnHandlers?: Record<number, unknown> };
 
@@ -30,7 +39,7 @@ async function a11yAddress(timeoutMs: number): Promise<string> {
   const session = dbus.sessionBus() as Bus;
   session.on('error', () => {});
   try {
-    const reply = await withTimeout(
+    const reply = await timed(
       session.call(new dbus.Message({ destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.a11y.Bus', member: 'GetAddress' })),
       timeoutMs,
     );
@@ -59,14 +68,11 @@ export async function enableAccessibility(timeoutMs: number): Promise<{ done: 'o
   session.on('error', () => {});
   const props = { destination: 'org.a11y.Bus', path: '/org/a11y/bus', interface: 'org.freedesktop.DBus.Properties' };
   try {
-    const got = await withTimeout(
-      session.call(new dbus.Message({ ...props, member: 'Get', signature: 'ss', body: ['org.a11y.Status', 'IsEnabled'] })),
-      timeoutMs,
-    );
+    const got = await timed(session.call(new dbus.Message({ ...props, member: 'Get', signature: 'ss', body: ['org.a11y.Status', 'IsEnabled'] })), timeoutMs);
     const first: unknown = got?.body[0];
     const value: unknown = first instanceof dbus.Variant ? first.value : first;
     if (value === true) return { done: 'on' };
-    await withTimeout(
+    await timed(
       session.call(new dbus.Message({ ...props, member: 'Set', signature: 'ssv', body: ['org.a11y.Status', 'IsEnabled', new dbus.Variant('b', true)] })),
       timeoutMs,
     );
@@ -76,25 +82,6 @@ export async function enableAccessibility(timeoutMs: number): Promise<{ done: 'o
   } finally {
     session.disconnect();
   }
-}
-
-function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout?: () => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      onTimeout?.();
-      reject(new DBusTimeoutError(`no reply within ${ms} ms`));
-    }, ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
-  });
 }
 
 /** The accessibility bus: method calls with explicit timeouts, and signal delivery. */
@@ -125,7 +112,7 @@ export class A11yBus {
       bus.once('error', (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))));
     });
     try {
-      await withTimeout(connected, timeoutMs);
+      await timed(connected, timeoutMs);
     } catch (error) {
       bus.disconnect();
       throw fail(
@@ -213,7 +200,7 @@ export class A11yBus {
     try {
       const pending = this.bus.call(msg);
       sent?.();
-      const reply = await withTimeout(pending, timeoutMs, () => {
+      const reply = await timed(pending, timeoutMs, () => {
         // forget the handler so a reply that never comes does not leak
         if (msg.serial !== null) delete this.bus._methodReturnHandlers?.[msg.serial];
       });

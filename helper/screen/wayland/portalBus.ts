@@ -5,6 +5,7 @@
 // which takes its dialog off the person's screen.
 
 import dbus from 'dbus-next';
+import { withTimeout } from '../../../base/timeout.js';
 
 export const PORTAL = { destination: 'org.freedesktop.portal.Desktop', path: '/org/freedesktop/portal/desktop' } as const;
 
@@ -78,7 +79,7 @@ export class PortalBus {
       bus.once('error', (e: unknown) => reject(e instanceof Error ? e : new Error(String(e))));
     });
     try {
-      await withTimeout(connected, timeoutMs, 'the session bus did not answer');
+      await timed(connected, timeoutMs, 'the session bus did not answer');
       // The unique name (needed for request paths) arrives with the Hello reply.
       for (const deadline = Date.now() + timeoutMs; (bus.name ?? '') === '';) {
         if (Date.now() > deadline) throw new PortalBusError('the session bus gave no unique name');
@@ -103,7 +104,7 @@ export class PortalBus {
     if (this.closed) throw new PortalBusError('the session bus connection is closed');
     const msg = new dbus.Message({ destination, path, interface: iface, member, signature, body });
     try {
-      const reply = await withTimeout(this.bus.call(msg), timeoutMs, `${iface}.${member} got no reply within ${timeoutMs} ms`, () => {
+      const reply = await timed(this.bus.call(msg), timeoutMs, `${iface}.${member} got no reply within ${timeoutMs} ms`, () => {
         if (msg.serial !== null) delete this.bus._methodReturnHandlers?.[msg.serial];
       });
       return (reply?.body ?? []) as unknown[];
@@ -235,24 +236,13 @@ export function waitFor<T>(answer: Promise<T>, timeoutMs: number, signal?: Abort
     if (signal?.aborted === true) reject(new PortalBusError('the caller stopped waiting'));
     signal?.addEventListener('abort', () => reject(new PortalBusError('the caller stopped waiting')), { once: true });
   });
-  return withTimeout(Promise.race([answer, aborted]), timeoutMs, `no answer within ${timeoutMs} ms`);
+  return timed(Promise.race([answer, aborted]), timeoutMs, `no answer within ${timeoutMs} ms`);
 }
 
-function withTimeout<T>(promise: Promise<T>, ms: number, what: string, onTimeout?: () => void): Promise<T> {
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => {
-      onTimeout?.();
-      reject(new PortalBusError(what));
-    }, ms);
-    promise.then(
-      (v) => {
-        clearTimeout(timer);
-        resolve(v);
-      },
-      (e: unknown) => {
-        clearTimeout(timer);
-        reject(e instanceof Error ? e : new Error(String(e)));
-      },
-    );
+/** `promise`, or a PortalBusError saying `what` once `ms` have passed (`forget` drops what waits for the reply). */
+function timed<T>(promise: Promise<T>, ms: number, what: string, forget?: () => void): Promise<T> {
+  return withTimeout(promise, ms, () => {
+    forget?.();
+    return new PortalBusError(what);
   });
 }

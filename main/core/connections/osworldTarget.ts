@@ -4,8 +4,7 @@
 // /screen_size. Nothing here falls back to this desktop, and nothing is retried: a command whose
 // answer never came is reported as such, never sent again.
 
-import http from 'node:http';
-import https from 'node:https';
+import { boundedRequest, HttpFailure, type HttpAnswer } from '../../../base/boundedHttp.js';
 import { connectionWhere, fail, type ConnectionTest, type OsworldConnectionConfig, type OverseerError } from '../../../protocol/index.js';
 import { spawnHelper, type HelperProcess } from '../helperProcess.js';
 import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
@@ -15,75 +14,42 @@ const DEFAULT_TIMEOUT_MS = 30_000;
 /** Most bytes of an /execute answer read: its JSON escapes the output, so more than twice the kept bytes. */
 const MAX_EXEC_ANSWER = 64 * 1024 * 1024;
 
-interface Answer {
-  status: number;
-  body: Buffer;
-}
-
 /** One HTTP request, never retried; transport failures are connection_unavailable naming the connection. */
-function request(
+async function request(
   config: OsworldConnectionConfig,
   method: 'GET' | 'POST',
   path: string,
   options: { json?: unknown; timeoutMs: number; maxBytes?: number; signal?: AbortSignal; onTimeout?: () => Error },
-): Promise<Answer> {
-  const url = new URL(config.url.replace(/\/+$/, '') + path);
-  const body = options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json), 'utf8');
-  const lib = url.protocol === 'https:' ? https : http;
+): Promise<HttpAnswer> {
   const down = (reason: string, detail: string, hint: string): OverseerError =>
     fail('connection_unavailable', `${config.name}: ${detail}`, { connection: config.name, reason, hint });
-  return new Promise<Answer>((resolve, reject) => {
-    let settled = false;
-    const settle = (error: Error | undefined, answer?: Answer): void => {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      options.signal?.removeEventListener('abort', onAbort);
-      if (error !== undefined) {
-        req.destroy();
-        reject(error);
-      } else resolve(answer as Answer);
-    };
-    const req = lib.request(
-      url,
-      { method, headers: body === undefined ? {} : { 'content-type': 'application/json', 'content-length': String(body.length) } },
-      (res) => {
-        const chunks: Buffer[] = [];
-        let size = 0;
-        res.on('data', (chunk: Buffer) => {
-          size += chunk.length;
-          if (size > (options.maxBytes ?? MAX_EXEC_ANSWER))
-            settle(down('bad_answer', `${method} ${path} answered too much`, 'check that the URL is an OSWorld server'));
-          else chunks.push(chunk);
-        });
-        res.on('end', () => settle(undefined, { status: res.statusCode ?? 0, body: Buffer.concat(chunks) }));
-        res.on('aborted', () => settle(down('connection_lost', `${method} ${path}: the answer was cut off`, 'check the VM, then test the connection')));
-        res.on('error', (e) => settle(down('connection_lost', `${method} ${path}: ${e.message}`, 'check the VM, then test the connection')));
-      },
-    );
-    const timer = setTimeout(
-      () =>
-        settle(
-          options.onTimeout?.() ??
-            down('timeout', `${method} ${path} got no answer within ${options.timeoutMs} ms`, 'check the VM, or raise the connection’s timeout_ms'),
-        ),
-      options.timeoutMs,
-    );
-    const onAbort = (): void => settle(fail('timeout', `${method} ${path} was cancelled`, { connection: config.name }));
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    req.on('error', (e: NodeJS.ErrnoException) =>
-      settle(
-        e.code === 'ECONNREFUSED' || e.code === 'ENOTFOUND' || e.code === 'EHOSTUNREACH' || e.code === 'ENETUNREACH'
-          ? down(
-              'down',
-              `${config.url} is not reachable (${e.code})`,
-              `start the OSWorld server in the VM and check that ${config.url} is reachable from this machine`,
-            )
-          : down('connection_lost', `${method} ${path}: ${e.code ?? e.message}`, 'the server stopped answering in the middle of the call; check the VM'),
-      ),
-    );
-    req.end(body);
-  });
+  try {
+    return await boundedRequest(new URL(config.url.replace(/\/+$/, '') + path), {
+      method,
+      json: options.json,
+      timeoutMs: options.timeoutMs,
+      maxBytes: options.maxBytes ?? MAX_EXEC_ANSWER,
+      signal: options.signal,
+    });
+  } catch (error) {
+    if (!(error instanceof HttpFailure)) throw error;
+    switch (error.kind) {
+      case 'cancelled':
+        throw fail('timeout', error.message, { connection: config.name });
+      case 'timeout':
+        throw options.onTimeout?.() ?? down('timeout', error.message, 'check the VM, or raise the connection’s timeout_ms');
+      case 'too_big':
+        throw down('bad_answer', error.message, 'check that the URL is an OSWorld server');
+      case 'down':
+        throw down(
+          'down',
+          `${config.url} is not reachable (${error.message})`,
+          `start the OSWorld server in the VM and check that ${config.url} is reachable from this machine`,
+        );
+      case 'connection_lost':
+        throw down('connection_lost', error.message, 'the server stopped answering in the middle of the call; check the VM, then test the connection');
+    }
+  }
 }
 
 /** At most `max` bytes of a text's UTF-8, cut on a character boundary. */
@@ -121,7 +87,7 @@ export function osworldTarget(
     async exec(command: string, exec: ExecOptions): Promise<ExecOutcome> {
       const started = performance.now();
       const timedOut = new Error('timed out');
-      let answer: Answer;
+      let answer: HttpAnswer;
       try {
         answer = await request(config, 'POST', '/execute', {
           // The server's own timeout is a little longer, so the VM ends the command if this side gave up.
