@@ -11,8 +11,11 @@ export type EventData<E extends UiEvent> = z.infer<(typeof UI_EVENTS)[E]>;
 /** One validated event, discriminated by its name. */
 export type AnyUiEvent = { [E in UiEvent]: { event: E; data: EventData<E> } }[UiEvent];
 
-/** Where the connection stands. */
-export interface ConnectionStatus {
+/**
+ * Where this page's link to the supervisor stands (the UI channel). Not a remote desktop's state:
+ * that is protocol/connections.ts's ConnectionStatus.
+ */
+export interface LinkStatus {
   /** `unauthorized`: the supervisor refused this page's credential (not signed in); it keeps trying slowly, in case another tab signs in. */
   state: 'connecting' | 'open' | 'closed' | 'unauthorized';
   /** Why the last connection closed. */
@@ -42,7 +45,7 @@ export interface Api {
 export interface ApiOptions {
   transport: TransportFactory;
   onEvent: (event: AnyUiEvent) => void;
-  onStatus: (status: ConnectionStatus) => void;
+  onStatus: (status: LinkStatus) => void;
   /** Reports frames that fail validation (a protocol mismatch between UI and supervisor). */
   onProtocolError?: (what: string) => void;
   commandTimeoutMs?: number;

@@ -5,7 +5,7 @@ import { UiHub, type UiHandlers } from '../../main/core/uiHub.js';
 import { APP_URL } from '../../main/electron/security.js';
 import { registerUiIpc, type IpcInvokeEventLike } from '../../main/electron/uiIpc.js';
 import { buildBridge } from '../../preload/bridge.js';
-import { createApi, type AnyUiEvent, type ConnectionStatus } from './api.js';
+import { createApi, type AnyUiEvent, type LinkStatus } from './api.js';
 import { IpcTransport } from './transport.js';
 
 /**
@@ -59,7 +59,7 @@ describe('the UI channel over the desktop app’s IPC', () => {
   it('opens with a snapshot, answers commands with validated results and typed errors, and relays events', async () => {
     const { bridge, emit, listeners } = wire();
     const events: AnyUiEvent[] = [];
-    const statuses: ConnectionStatus['state'][] = [];
+    const statuses: LinkStatus['state'][] = [];
     const api = createApi({ transport: () => new IpcTransport(bridge), onEvent: (e) => events.push(e), onStatus: (s) => statuses.push(s.state) });
     await new Promise((r) => setTimeout(r, 10));
     assert.deepEqual(statuses, ['connecting', 'open']);

@@ -12,7 +12,7 @@ import {
   type UiSnapshot,
   type WindowInfo,
 } from '../../protocol/index.js';
-import type { ConnectionStatus } from '../api/api.js';
+import type { LinkStatus } from '../api/api.js';
 import { ancestorsOf, flattenTree, searchTree, type TreeNode } from './tree.js';
 import type { AppState } from './store.js';
 import type { ReceiptFilters } from './receiptFilter.js';
@@ -22,12 +22,12 @@ export type View = 'tree' | 'receipts' | 'settings';
 
 /** Connection to the supervisor, plus the last notice for the person. */
 export interface ConnectionSlice {
-  connection: ConnectionStatus;
+  connection: LinkStatus;
   /** Whether a snapshot arrived since the connection last opened: only then is what the UI shows current. */
   ready: boolean;
   notice: { text: string; at: number } | undefined;
   view: View;
-  setConnection(status: ConnectionStatus): void;
+  setConnection(status: LinkStatus): void;
   setNotice(text: string | undefined): void;
   setView(view: View): void;
 }
