@@ -15,6 +15,9 @@ const OLD_CITATION = `SPEC ${'\u00a7'}`;
 const ISSUE_CITATION = new RegExp(`\\b${'[Ii]ssues?'} #?\\d+`, 'g');
 /** `docs/<name>.md` with an optional `#anchor`, anywhere in a file. */
 const DOCS_CITATION = /(?<![\w./-])docs\/([A-Za-z0-9_-]+)\.md(?:#([A-Za-z0-9_-]+))?/g;
+/** A repository path in backticks, such as `main/core/tools/actTool.ts` (a glob or a placeholder is not one). */
+const REPO_PATH =
+  /`((?:base|bench|bin|desktop|docs|e2e|helper|main|preload|protocol|renderer|rpc|scripts)\/[A-Za-z0-9_./-]+\.(?:ts|tsx|mjs|py|c|md|yml|json))`/g;
 /** A markdown link inside docs/: `](other.md#anchor)`, `](other.md)` or `](#anchor)`. */
 const RELATIVE_LINK = /\]\((?!https?:|mailto:)([A-Za-z0-9_-]+\.md)?(?:#([A-Za-z0-9_-]+))?\)/g;
 const BINARY = /\.(png|ico|icns|jpg|jpeg|gif|webp|woff2?|ttf|zip|gz|exe|dll|node)$/i;
@@ -117,6 +120,17 @@ describe('citations of docs/', () => {
       for (const m of text.matchAll(DOCS_CITATION)) check(`${path}:${lineOf(text, m.index)}`, `docs/${m[1] ?? ''}.md`, m[2], broken);
     }
     assert.deepEqual(broken, []);
+  });
+
+  it('names only files that exist where docs/, the README and CONTRIBUTING point into the repository', () => {
+    const missing: string[] = [];
+    for (const { path, text } of files.filter((f) => f.path.endsWith('.md'))) {
+      for (const m of text.matchAll(REPO_PATH)) {
+        const file = m[1] ?? '';
+        if (!existsSync(join(root, file))) missing.push(`${path}:${lineOf(text, m.index)}: ${file}`);
+      }
+    }
+    assert.deepEqual(missing, []);
   });
 
   it('links within docs/ only to files and headings that exist', () => {
