@@ -11,21 +11,16 @@
 // Every process is recorded and stopped by pid, as in privateDesktop.ts (whose handle it reuses).
 
 import { execFile } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { rm } from 'node:fs/promises';
-import os from 'node:os';
+import { chmodSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type MessageBus } from 'dbus-next';
-import { startRegistry, startSessionBus, type ServiceContext } from './busServices.js';
-import { connectBus, dbusCall } from './dbus.js';
-import { registerEmergencyCleanup, unregisterEmergencyCleanup } from './emergencyCleanup.js';
+import { type ServiceContext } from './busServices.js';
 import { GnomeHand } from './gnomeHand.js';
-import { MARKER_VAR, collectOwned, terminateOwned } from './procs.js';
-import { createProcessTracker } from './processTracker.js';
+import { MARKER_VAR, collectOwned } from './procs.js';
 import { makeDesktop, type PrivateDesktop } from './runningDesktop.js';
 import { logTail, spawnLogged } from './spawnLogged.js';
-import { missingPackagesHint } from './systemPackages.js';
+import { abandonSession, planSession, startAccessibility, startBuses, startPipeWire, waitForCompositor, WAYLAND_CLIENTS } from './waylandSession.js';
 
 export const GNOME_DIR_PREFIX = 'overseer-gnome-';
 
@@ -71,95 +66,34 @@ export async function startGnomeDesktop(options: { width?: number; height?: numb
   }
 }
 
-/** Variables that would point the session's programs at another desktop. */
-const REMOVED_VARS = [
-  'DISPLAY',
-  'WAYLAND_DISPLAY',
-  'NO_AT_BRIDGE',
-  'GTK_A11Y',
-  'AT_SPI_BUS_ADDRESS',
-  'SESSION_MANAGER',
-  'DBUS_STARTER_ADDRESS',
-  'DBUS_STARTER_BUS_TYPE',
-  'XAUTHORITY',
-];
-
 async function startGnomeOnce(options: { width?: number; height?: number; xwayland?: boolean }): Promise<GnomeDesktop> {
   const width = options.width ?? 1280;
   const height = options.height ?? 800;
   const xwayland = options.xwayland ?? true;
-  const base = os.tmpdir().length <= 40 ? os.tmpdir() : '/tmp';
-  const dir = mkdtempSync(path.join(base, GNOME_DIR_PREFIX));
-  const logs = path.join(dir, 'logs');
+  const plan = planSession(GNOME_DIR_PREFIX, { dirs: (dir) => [path.join(dir, 'pictures')] });
+  const { dir, logs, xdg, waylandDisplay, own, track } = plan;
   const pictures = path.join(dir, 'pictures');
-  const xdg = {
-    XDG_RUNTIME_DIR: path.join(dir, 'runtime'),
-    XDG_CONFIG_HOME: path.join(dir, 'config'),
-    XDG_CACHE_HOME: path.join(dir, 'cache'),
-    XDG_DATA_HOME: path.join(dir, 'data'),
-    XDG_STATE_HOME: path.join(dir, 'state'),
-  };
-  for (const d of [logs, pictures, path.join(dir, 'system'), ...Object.values(xdg)]) mkdirSync(d, { recursive: true, mode: 0o700 });
   // The Screenshot portal saves into the Pictures folder: this session's own.
   writeFileSync(path.join(xdg.XDG_CONFIG_HOME, 'user-dirs.dirs'), `XDG_PICTURES_DIR="${pictures}"\n`);
-  const waylandDisplay = `overseer-${path.basename(dir).slice(GNOME_DIR_PREFIX.length)}`;
-  const busAddress = `unix:path=${path.join(dir, 'bus')}`;
-  const systemAddress = `unix:path=${path.join(dir, 'system', 'bus')}`;
-  const { own, track } = createProcessTracker(dir, () => `wayland:${waylandDisplay}`);
-  const hookEntry = { own, dir };
-  registerEmergencyCleanup(hookEntry);
-
-  const baseEnv: Record<string, string> = {};
-  for (const [key, value] of Object.entries(process.env)) if (value !== undefined) baseEnv[key] = value;
-  for (const key of REMOVED_VARS) delete baseEnv[key];
   const session = {
     WAYLAND_DISPLAY: waylandDisplay,
-    DBUS_SESSION_BUS_ADDRESS: busAddress,
-    DBUS_SYSTEM_BUS_ADDRESS: systemAddress,
+    DBUS_SESSION_BUS_ADDRESS: plan.busAddress,
+    DBUS_SYSTEM_BUS_ADDRESS: plan.systemAddress,
     XDG_SESSION_TYPE: 'wayland',
     XDG_CURRENT_DESKTOP: 'GNOME',
     ...xdg,
   };
-  const env: Record<string, string> = {
-    ...baseEnv,
-    ...session,
-    GDK_BACKEND: 'wayland',
-    QT_QPA_PLATFORM: 'wayland',
-    QT_LINUX_ACCESSIBILITY_ALWAYS_ON: '1',
-    ACCESSIBILITY_ENABLED: '1',
-    [MARKER_VAR]: dir,
-  };
+  const env: Record<string, string> = { ...plan.baseEnv, ...session, ...WAYLAND_CLIENTS, [MARKER_VAR]: dir };
   const ctx: ServiceContext = { logs, detached: false, track, timeoutMs: STARTUP_TIMEOUT_MS };
   let sessionConn: MessageBus | null = null;
   let a11yConn: MessageBus | null = null;
   let shellPid = 0;
   let hand: GnomeHand | null = null;
-
   let shellLogFiles: string[] = [];
-  const abort = async (error: unknown): Promise<never> => {
-    await hand?.close().catch(() => undefined);
-    sessionConn?.disconnect();
-    a11yConn?.disconnect();
-    await terminateOwned(own, { graceMs: 500, last: shellPid > 0 ? [shellPid] : [] });
-    removeStaleXwayland(logTail(shellLogFiles, 200_000));
-    unregisterEmergencyCleanup(hookEntry);
-    await rm(dir, { recursive: true, force: true });
-    const failure = error instanceof Error ? error : new Error(String(error));
-    const hint = failure.message.includes('ENOENT') ? missingPackagesHint(true) : undefined;
-    throw hint === undefined ? failure : new Error(`${failure.message}\n${hint}`, { cause: failure });
-  };
 
   try {
     // 1. The buses: the session's, and a private one where gnome-shell and the portals look for the system's.
-    await startSessionBus(dir, busAddress, env, ctx);
-    await startSessionBus(path.join(dir, 'system'), systemAddress, env, { ...ctx, logs: path.join(logs) });
-    sessionConn = await connectBus(busAddress, STARTUP_TIMEOUT_MS);
-    // What the bus activates (the portals, the a11y bus) runs in this session, not the caller's.
-    await dbusCall(sessionConn, 'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'UpdateActivationEnvironment', {
-      signature: 'a{ss}',
-      body: [{ ...session, GDK_BACKEND: 'wayland', [MARKER_VAR]: dir }],
-      timeoutMs: STARTUP_TIMEOUT_MS,
-    });
+    sessionConn = await startBuses(plan, env, { ...session, GDK_BACKEND: 'wayland', [MARKER_VAR]: dir }, ctx);
 
     // This session cannot lock (no display manager), and a banner saying so would cover the top of the
     // screen: the session's own settings turn off locking and banners (the person's are never touched).
@@ -169,14 +103,8 @@ async function startGnomeOnce(options: { width?: number; height?: number; xwayla
     ] as const)
       await run('gsettings', ['set', schema, key, value], env);
 
-    // 2. PipeWire and its session manager: screen sharing (and so the RemoteDesktop portal) needs them.
-    for (const [command, role] of [
-      ['pipewire', 'pipewire'],
-      ['wireplumber', 'wireplumber'],
-    ] as const) {
-      const spawned = await spawnLogged(command, [], env, path.join(logs, role), false);
-      track(spawned.pid, role);
-    }
+    // 2. PipeWire and its session manager.
+    await startPipeWire(plan, env);
 
     // 3. The compositor and shell, on a virtual monitor.
     if (xwayland) ensureX11SocketDir();
@@ -190,30 +118,22 @@ async function startGnomeOnce(options: { width?: number; height?: number; xwayla
     shellPid = shell.pid;
     shellLogFiles = shell.logFiles;
     track(shell.pid, 'gnome-shell');
-    const socket = path.join(xdg.XDG_RUNTIME_DIR, waylandDisplay);
-    for (const deadline = Date.now() + SHELL_START_MS; ;) {
-      if (shell.hasExited()) throw new Error(`gnome-shell exited: ${logTail(shell.logFiles)}`);
-      if (Date.now() > deadline) throw new ShellStalled(`gnome-shell did not come up within ${SHELL_START_MS} ms: ${logTail(shell.logFiles)}`);
-      const [owned] = existsSync(socket)
-        ? await dbusCall(sessionConn, 'org.freedesktop.DBus', '/org/freedesktop/DBus', 'org.freedesktop.DBus', 'NameHasOwner', {
-            signature: 's',
-            body: ['org.gnome.Mutter.RemoteDesktop'],
-          })
-        : [false];
-      if (owned === true && shellStarted(shell.logFiles)) break;
-      await sleep(50);
-    }
+    await waitForCompositor(plan, sessionConn, shell, {
+      name: 'gnome-shell',
+      busName: 'org.gnome.Mutter.RemoteDesktop',
+      timeoutMs: SHELL_START_MS,
+      ready: () => shellStarted(shell.logFiles),
+      late: (message) => new ShellStalled(message),
+    });
     // Xwayland, as in a person's session: its display and cookie, for the session's programs.
     if (xwayland) Object.assign(env, xwaylandEnv(logTail(shell.logFiles, 200_000), xdg.XDG_RUNTIME_DIR));
 
     // 4. The accessibility bus the shell asked for, and its registry.
-    const [address] = await dbusCall(sessionConn, 'org.a11y.Bus', '/org/a11y/bus', 'org.a11y.Bus', 'GetAddress', { timeoutMs: STARTUP_TIMEOUT_MS });
-    if (typeof address !== 'string' || address === '') throw new Error('org.a11y.Bus gave no address');
-    a11yConn = await connectBus(address, STARTUP_TIMEOUT_MS);
-    await startRegistry(a11yConn, address, env, ctx);
+    const a11y = await startAccessibility(sessionConn, env, ctx);
+    a11yConn = a11y.a11yConn;
 
     // 5. The shell starts in the overview: the person leaves it, as they would with Escape.
-    hand = await GnomeHand.open(busAddress);
+    hand = await GnomeHand.open(plan.busAddress);
     await hand.key(0xff1b);
     await sleep(800); // the overview's closing animation
     for (const p of collectOwned(own)) track(p.pid, p.comm);
@@ -224,13 +144,13 @@ async function startGnomeOnce(options: { width?: number; height?: number; xwayla
       dir,
       display: `wayland:${waylandDisplay}`,
       env,
-      a11yBusAddress: address,
+      a11yBusAddress: a11y.address,
       a11yConn,
       own,
       xvfbPid: shellPid,
       logs,
       detached: false,
-      hookEntry,
+      hookEntry: plan.hookEntry,
       track,
     });
     const theHand = hand;
@@ -247,7 +167,8 @@ async function startGnomeOnce(options: { width?: number; height?: number; xwayla
       },
     };
   } catch (error) {
-    return abort(error);
+    await hand?.close().catch(() => undefined);
+    return abandonSession(plan, error, { conns: [sessionConn, a11yConn], last: [shellPid], after: () => removeStaleXwayland(logTail(shellLogFiles, 200_000)) });
   }
 }
 
