@@ -19,6 +19,23 @@ const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
 const SIZE = { width: 400, height: 300 };
 const SCREEN = { x: 0, y: 0, width: 1280, height: 800 };
 
+/** What the contract expects of the portal backend on a 1280×800 session, GNOME's or KDE's. */
+export const PORTAL_EXPECT = {
+  session: 'wayland',
+  capturePath: /^portal:Screenshot$/,
+  inputPath: 'portal:RemoteDesktop',
+  screen: SCREEN,
+  primaryMonitors: 1,
+  monitorScale: 1,
+} as const;
+
+/** What the portal backend cannot do on any compositor, and why. */
+export const PORTAL_LACKS = {
+  windowCapture: 'the Screenshot portal takes the whole screen only: the backend has no captureWindow',
+  windowStack: 'Wayland tells no client where windows are or which has the focus: the backend lists none',
+  cursorReadBack: 'Wayland tells no client where the pointer is: cursor() is where the backend put it, so reading it back proves nothing',
+};
+
 /** Where the canvas's pattern is on the screen: the bounding box of its red quadrant, less the border. */
 export function findCanvas(img: CapturedImage): ScreenRect | undefined {
   let [minX, minY, maxX, maxY] = [Infinity, Infinity, -1, -1];
@@ -74,24 +91,13 @@ export async function gnomeSetup(): Promise<GnomeScreenLane> {
       canvas: { ...canvas, title: 'Overseer Canvas', pid: app.pid },
       events,
       handlePattern: /^$/,
-      expect: {
-        session: 'wayland',
-        capturePath: /^portal:Screenshot$/,
-        inputPath: 'portal:RemoteDesktop',
-        screen: SCREEN,
-        primaryMonitors: 1,
-        monitorScale: 1,
-      },
+      expect: PORTAL_EXPECT,
       namedKeyText: '\ra',
       quirks: {
         doublePressAfterPress: "GTK reports a double click's second press, then its own 2BUTTON_PRESS",
         horizontalWheelReversed: 'GTK 3 on Wayland turns a horizontal wheel detent around (gdkdevice-wayland.c: a positive discrete x is GDK_SCROLL_LEFT)',
       },
-      lacks: {
-        windowCapture: 'the Screenshot portal takes the whole screen only: the backend has no captureWindow',
-        windowStack: 'Wayland tells no client where windows are or which has the focus: the backend lists none',
-        cursorReadBack: 'Wayland tells no client where the pointer is: cursor() is where the backend put it, so reading it back proves nothing',
-      },
+      lacks: PORTAL_LACKS,
       async stop() {
         await opened.close();
         await desktop.stop();

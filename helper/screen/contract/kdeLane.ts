@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { startKdeDesktop, type KdeDesktop } from '../../../desktop/kdeDesktop.js';
 import { REPO_ROOT } from '../../../main/core/paths.js';
 import { openWaylandBackend, type WaylandScreenBackend } from '../wayland/waylandBackend.js';
-import { findCanvas } from './gnomeLane.js';
+import { findCanvas, PORTAL_EXPECT, PORTAL_LACKS } from './gnomeLane.js';
 import { gtkCanvasEvents } from './x11Lane.js';
 import { EventLog, type CanvasEvent, type ScreenLane } from './screenLane.js';
 
@@ -68,14 +68,7 @@ export async function kdeSetup(): Promise<KdeScreenLane> {
       canvas: { ...canvas, title: 'Overseer Canvas', pid: app.pid },
       events,
       handlePattern: /^$/,
-      expect: {
-        session: 'wayland',
-        capturePath: /^portal:Screenshot$/,
-        inputPath: 'portal:RemoteDesktop',
-        screen: SCREEN,
-        primaryMonitors: 1,
-        monitorScale: 1,
-      },
+      expect: PORTAL_EXPECT,
       namedKeyText: '\ra',
       quirks: {
         doublePressAfterPress: "GTK reports a double click's second press, then its own 2BUTTON_PRESS",
@@ -84,9 +77,7 @@ export async function kdeSetup(): Promise<KdeScreenLane> {
           'xdg-desktop-portal-kde 5.27 passes NotifyPointerAxisDiscrete steps to KWin as a raw axis value, so no app gets a discrete detent: the backend sends 10 steps (a smooth 1.0, one detent of distance) per detent, and the canvas asks for smooth scrolling',
       },
       lacks: {
-        windowCapture: 'the Screenshot portal takes the whole screen only: the backend has no captureWindow',
-        windowStack: 'Wayland tells no client where windows are or which has the focus: the backend lists none',
-        cursorReadBack: 'Wayland tells no client where the pointer is: cursor() is where the backend put it, so reading it back proves nothing',
+        ...PORTAL_LACKS,
         charactersBeyondLayout:
           "KWin 5.27 types only keysyms of the first layout (it drops others without a word), and the portal has no clipboard: Cyrillic, CJK and emoji on a 'us' layout are refused",
       },
