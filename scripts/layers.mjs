@@ -206,8 +206,8 @@ export const LAYERS = [
   },
   {
     folder: 'main/testing',
-    why: 'Test tools for the supervisor: fakes for unit tests, raw clients, the serve harness. They use the core as a client would, never the helper inside.',
-    may: ['protocol', 'rpc', 'main/core', 'main/testing', 'desktop'],
+    why: 'Test tools for the supervisor: fakes for unit tests, raw clients, the serve harness and its test entry of `overseer serve` (serveWithTargets.ts). They use the core as a client would, never the helper inside.',
+    may: ['protocol', 'rpc', 'main/core', 'main/commands/serve.ts', 'main/testing', 'desktop'],
     packages: [NODE, '@modelcontextprotocol/sdk', 'ws', 'dbus-next'],
     reach: 'Only tests and benches use main/testing.',
     testOnly: true,
