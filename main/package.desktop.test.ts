@@ -46,7 +46,7 @@ describe('the packed product (npm pack, npm install -g)', () => {
     const pkg = join(tmp, 'prefix', 'lib', 'node_modules', 'overseer');
     for (const file of ['bin/overseer.mjs', 'main/cli.ts', 'helper/main.ts', 'rpc/rpcPeer.ts', 'protocol/index.ts', 'dist/renderer/index.html'])
       assert.ok(existsSync(join(pkg, file)), `${file} is installed`);
-    for (const file of ['main/testing', 'main/core/supervisor.desktop.test.ts', 'bench', 'e2e/ui'])
+    for (const file of ['main/testing', 'helper/testing', 'main/core/supervisor.desktop.test.ts', 'bench', 'e2e/ui'])
       assert.ok(!existsSync(join(pkg, file)), `${file} is not installed`);
   });
 

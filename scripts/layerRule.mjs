@@ -26,6 +26,16 @@ export function layerOf(file) {
   return best;
 }
 
+/**
+ * Whether allowlist entry `entry` covers repository path `target`: the entry names the target or a
+ * folder above it, and no test-only layer lies between them (`helper` does not cover `helper/testing`).
+ */
+function covers(entry, target) {
+  if (!within(target, entry)) return false;
+  const owner = layerOf(target);
+  return owner?.testOnly !== true || within(entry, owner.folder);
+}
+
 /** The package an import specifier names (`node:*` for built-ins). */
 function packageOf(spec) {
   if (spec.startsWith('node:') || isBuiltin(spec)) return 'node:*';
@@ -50,7 +60,7 @@ export function checkImport(file, spec) {
   const target = path.posix.normalize(path.posix.join(path.posix.dirname(file), spec));
   if (target.startsWith('..')) return `${spec} leaves the repository: import only what lies in it.`;
   const may = [...layer.may, ...(test ? (layer.testsMay ?? []) : [])];
-  if (may.some((entry) => within(target, entry))) return undefined;
+  if (may.some((entry) => covers(entry, target))) return undefined;
   const owner = layerOf(target);
   const route = owner?.reach ? ` ${owner.reach}` : '';
   return `${layer.folder}/ may not import ${target}${owner ? ` (layer ${owner.folder}/)` : ''}.${route} ${layer.why} It may import: ${may.join(', ') || 'nothing of the project'}.`;

@@ -35,6 +35,17 @@ describe('import layers', () => {
     assert.match(checkImport('main/core/supervisor.desktop.test.ts', '../electron/desktopCore.js') ?? '', /may not import main\/electron/);
   });
 
+  it('keeps test code out of the product folders above it, and lets their tests import it', () => {
+    assert.match(
+      checkImport('helper/main.ts', './testing/fakeBackend.js') ?? '',
+      /helper\/ may not import helper\/testing\/fakeBackend\.js \(layer helper\/testing\/\)\. Only tests/,
+    );
+    assert.match(checkImport('helper/core/act.ts', '../testing/fakeBackend.js') ?? '', /may not import helper\/testing/);
+    assert.equal(checkImport('helper/core/act.test.ts', '../testing/fakeBackend.js'), undefined);
+    assert.equal(checkImport('helper/testing/win32ScreenDriver.ts', './win32TestWindow.js'), undefined);
+    assert.equal(checkImport('helper/main.ts', './core/backend.js'), undefined);
+  });
+
   it('checks packages, Node built-ins included', () => {
     assert.match(checkImport('main/core/supervisor.ts', 'electron') ?? '', /may not import the package electron/);
     assert.match(checkImport('renderer/features/shell/Shell.tsx', 'node:fs') ?? '', /Node built-in node:fs/);

@@ -4,12 +4,14 @@
 //
 // A file belongs to the most specific folder listed. Test files (`*.test.ts`, `*.test.tsx`) get the
 // folder's `may` plus its `testsMay`. `reach` tells a file that may not import this layer how to
-// reach it instead; the error message quotes it.
+// reach it instead; the error message quotes it. A `testOnly` layer holds test code inside a product
+// folder's tree: only an entry naming it (or a file in it) covers it, so `helper` does not reach
+// into `helper/testing`.
 
 /** Node's built-ins, with or without the `node:` prefix. */
 const NODE = 'node:*';
 
-/** @typedef {{ folder: string, why: string, may: string[], packages?: string[], testsMay?: string[], testPackages?: string[], reach?: string }} Layer */
+/** @typedef {{ folder: string, why: string, may: string[], packages?: string[], testsMay?: string[], testPackages?: string[], reach?: string, testOnly?: boolean }} Layer */
 
 /** @type {Layer[]} */
 export const LAYERS = [
@@ -53,6 +55,7 @@ export const LAYERS = [
     why: 'helper/core is backend-neutral: reading, finding, acting, budgets, shown state. Backends plug in through the Backend interface.',
     may: ['protocol', 'rpc', 'helper/core'],
     packages: [NODE, 'zod'],
+    testsMay: ['helper/testing'],
     reach: 'The supervisor reaches the helper only over RPC, through its client main/core/helperProcess.ts.',
   },
   {
@@ -98,7 +101,7 @@ export const LAYERS = [
     why: 'The screen tier: the backend-neutral ScreenBackend interface (capture, pointer, keyboard, monitors) in physical pixels, the service that binds captures and input to it, and its tests.',
     may: ['protocol', 'helper/screen'],
     packages: [NODE],
-    testsMay: ['desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    testsMay: ['helper/testing', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
     reach: 'The helper wires screen backends; everyone else reaches them over RPC.',
   },
   {
@@ -121,6 +124,7 @@ export const LAYERS = [
     why: "The Wayland screen backend through the desktop portals over D-Bus: Screenshot capture, RemoteDesktop input, the keyboard layout checked with libxkbcommon (koffi) so no typed character is silently dropped, and text beyond the layout pasted through Xwayland's shared clipboard (x11).",
     may: ['protocol', 'base', 'helper/screen'],
     packages: [NODE, 'dbus-next', 'koffi', 'x11'],
+    testsMay: ['helper/testing'],
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },
   {
@@ -144,6 +148,14 @@ export const LAYERS = [
       'main/testing/osworldServer.ts',
     ],
     packages: [NODE],
+  },
+  {
+    folder: 'helper/testing',
+    why: "The helper's test code, kept out of the package: in-memory fakes of the Backend and ScreenBackend interfaces, a private dbus-daemon for the portal tests, and the Windows screen backend's RPC driver with its painted test window (bundled for Wine by e2e/windows/lanes.ts).",
+    may: ['protocol', 'rpc', 'helper/core', 'helper/rpc', 'helper/screen', 'helper/testing'],
+    packages: [NODE, 'dbus-next', 'koffi'],
+    reach: "Only tests, contract lanes and benches use helper/testing: a test file gets it from its folder's testsMay.",
+    testOnly: true,
   },
   {
     folder: 'helper/contract',
@@ -194,10 +206,11 @@ export const LAYERS = [
   },
   {
     folder: 'main/testing',
-    why: 'Test tools for the supervisor: fakes for unit tests, raw clients, the serve harness. They use the core as a client would, never the helper inside.',
-    may: ['protocol', 'rpc', 'main/core', 'main/testing', 'desktop'],
+    why: 'Test tools for the supervisor: fakes for unit tests, raw clients, the serve harness and its test entry of `overseer serve` (serveWithTargets.ts). They use the core as a client would, never the helper inside.',
+    may: ['protocol', 'rpc', 'main/core', 'main/commands/serve.ts', 'main/testing', 'desktop'],
     packages: [NODE, '@modelcontextprotocol/sdk', 'ws', 'dbus-next'],
     reach: 'Only tests and benches use main/testing.',
+    testOnly: true,
   },
   {
     folder: 'main/electron',
@@ -257,7 +270,7 @@ export const LAYERS = [
   {
     folder: 'e2e/integration',
     why: 'Tests that join both sides in one process, to prove they agree: the helper service with the supervisor tools, the supervisor with the renderer store.',
-    may: ['protocol', 'helper/core', 'main/core', 'main/testing', 'renderer/api', 'renderer/store', 'e2e/integration'],
+    may: ['protocol', 'helper/core', 'helper/testing', 'main/core', 'main/testing', 'renderer/api', 'renderer/store', 'e2e/integration'],
     packages: [NODE],
   },
   {

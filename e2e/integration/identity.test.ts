@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HELPER_METHODS, rect, type ElementRef, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
-import { FakeBackend } from '../../helper/core/fakeBackend.js';
+import { FakeBackend } from '../../helper/testing/fakeBackend.js';
 import { HelperService } from '../../helper/core/service.js';
 import type { HelperCaller } from '../../main/core/helperSupervisor.js';
 import { AgentSession } from '../../main/core/tools/agentSession.js';

@@ -351,10 +351,7 @@ describe('a second desktop in the supervisor UI (browser lane, stand-in for ssh)
     await remote.launch('/usr/bin/python3', [FIXTURE], { waitForWindow: 'Overseer Fixture' });
     const browserLane = UI_LANES.find((l) => l.name === 'browser');
     assert.ok(browserLane);
-    ui = await browserLane.start(
-      { ...local.env, OVERSEER_TEST_REMOTE_ENV: JSON.stringify(remote.env) },
-      { nodeArgs: ['--import', 'tsx', '--import', './main/testing/standInTarget.ts'] },
-    );
+    ui = await browserLane.start({ ...local.env, OVERSEER_TEST_REMOTE_ENV: JSON.stringify(remote.env) }, { targets: 'stand-in' });
     page = ui.page;
     await page.setViewportSize({ width: 1280, height: 900 });
     agent = await httpClient(ui.mcp, `${AGENT}-2`, { tiers: ['accessibility'] });

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron, type Browser, type ElectronApplication, type Page } from 'playwright-core';
 import { REPO_ROOT } from '../../main/core/paths.js';
-import { removeDataDir, serve, type Served } from '../../main/testing/serveHarness.js';
+import { removeDataDir, serve, type Served, type ServeOptions } from '../../main/testing/serveHarness.js';
 import { electronBinary } from '../../scripts/electronBinary.mjs';
 import { launchBrowser, openUi, pageCookie, screenshot } from './browser.js';
 
@@ -42,10 +42,10 @@ export interface UiLane {
   name: 'browser' | 'electron';
   unavailable(): string | undefined;
   /**
-   * `serve` (browser lane only): how the supervisor is started, e.g. with a test's `--import` of a stand-in
+   * `serve` (browser lane only): how the supervisor is started, e.g. with a test's stand-in targets
    * (main/testing/standInTarget.ts), or on a data folder the test made (to add connections with the CLI there).
    */
-  start(env: Record<string, string | undefined>, serveOptions?: { nodeArgs?: string[]; dataDir?: string }): Promise<UiSession>;
+  start(env: Record<string, string | undefined>, serveOptions?: Pick<ServeOptions, 'nodeArgs' | 'dataDir' | 'targets'>): Promise<UiSession>;
 }
 
 const browserLane: UiLane = {

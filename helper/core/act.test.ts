@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { HelperActParams, HelperActResult, fail, rect, type ElementRef, type Selector } from '../../protocol/index.js';
 import { MAX_CANDIDATES, act } from './act.js';
 import { DispatchError } from './backend.js';
-import { FakeBackend, type FakeElement } from './fakeBackend.js';
+import { FakeBackend, type FakeElement } from '../testing/fakeBackend.js';
 
 /** A settings window with one element per kind of action, two identical OK buttons and a combo box. */
 function settings(): FakeBackend {

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HelperFindParams, rect } from '../../protocol/index.js';
 import { Deadline } from './deadline.js';
-import { FakeBackend } from './fakeBackend.js';
+import { FakeBackend } from '../testing/fakeBackend.js';
 import { findElements } from './find.js';
 import { backendSource, openSource } from './source.js';
 

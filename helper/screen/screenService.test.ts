@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OverseerError, type WindowInfo } from '../../protocol/index.js';
-import { FakeScreen } from './fakeScreenBackend.js';
+import { FakeScreen } from '../testing/fakeScreenBackend.js';
 import { ScreenService, type ScreenContext } from './screenService.js';
 import { MAX_ANSWER_BACKLOG, defaultWork } from './screenWork.js';
 

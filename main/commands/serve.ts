@@ -16,8 +16,14 @@ const log = (line: string): void => {
   process.stderr.write(`${line}\n`);
 };
 
+/** What an entry point other than the command line may give serve. */
+export interface ServeOptions {
+  /** How connections reach their desktops; the real transports when absent. Only the test entry main/testing/serveWithTargets.ts passes one. */
+  makeTarget?: TargetFactory;
+}
+
 /** `overseer serve`: the headless supervisor with the browser UI. */
-export async function serve(argv: readonly string[]): Promise<void> {
+export async function serve(argv: readonly string[], options: ServeOptions = {}): Promise<void> {
   const { flags } = parseFlags(argv, ['demo']);
   const host = String(flags.get('host') ?? '127.0.0.1');
   if (!isLoopback(host)) throw new Error(`--host ${host} is not a loopback address: Overseer never listens on the network`);
@@ -59,13 +65,11 @@ export async function serve(argv: readonly string[]): Promise<void> {
   try {
     // OVERSEER_PROGRESS_INTERVAL_MS: how often a waiting call reports progress (tests shorten it; default 5 s).
     const progress = Number(process.env['OVERSEER_PROGRESS_INTERVAL_MS']);
-    // Desktop tests stand a second private desktop in for a remote one (main/testing/standInTarget.ts, loaded with --import).
-    const standIn = (globalThis as Record<symbol, unknown>)[Symbol.for('overseer.test.standInTargets')] as TargetFactory | undefined;
     supervisor = await Supervisor.start({
       dataDir,
       helperEnv,
       log,
-      ...(typeof standIn === 'function' ? { makeTarget: standIn } : {}),
+      ...(options.makeTarget !== undefined ? { makeTarget: options.makeTarget } : {}),
       connection: { mcp_url: '', stdio_command: stdioCommand },
       ...(Number.isInteger(progress) && progress > 0 ? { progressIntervalMs: progress } : {}),
     });

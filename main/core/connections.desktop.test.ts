@@ -49,10 +49,7 @@ describe('connections: an agent acts on a second desktop, and nothing of it land
     remote = await startPrivateDesktop();
     await local.launch('/usr/bin/python3', [FIXTURE], { waitForWindow: 'Overseer Fixture' });
     await remote.launch('/usr/bin/python3', [FIXTURE], { waitForWindow: 'Overseer Fixture' });
-    s = await serve(
-      { ...local.env, OVERSEER_TEST_REMOTE_ENV: JSON.stringify(remote.env) },
-      { nodeArgs: ['--import', 'tsx', '--import', './main/testing/standInTarget.ts'] },
-    );
+    s = await serve({ ...local.env, OVERSEER_TEST_REMOTE_ENV: JSON.stringify(remote.env) }, { targets: 'stand-in' });
     ui = await UiClient.connect(s);
     agent = await httpClient(s, 'two-desktop-agent', { tiers: ['accessibility', 'screen', 'connections'] });
     localDriver = await FixtureDriver.connect(local.a11yBusAddress);

@@ -84,10 +84,7 @@ describe('an ssh connection through the real supervisor: honest receipts, and a 
       bus: remote.env['DBUS_SESSION_BUS_ADDRESS'],
       node: wrapper,
     });
-    s = await serve(
-      { ...local.env, OVERSEER_TEST_REMOTE_HELPER: bundle },
-      { dataDir, nodeArgs: ['--import', 'tsx', '--import', './main/testing/sshBundleTarget.ts'] },
-    );
+    s = await serve({ ...local.env, OVERSEER_TEST_REMOTE_HELPER: bundle }, { dataDir, targets: 'ssh-bundle' });
     ui = await UiClient.connect(s);
     agent = await httpClient(s, 'exec-agent', { tiers: ['accessibility', 'connections'] });
     const activated = await toolJson<{ active: { name: string } }>(agent, 'activate_connection', { name: 'box' });

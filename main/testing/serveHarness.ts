@@ -7,6 +7,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import WebSocket from 'ws';
 import { REPO_ROOT } from '../core/paths.js';
+import type { TestTargets } from './serveWithTargets.js';
 import {
   applyDelta,
   type Tier,
@@ -43,16 +44,30 @@ export async function signIn(link: string): Promise<string> {
   return set.split(';')[0] ?? '';
 }
 
-/** Starts `node bin/overseer.mjs serve --port 0` with the given desktop environment (`nodeArgs` go to node, e.g. --cpu-prof). */
-export async function serve(
-  env: Record<string, string | undefined>,
-  options: { dataDir?: string; token?: string; extra?: string[]; cookie?: string; nodeArgs?: string[] } = {},
-): Promise<Served> {
+/** How a test starts serve. */
+export interface ServeOptions {
+  /** The data folder; a new temporary one when absent. */
+  dataDir?: string;
+  /** The agent token; a fixed test token when absent. */
+  token?: string;
+  /** More flags for serve, e.g. the port of the serve this one replaces. */
+  extra?: string[];
+  /** The UI cookie the caller already holds for this data folder, instead of signing in again. */
+  cookie?: string;
+  /** Arguments for node itself, e.g. --cpu-prof. */
+  nodeArgs?: string[];
+  /** A test's connection targets: serve is then started through main/testing/serveWithTargets.ts instead of bin/overseer.mjs. */
+  targets?: TestTargets;
+}
+
+/** Starts `node bin/overseer.mjs serve --port 0` with the given desktop environment. */
+export async function serve(env: Record<string, string | undefined>, options: ServeOptions = {}): Promise<Served> {
   const dataDir = options.dataDir ?? (await mkdtemp(join(tmpdir(), 'overseer-data-')));
   const token = options.token ?? 'test-token-0123456789abcdef';
+  const entry = options.targets === undefined ? ['bin/overseer.mjs', 'serve'] : ['--import', 'tsx', 'main/testing/serveWithTargets.ts', options.targets];
   const child = spawn(
     process.execPath,
-    [...(options.nodeArgs ?? []), 'bin/overseer.mjs', 'serve', '--port', '0', '--data-dir', dataDir, '--token', token, ...(options.extra ?? [])],
+    [...(options.nodeArgs ?? []), ...entry, '--port', '0', '--data-dir', dataDir, '--token', token, ...(options.extra ?? [])],
     {
       cwd: REPO_ROOT,
       env,

@@ -1,14 +1,12 @@
-// Loaded into `overseer serve` with `node --import` by desktop tests: a second private desktop stands
-// in for a remote one. Every connection's helper is the real helper, started against the desktop
-// whose environment OVERSEER_TEST_REMOTE_ENV holds (JSON), and its "remote" shell is a local `sh`
-// in that environment. serve.ts picks the factory up from STAND_IN_TARGETS; nothing else sets it.
+// For desktop tests, a second private desktop stands in for a remote one. Every connection's helper
+// is the real helper, started against the desktop whose environment OVERSEER_TEST_REMOTE_ENV holds
+// (JSON), and its "remote" shell is a local `sh` in that environment. serveWithTargets.ts hands the
+// factory to `overseer serve` (its `stand-in` targets).
 import { spawn } from 'node:child_process';
 import { fail, type ConnectionConfig, type ConnectionTest } from '../../protocol/index.js';
 import { spawnHelper } from '../core/helperProcess.js';
+import type { TargetFactory } from '../core/connections/makeTarget.js';
 import type { ConnectionTarget, ExecOptions, ExecOutcome } from '../core/connections/target.js';
-
-/** Where serve.ts looks for a test's target factory. */
-export const STAND_IN_TARGETS = Symbol.for('overseer.test.standInTargets');
 
 const remoteEnv = JSON.parse(process.env['OVERSEER_TEST_REMOTE_ENV'] ?? '{}') as Record<string, string>;
 
@@ -44,7 +42,8 @@ function run(command: string, options: ExecOptions): Promise<ExecOutcome> {
   );
 }
 
-function standIn(config: ConnectionConfig): ConnectionTarget {
+/** Every connection, whatever its kind, as the stand-in desktop. */
+export const standInTargets: TargetFactory = (config: ConnectionConfig): ConnectionTarget => {
   let closed = 0;
   return {
     name: config.name,
@@ -64,6 +63,4 @@ function standIn(config: ConnectionConfig): ConnectionTarget {
       return Promise.resolve();
     },
   };
-}
-
-(globalThis as Record<symbol, unknown>)[STAND_IN_TARGETS] = standIn;
+};

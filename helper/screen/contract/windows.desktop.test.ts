@@ -1,5 +1,5 @@
 // The screen contract against the Windows backend: under Wine here (inside the Windows build of Node,
-// over helper/win32ScreenDriver.ts), on a Windows desktop in CI (.github/workflows/windows.yml);
+// over helper/testing/win32ScreenDriver.ts), on a Windows desktop in CI (.github/workflows/windows.yml);
 // and what only Windows has: its DPI awareness.
 
 import assert from 'node:assert/strict';

@@ -1,6 +1,6 @@
 // The Windows lane of the screen contract: the Win32 backend inside the Windows build of Node under
 // Wine on a private desktop (natively on Windows in CI), driven over JSON-RPC through
-// helper/win32ScreenDriver.ts, against e2e/fixtures/win32Canvas.c, whose logged Win32 messages
+// helper/testing/win32ScreenDriver.ts, against e2e/fixtures/win32Canvas.c, whose logged Win32 messages
 // (screen coordinates) are normalized here.
 
 import { mkdtempSync, rmSync } from 'node:fs';
@@ -109,7 +109,7 @@ export async function windowsSetup(): Promise<WindowsScreenLane> {
       await new Promise((r) => setTimeout(r, 10));
     }
     if (ready['x'] !== CANVAS_RECT.x || ready['y'] !== CANVAS_RECT.y) throw new Error(`the canvas is not at its place: ${JSON.stringify(ready)}`);
-    const driver = spawnHelper({ ...process.env, ...desktop?.env }, l.scriptCommand('helper/win32ScreenDriver.ts', join(dir, 'screen-driver.log')));
+    const driver = spawnHelper({ ...process.env, ...desktop?.env }, l.scriptCommand('helper/testing/win32ScreenDriver.ts', join(dir, 'screen-driver.log')));
     return {
       screen: rpcScreen(driver),
       // Under Wine the lane launched wine, whose Linux pid is not the canvas's Windows one.
@@ -137,7 +137,7 @@ export async function windowsSetup(): Promise<WindowsScreenLane> {
       coverCanvas: () => {
         l.launch(l.fixtureExe, ['--rows', '5']);
       },
-      // A window of the driver's own process that paints the canvas pattern (win32TestWindow.ts says why).
+      // A window of the driver's own process that paints the canvas pattern (helper/testing/win32TestWindow.ts says why).
       openOwnWindow: async (x, y) => String(await driver.peer.request('openTestWindow', [x, y], { timeoutMs: 60_000 })),
       canvasHandle: String(ready['frame']),
       native,

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import dbus from 'dbus-next';
 import { PORTAL, PortalBus, waitFor } from './portalBus.js';
-import { startPrivateBus, type Bus, type PrivateBus } from './privateBus.js';
+import { startPrivateBus, type Bus, type PrivateBus } from '../../testing/privateBus.js';
 
 const signal = (path: string, destination: string, code: number, uri: string): dbus.Message =>
   new dbus.Message({

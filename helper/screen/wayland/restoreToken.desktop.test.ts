@@ -12,7 +12,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { after, before, describe, it } from 'node:test';
 import dbus from 'dbus-next';
 import { PORTAL, PortalBus } from './portalBus.js';
-import { startPrivateBus, type Bus, type PrivateBus } from './privateBus.js';
+import { startPrivateBus, type Bus, type PrivateBus } from '../../testing/privateBus.js';
 import { RemoteDesktopPortal } from './remoteDesktopPortal.js';
 import { TOKEN_FILE, tokenFile } from './tokenFile.js';
 

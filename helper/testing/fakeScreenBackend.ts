@@ -1,7 +1,7 @@
 // An in-memory ScreenBackend for unit tests of the screen service's logic (binding, masking,
 // exclusion): a pixel buffer to paint, a window stack to arrange, and a log of what was dispatched.
 // The real backends are tested against real servers (the screen contract, helper/screen/contract/).
-import type { CapturedImage, Monitor, NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
+import type { CapturedImage, Monitor, NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from '../screen/screenBackend.js';
 
 export class FakeScreen implements ScreenBackend {
   readonly name = 'fake';

@@ -11,9 +11,9 @@ import {
   type Truncation,
   type WindowInfo,
 } from '../../protocol/index.js';
-import { supports, type Backend, type DispatchResult, type NativeNode, type TreeSource, type WindowHandle } from './backend.js';
-import type { Deadline } from './deadline.js';
-import { setValueRoute } from './setValue.js';
+import { supports, type Backend, type DispatchResult, type NativeNode, type TreeSource, type WindowHandle } from '../core/backend.js';
+import type { Deadline } from '../core/deadline.js';
+import { setValueRoute } from '../core/setValue.js';
 
 /** One element of the fake window as a test writes it; its key in the tree is its native identity. */
 export interface FakeElement {

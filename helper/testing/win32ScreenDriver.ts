@@ -5,13 +5,13 @@
 // `dpi` (what DPI awareness open obtained) and `openTestWindow` (a painted window of this process). The helper itself serves the
 // backend through helper/screenWiring.ts; this entry exists for the screen contract's Windows lane (helper/screen/contract/windowsLane.ts).
 
-import { fail, OverseerError } from '../protocol/index.js';
-import { RpcPeer } from '../rpc/rpcPeer.js';
-import { StreamTransport } from '../rpc/stdioTransport.js';
-import { FdTransport } from './rpc/fdTransport.js';
-import type { CapturedImage, MouseButton, ScreenRect, ScrollDirection } from './screen/screenBackend.js';
-import { openWin32ScreenBackend, type Win32ScreenBackend } from './screen/win32/win32Backend.js';
-import { openTestWindow, type TestWindow } from './screen/win32/win32TestWindow.js';
+import { fail, OverseerError } from '../../protocol/index.js';
+import { RpcPeer } from '../../rpc/rpcPeer.js';
+import { StreamTransport } from '../../rpc/stdioTransport.js';
+import { FdTransport } from '../rpc/fdTransport.js';
+import type { CapturedImage, MouseButton, ScreenRect, ScrollDirection } from '../screen/screenBackend.js';
+import { openWin32ScreenBackend, type Win32ScreenBackend } from '../screen/win32/win32Backend.js';
+import { openTestWindow, type TestWindow } from './win32TestWindow.js';
 
 const METHODS = [
   'capabilities',
