@@ -14,5 +14,7 @@ export * from './tiers.js';
 export * from './tools.js';
 export * from './talk.js';
 export * from './uiChannel.js';
+export * from './approvalCard.js';
+export * from './unreachable.js';
 export * from './readResultCheck.js';
 export * from './hiddenChars.js';

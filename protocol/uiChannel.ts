@@ -1,12 +1,13 @@
 import { z } from 'zod';
-import { ConnectionConfig, ConnectionInfo, ConnectionRef, ConnectionTest, ExecEnd, MAX_REMOTE_COMMAND } from './connections.js';
+import { ConnectionConfig, ConnectionInfo, ConnectionRef, ConnectionTest, ExecEnd } from './connections.js';
 import { Element, WindowInfo } from './elements.js';
 import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
 import { ImageRect, ScreenTransform } from './screen.js';
-import { ScreenCard, ScreenConsent, ScreenConsentParams, ScreenInputDetail } from './screenRpc.js';
-import { HandoffCardInfo, QuestionCardInfo, TALK_LIMITS } from './talk.js';
-import { AnyAction, Decision, Receipt } from './tools.js';
+import { ScreenConsent, ScreenConsentParams } from './screenRpc.js';
+import { TALK_LIMITS } from './talk.js';
+import { AnyAction, Receipt } from './tools.js';
+import { CardPictureKind, HeldApproval, PendingApproval } from './approvalCard.js';
 
 /** The UI's page title: `Overseer`, or `(N) Overseer` while N approvals wait. */
 export function uiTitle(pending: number): string {
@@ -109,88 +110,6 @@ export const AgentInfo = z.object({
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
-/** What a card of the queue is: a changing action, an agent's question (`ask`) or its handoff (docs/supervision.md#questions-and-handoffs). */
-export const QueueAction = z.union([AnyAction, z.enum(['ask', 'handoff', 'remote_exec', 'add_connection'])]);
-export type QueueAction = z.infer<typeof QueueAction>;
-
-/** Whether a card is a question or a handoff (no rule ever decides those; approve and deny do not apply). */
-export function isTalkCard(item: { action: QueueAction }): item is { action: 'ask' | 'handoff' } {
-  return item.action === 'ask' || item.action === 'handoff';
-}
-
-/** An action (or an agent's question or handoff) waiting for a person's decision. */
-export const PendingApproval = z.object({
-  approval_id: z.string(),
-  receipt_id: z.string(),
-  session: z.string(),
-  agent: z.string(),
-  action: QueueAction,
-  /** A question card (`ask`): the question and the choices offered. */
-  question: QuestionCardInfo.optional(),
-  /** A handoff card: why the agent hands over, and how many inputs wait meanwhile. */
-  handoff: HandoffCardInfo.optional(),
-  /** Where the action lands: the connection's name, kind and host or URL (docs/connections.md). Absent on cards made before connections: local. */
-  connection: ConnectionRef.optional(),
-  /** A remote_exec card: the exact command, and how long it may run. */
-  remote_exec: z.object({ command: z.string().max(MAX_REMOTE_COMMAND), timeout_ms: z.number().int() }).optional(),
-  /** An add_connection card: exactly the entry that would be added (enabled once approved). */
-  add_connection: ConnectionConfig.optional(),
-  /** set_value text; masked for password fields. */
-  text: z.string().optional(),
-  /** The element's current value, for the diff (absent for password fields). */
-  current_value: z.string().optional(),
-  /** How the action will run where the element's own interface cannot carry it (set_value by typing: focus, select, type). */
-  method: z.string().max(300).optional(),
-  password: z.boolean(),
-  /** The element acted on (element_act); a screen input has `screen` instead. */
-  target: Element.optional(),
-  /** Ancestors root first, as `role "name"`. */
-  ancestor_path: z.array(z.string()),
-  window: WindowInfo.optional(),
-  /** A screen input: the picture it was planned on with the input marked, and where it lands. */
-  screen: z.object({ card: ScreenCard, detail: ScreenInputDetail }).optional(),
-  /** element_act: the target window as it looked when checked, the element outlined (planned false). */
-  picture: ScreenCard.optional(),
-  /** Why the card has no picture, when the screen tier could not take one. */
-  picture_unavailable: z.string().max(500).optional(),
-  created_at: z.string(),
-  expires_at: z.string(),
-  /** Words in the target or its ancestors that deserve a second look (Delete, Send, Pay…). */
-  risk_hints: z.array(z.string()),
-});
-export type PendingApproval = z.infer<typeof PendingApproval>;
-
-/** The hint on a card whose focus or scroll may select what it lands on (docs/supervision.md#view-only-actions). */
-export const SELECTION_HINT = 'Selection follows focus';
-/** The hint on a card a session rule would have allowed but cannot cover: keys or text that can leave what it names. */
-export const RULE_SCOPE_HINT = 'Beyond the session rule';
-
-/** What a card acts on, for rules, notifications and lists: its application, a key rules bind to, and a label people read. */
-export function cardSubject(item: PendingApproval): { app: string; key: string; label: string } {
-  const screen = item.screen?.detail;
-  if (screen !== undefined) {
-    const el = screen.element;
-    const where = screen.physical !== undefined ? `${screen.physical.x},${screen.physical.y}` : 'the focused window';
-    return {
-      app: screen.window?.app ?? '',
-      key: el?.key ?? screen.window?.handle ?? 'screen',
-      label:
-        el !== undefined
-          ? `${el.role}${el.name !== undefined ? ` "${el.name}"` : ''}`
-          : `${where}${screen.window !== undefined ? ` in "${screen.window.title}"` : ''}`,
-    };
-  }
-  const t = item.target;
-  return { app: item.window?.app ?? '', key: t?.key ?? '', label: t === undefined ? '' : `${t.role}${t.name !== undefined ? ` "${t.name}"` : ''}` };
-}
-
-/** An action a person (or a rule) approved that the pause holds: it runs on resume unless cancelled. */
-export const HeldApproval = PendingApproval.extend({
-  decision: Decision,
-  held_since: z.string(),
-});
-export type HeldApproval = z.infer<typeof HeldApproval>;
-
 /**
  * A change of the pending or held list as the UI channel sends it (docs/architecture.md#ui-channel):
  * the items that joined (their pictures left out: fetch one with `card_picture`) and the ids that
@@ -212,31 +131,6 @@ export function applyDelta<T extends { approval_id: string }>(list: readonly T[]
   const present = new Set(out.map((x) => x.approval_id));
   for (const a of delta.added) if (!present.has(a.approval_id) && !gone.has(a.approval_id)) out.push(a);
   return out;
-}
-
-/**
- * A card as the UI channel carries it: the same card with its pictures' pixels left out (an empty
- * `picture`); the UI asks for them by id (`card_picture`) when it shows the card.
- */
-export function withoutPictures<T extends PendingApproval>(item: T): T {
-  const out: T = { ...item };
-  if (item.picture !== undefined) out.picture = { ...item.picture, picture: '' };
-  if (item.screen !== undefined) {
-    const card = item.screen.card;
-    out.screen = { ...item.screen, card: { ...card, picture: '', ...(card.crop !== undefined ? { crop: { ...card.crop, picture: '' } } : {}) } };
-  }
-  return out;
-}
-
-/** Which of a card's pictures: the element card's window (`picture`), a screen card's screenshot (`screen`) or its full-resolution crop (`crop`). */
-export const CardPictureKind = z.enum(['picture', 'screen', 'crop']);
-export type CardPictureKind = z.infer<typeof CardPictureKind>;
-
-/** The pixels of one of a card's pictures, or undefined when it has none of that kind. */
-export function cardPicture(item: PendingApproval, which: CardPictureKind): string | undefined {
-  if (which === 'picture') return item.picture?.picture;
-  if (which === 'screen') return item.screen?.card.picture;
-  return item.screen?.card.crop?.picture;
 }
 
 /** Whether the tree the person sees is the application's current state. */

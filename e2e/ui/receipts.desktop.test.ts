@@ -79,7 +79,7 @@ describe('receipts a person reads', () => {
     // 1. Approved by the person, who also allows it for the session on that element.
     const a1 = await carded(
       () => act({ selector: { automation_id: 'counter' }, action: 'invoke' }),
-      (p) => p.target?.automation_id === 'counter',
+      (p) => p.kind === 'element' && p.target.automation_id === 'counter',
     );
     await ui.command('approve', { approval_id: a1.card.approval_id, allow: { scope: 'element' } });
     answers['approved'] = await a1.answer;

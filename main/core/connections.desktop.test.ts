@@ -8,6 +8,7 @@ import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
 import { REPO_ROOT } from './paths.js';
+import { cardIs } from '../testing/cards.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 type Answer<T> = T & { error?: { code: string; detail: string; data?: Record<string, unknown> } };
@@ -32,8 +33,8 @@ describe('connections: an agent acts on a second desktop, and nothing of it land
   let remoteObservation = '';
   let remoteShot = '';
 
-  const card = (test: (p: PendingApproval) => boolean, since: number): Promise<PendingApproval> =>
-    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test), 20_000, since).then((list) => list.find(test) as PendingApproval);
+  const card = <C extends PendingApproval>(test: (p: PendingApproval) => p is C, since: number): Promise<C> =>
+    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test), 20_000, since).then((list) => list.find(test) as C);
   const fixtureWindow = async (): Promise<string> =>
     (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ?? '';
   const journal = async (): Promise<Record<string, unknown>[]> => {
@@ -74,7 +75,7 @@ describe('connections: an agent acts on a second desktop, and nothing of it land
       { name: 'second', kind: 'ssh', host: 'second-desktop', user: 'ann' },
       { timeout: 60_000 },
     );
-    const c = await card((p) => p.action === 'add_connection', since);
+    const c = await card(cardIs('add_connection'), since);
     assert.deepEqual(c.add_connection, { name: 'second', kind: 'ssh', enabled: true, host: 'second-desktop', user: 'ann' });
     await assert.rejects(ui.command('approve', { approval_id: c.approval_id, allow: { scope: 'app' } }), /no session rule covers add_connection/);
     await ui.command('approve', { approval_id: c.approval_id });
@@ -113,7 +114,10 @@ describe('connections: an agent acts on a second desktop, and nothing of it land
     assert.ok(remoteTarget !== '');
     const since = ui.mark();
     const act = toolJson<Receipt>(agent, 'element_act', { target: remoteTarget, action: 'set_value', text: 'Remote Rita' }, { timeout: 60_000 });
-    const c = await card((p) => p.action === 'set_value', since);
+    const c = await card(
+      cardIs('element', (p) => p.action === 'set_value'),
+      since,
+    );
     assert.deepEqual(c.connection, { name: 'second', kind: 'ssh', where: 'ann@second-desktop' }, 'the card says where it lands');
     await ui.command('approve', { approval_id: c.approval_id });
     const receipt = await act;
@@ -158,14 +162,14 @@ describe('connections: an agent acts on a second desktop, and nothing of it land
     await toolJson(agent, 'activate_connection', { name: 'second' });
     let since = ui.mark();
     const denied = toolJson<Answer<RemoteExecResult>>(agent, 'remote_exec', { command: 'echo should-not-run' }, { timeout: 60_000 });
-    let c = await card((p) => p.action === 'remote_exec', since);
+    let c = await card(cardIs('remote_exec'), since);
     assert.deepEqual(c.remote_exec, { command: 'echo should-not-run', timeout_ms: 30_000 });
     assert.deepEqual(c.connection, { name: 'second', kind: 'ssh', where: 'ann@second-desktop' });
     await ui.command('deny', { approval_id: c.approval_id });
     assert.equal((await denied).error?.code, 'denied');
     since = ui.mark();
     const ran = toolJson<RemoteExecResult>(agent, 'remote_exec', { command: 'echo "$DISPLAY"; echo oops >&2; exit 3' }, { timeout: 60_000 });
-    c = await card((p) => p.action === 'remote_exec', since);
+    c = await card(cardIs('remote_exec'), since);
     await ui.command('approve', { approval_id: c.approval_id });
     const r = await ran;
     assert.equal(r.exit_code, 3);
@@ -200,7 +204,10 @@ describe('connections: an agent acts on a second desktop, and nothing of it land
       { window: remoteWin, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'approved after disable' },
       { timeout: 60_000 },
     );
-    const c = await card((p) => p.action === 'set_value', since);
+    const c = await card(
+      cardIs('element', (p) => p.action === 'set_value'),
+      since,
+    );
     await ui.command('connection_set_enabled', { name: 'second', enabled: false });
     await ui.command('approve', { approval_id: c.approval_id });
     const refused = await late;

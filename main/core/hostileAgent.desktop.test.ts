@@ -9,13 +9,23 @@ import type WebSocket from 'ws';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { SCREEN_TOOL_NAMES, TALK_TOOL_NAMES, TOOL_NAMES, type AgentInfo, type PendingApproval, type Receipt, type UiSnapshot } from '../../protocol/index.js';
+import {
+  SCREEN_TOOL_NAMES,
+  TALK_TOOL_NAMES,
+  TOOL_NAMES,
+  type AgentInfo,
+  type CardKind,
+  type PendingApproval,
+  type Receipt,
+  type UiSnapshot,
+} from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { mcpMessage, rawHttp, rawMcpSession, rawWs } from '../testing/rawClients.js';
 import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
+import { cardIs, type CardOf } from '../testing/cards.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const INIT = JSON.stringify({
@@ -66,8 +76,10 @@ describe('as a hostile agent: nothing but the person decides', () => {
   let win: string;
   let since = 0;
 
-  const pendingCard = (test: (p: PendingApproval) => boolean): Promise<PendingApproval> =>
-    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test), 15_000, since).then((list) => list.find(test) as PendingApproval);
+  const pendingCard = <K extends CardKind>(kind: K, test?: (p: CardOf<K>) => boolean): Promise<CardOf<K>> => {
+    const is = cardIs(kind, test);
+    return ui.waitFor<PendingApproval[]>('pending', (list) => list.some(is), 15_000, since).then((list) => list.find(is) as CardOf<K>);
+  };
   const act = (client: Client, args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => {
     since = ui.mark();
     return toolJson<Receipt>(client, 'element_act', { window: win, ...args }, { timeout: 120_000 });
@@ -116,7 +128,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
 
   it('1. the agent credential opens no part of the UI channel, so the agent cannot approve its own action', async () => {
     const answer = act(agent, { selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'agent wrote this' });
-    const card = await pendingCard((p) => p.target?.automation_id === 'name_entry');
+    const card = await pendingCard('element', (p) => p.target.automation_id === 'name_entry');
     const ws = `${s.origin.replace(/^http/, 'ws')}/ui`;
     const approveFrame = JSON.stringify({ type: 'command', id: 1, command: 'approve', params: { approval_id: card.approval_id, allow: { scope: 'app' } } });
     const tryApprove = (w: WebSocket): void => w.send(approveFrame);
@@ -201,7 +213,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
 
   it('2. an approval binds the value the card showed: a person typing meanwhile makes it refuse, and their text stays', async () => {
     const answer = act(agent, { selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'X' });
-    const card = await pendingCard((p) => p.target?.automation_id === 'name_entry' && p.text === 'X');
+    const card = await pendingCard('element', (p) => p.target.automation_id === 'name_entry' && p.text === 'X');
     assert.equal(card.current_value, 'Alice');
     await driver.setText('name_entry', 'typed by the person');
     await ui.command('approve', { approval_id: card.approval_id });
@@ -215,7 +227,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
 
   it('2. …and the checked state the card showed: a toggle approved after the person toggled refuses', async () => {
     const answer = act(agent, { selector: { automation_id: 'subscribe' }, action: 'toggle' });
-    const card = await pendingCard((p) => p.target?.automation_id === 'subscribe');
+    const card = await pendingCard('element', (p) => p.target.automation_id === 'subscribe');
     const before = card.target?.state.checked;
     await driver.click('subscribe');
     await ui.command('approve', { approval_id: card.approval_id });
@@ -234,7 +246,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
     await client.connect(transport);
     await activateTiers(client);
     const answer = act(client, { selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'from a departed agent' }).catch(() => undefined);
-    const card = await pendingCard((p) => p.agent === 'departing-agent');
+    const card = await pendingCard('element', (p) => p.agent === 'departing-agent');
     const gone = ui.mark();
     await transport.terminateSession();
     await ui.waitFor<PendingApproval[]>('pending', (list) => !list.some((p) => p.approval_id === card.approval_id), 5000, gone);
@@ -260,7 +272,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
     );
     await activateTiers(client);
     const answer = act(client, { selector: { automation_id: 'counter' }, action: 'invoke' }).catch(() => undefined);
-    const card = await pendingCard((p) => p.agent === 'bridge-agent');
+    const card = await pendingCard('element', (p) => p.agent === 'bridge-agent');
     const gone = ui.mark();
     await client.close();
     await ui.waitFor<PendingApproval[]>('pending', (list) => !list.some((p) => p.approval_id === card.approval_id), 5000, gone);
@@ -273,7 +285,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
     try {
       const leaver = await httpClient(s, 'leaves-without-delete');
       const answer = act(leaver, { selector: { automation_id: 'counter' }, action: 'invoke' }).catch(() => undefined);
-      const card = await pendingCard((p) => p.agent === 'leaves-without-delete');
+      const card = await pendingCard('element', (p) => p.agent === 'leaves-without-delete');
       await leaver.close(); // aborts its requests; sends no DELETE
       await answer;
       for (let i = 0; i < 80; i++) {
@@ -410,7 +422,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
         .slice(since)
         .filter((e) => e.event === 'pending')
         .flatMap((e) => e.data as PendingApproval[]);
-      assert.ok(!cards.some((p) => p.window?.title === disguise), 'no card was ever made for the UI window');
+      assert.ok(!cards.some(cardIs('element', (p) => p.window.title === disguise)), 'no card was ever made for the UI window');
     } finally {
       await app.stop();
     }
@@ -437,7 +449,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
     // Both calls would outlast this client's 10 s timeout (approval waits 45 s, the find 15 s): only a braked answer ends them in time.
     since = ui.mark();
     const waiting = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'counter' }, action: 'invoke' }, { timeout: 10_000 });
-    await pendingCard((p) => p.target?.automation_id === 'counter');
+    await pendingCard('element', (p) => p.target.automation_id === 'counter');
     const reading = toolJson<{ error?: { code: string } }>(
       agent,
       'element_find',

@@ -9,6 +9,7 @@ import { peerCell, peerPing, peerRead, peerWatch, type PeerWindow } from '../../
 import { startOffice, type LaunchedOffice } from '../../e2e/realApps/realApps.js';
 import { realAppsLayout, startRealAppsWindowManager } from '../../e2e/realApps/windows.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
+import { expectCard, type CardOf } from '../testing/cards.js';
 
 const SCREEN = { width: 1280, height: 800 };
 const PARAGRAPHS = ['Shopping list', 'Please remember the milk.', ...Array.from({ length: 12 }, (_, i) => `Line ${i + 1}: lorem ipsum dolor sit amet.`)];
@@ -39,11 +40,11 @@ describe('LibreOffice Calc and Writer, through the real supervisor', () => {
   const ids = new Map<string, string>();
   const win = (w: PeerWindow): string => ids.get(w.title) ?? assert.fail(`${w.title} is listed`);
 
-  const approved = async (args: Record<string, unknown>): Promise<{ card: PendingApproval; receipt: Receipt }> => {
+  const approved = async (args: Record<string, unknown>): Promise<{ card: CardOf<'element'>; receipt: Receipt }> => {
     const since = ui.mark();
     const answer = toolJson<Receipt>(agent, 'element_act', args, { timeout: 120_000 });
     const list = await ui.waitFor<PendingApproval[]>('pending', (l) => l.length > 0, 30_000, since);
-    const card = list[0] as PendingApproval;
+    const card = expectCard(list[0], 'element');
     await ui.command('approve', { approval_id: card.approval_id });
     const receipt = await answer;
     assert.equal(receipt.decision?.verdict, 'approved', JSON.stringify(receipt.refusal ?? receipt.error));

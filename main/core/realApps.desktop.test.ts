@@ -16,6 +16,7 @@ import {
 } from '../../e2e/realApps/realApps.js';
 import { realAppsLayout, startRealAppsWindowManager } from '../../e2e/realApps/windows.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../testing/serveHarness.js';
+import { expectCard, type CardOf } from '../testing/cards.js';
 
 const SCREEN = { width: 1280, height: 800 };
 const NOTES = 'Dear diary,\nremember the milk.\n';
@@ -44,11 +45,11 @@ describe('the applications people use, through the real supervisor', () => {
   const peerWindow = (app: LaunchedRealApp): PeerWindow => ({ app: app.appName, title: app.title });
 
   /** An element_act a person approves: the card it showed, and the receipt. */
-  const approved = async (args: Record<string, unknown>): Promise<{ card: PendingApproval; receipt: Receipt }> => {
+  const approved = async (args: Record<string, unknown>): Promise<{ card: CardOf<'element'>; receipt: Receipt }> => {
     const since = ui.mark();
     const answer = toolJson<Receipt>(agent, 'element_act', args, { timeout: 120_000 });
     const list = await ui.waitFor<PendingApproval[]>('pending', (l) => l.length > 0, 30_000, since);
-    const card = list[0] as PendingApproval;
+    const card = expectCard(list[0], 'element');
     await ui.command('approve', { approval_id: card.approval_id });
     const receipt = await answer;
     assert.equal(receipt.decision?.verdict, 'approved', JSON.stringify(receipt.refusal ?? receipt.error));

@@ -15,6 +15,7 @@ import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served
 import { exportJournal } from './journal/index.js';
 import { REPO_ROOT } from './paths.js';
 import { warp } from '../testing/pointer.js';
+import { cardIs, type CardOf } from '../testing/cards.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
 const WX = 100;
@@ -70,16 +71,16 @@ describe('the screen tier through the real server', () => {
     return { answer: r.structuredContent as ScreenshotAnswer, png: decodePng(Buffer.from(image?.data ?? '', 'base64')) };
   };
   /** Starts an input call and returns its card once the UI shows it. */
-  const carded = async (name: string, args: Record<string, unknown>): Promise<{ card: PendingApproval; answer: Promise<Receipt> }> => {
+  const carded = async (name: string, args: Record<string, unknown>): Promise<{ card: CardOf<'screen'>; answer: Promise<Receipt> }> => {
     const since = ui.mark();
     const answer = toolJson<Receipt>(agent, name, args, { timeout: 60_000 });
     const list = await Promise.race([
-      ui.waitFor<PendingApproval[]>('pending', (l) => l.some((p) => p.action !== undefined && p.screen !== undefined), 15_000, since),
+      ui.waitFor<PendingApproval[]>('pending', (l) => l.some(cardIs('screen')), 15_000, since),
       answer.then((a) => {
         throw new Error(`answered before a card: ${JSON.stringify(a)}`);
       }),
     ]);
-    return { card: list.find((p) => p.screen !== undefined) as PendingApproval, answer };
+    return { card: list.find(cardIs('screen')) as CardOf<'screen'>, answer };
   };
   const approve = (card: PendingApproval): Promise<unknown> => ui.command('approve', { approval_id: card.approval_id });
 
@@ -292,7 +293,7 @@ describe('the screen tier through the real server', () => {
     const text = 'aZ ж中😀';
     const { card, answer } = await carded('type_text', { text });
     assert.equal(card.text, text);
-    assert.equal(card.screen?.card.planned, false, 'keys name no screenshot: the card shows a capture made for it');
+    assert.equal(card.screen.card.planned, false, 'keys name no screenshot: the card shows a capture made for it');
     await approve(card);
     assert.equal((await answer).outcome, 'completed');
     const typed = await until(() => {
@@ -306,7 +307,7 @@ describe('the screen tier through the real server', () => {
     assert.equal(typed, text);
     const mid = events(desktop).length;
     const combo = await carded('key', { keys: 'ctrl+shift+Return esc' });
-    assert.equal(combo.card.screen?.detail.keys, 'ctrl+shift+Return Escape');
+    assert.equal(combo.card.screen.detail.keys, 'ctrl+shift+Return Escape');
     await approve(combo.card);
     assert.equal((await combo.answer).outcome, 'completed');
     await until(
@@ -343,7 +344,7 @@ describe('the screen tier through the real server', () => {
     const mid = events(desktop).length;
     const drag = await carded('left_click_drag', { x: 90, y: 70, to_x: 150, to_y: 110 });
     assert.deepEqual(
-      [drag.card.screen?.card.point, drag.card.screen?.card.to],
+      [drag.card.screen.card.point, drag.card.screen.card.to],
       [
         { x: 90, y: 70 },
         { x: 150, y: 110 },
@@ -367,7 +368,7 @@ describe('the screen tier through the real server', () => {
 
     const third = events(desktop).length;
     const scroll = await carded('scroll', { x: 120, y: 90, direction: 'down', amount: 4 });
-    assert.equal(scroll.card.screen?.card.direction, 'down');
+    assert.equal(scroll.card.screen.card.direction, 'down');
     await approve(scroll.card);
     assert.equal((await scroll.answer).outcome, 'completed');
     const wheel = imageToPhysical(answer, 120, 90);
@@ -382,7 +383,7 @@ describe('the screen tier through the real server', () => {
 
     const fourth = events(desktop).length;
     const raw = await carded('click', { x: WX + 399, y: WY + 299, raw: true, button: 'right' });
-    assert.equal(raw.card.screen?.card.planned, false, 'raw names no screenshot: the card shows one made for it');
+    assert.equal(raw.card.screen.card.planned, false, 'raw names no screenshot: the card shows one made for it');
     await approve(raw.card);
     const r = await raw.answer;
     assert.equal(r.outcome, 'completed');
@@ -478,7 +479,7 @@ describe('the screen tier through the real server', () => {
       const since = ui.mark();
       const act = toolJson<Receipt>(agent, 'element_act', { window: fixture.window, selector: { automation_id: 'password' }, action: 'set_value', text: 'x' });
       const cards = await ui.waitFor<PendingApproval[]>('pending', (l) => l.some((p) => p.action === 'set_value'), 15_000, since);
-      const elementCard = cards.find((p) => p.action === 'set_value');
+      const elementCard = cards.find(cardIs('element', (p) => p.action === 'set_value'));
       const picture = elementCard?.picture;
       assert.ok(picture !== undefined, `no picture: ${elementCard?.picture_unavailable ?? ''}`);
       assert.equal(picture.picture, '', 'the card reaches the UI without its pixels');

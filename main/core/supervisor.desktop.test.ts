@@ -13,6 +13,7 @@ import {
   TALK_TOOL_NAMES,
   TOOL_NAMES,
   type Element,
+  type CardKind,
   type PendingApproval,
   type Receipt,
   type ScreenToolName,
@@ -24,6 +25,7 @@ import { REPO_ROOT } from './paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal, verifyJournal } from './journal/index.js';
+import { cardIs, type CardOf } from '../testing/cards.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
@@ -37,8 +39,10 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   let since = 0;
   /** A pending card that appeared after the last act() began (older cards were already answered). */
-  const pendingCard = (test: (p: PendingApproval) => boolean = () => true): Promise<PendingApproval> =>
-    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test), 15_000, since).then((list) => list.find(test) as PendingApproval);
+  const pendingCard = <K extends CardKind>(kind: K, test?: (p: CardOf<K>) => boolean): Promise<CardOf<K>> => {
+    const is = cardIs(kind, test);
+    return ui.waitFor<PendingApproval[]>('pending', (list) => list.some(is), 15_000, since).then((list) => list.find(is) as CardOf<K>);
+  };
   const act = (args: Record<string, unknown>): Promise<Receipt & { error?: { code: string } }> => {
     since = ui.mark();
     return toolJson<Receipt>(agent, 'element_act', { window: win, ...args }, { timeout: 120_000 });
@@ -173,7 +177,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     const target = read.elements?.find((e) => e.automation_id === 'name_entry')?.target;
     assert.ok(target);
     const answer = act({ target, action: 'set_value', text: 'Approved Anna' });
-    const card = await pendingCard((p) => p.action === 'set_value');
+    const card = await pendingCard('element', (p) => p.action === 'set_value');
     assert.equal(card.text, 'Approved Anna');
     assert.equal(card.current_value, 'Delta Dora');
     assert.equal(card.target?.automation_id, 'name_entry');
@@ -218,7 +222,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       timeout: 60_000,
       onprogress: (p) => seen.push(p.progress),
     });
-    const card = await pendingCard((p) => p.target?.automation_id === 'counter');
+    const card = await pendingCard('element', (p) => p.target.automation_id === 'counter');
     // The serve above reports progress every 200 ms: wait for notifications to arrive, then decide.
     for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
     await ui.command('approve', { approval_id: card.approval_id });
@@ -275,7 +279,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     await driver.setText('name_entry', 'Changed outside');
     await ui.waitFor<{ elements: Element[] }>('tree', (t) => valueIn(t.elements, 'name_entry') === 'Changed outside', 10_000, outside);
     const answer = act({ selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'Changed by the agent' });
-    const card = await pendingCard((p) => p.target?.automation_id === 'name_entry');
+    const card = await pendingCard('element', (p) => p.target.automation_id === 'name_entry');
     const approved = ui.mark();
     await ui.command('approve', { approval_id: card.approval_id });
     assert.equal((await answer).verification, 'verified');
@@ -305,7 +309,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('approve and allow for the session: the same action on the same element then runs without asking', async () => {
     const first = act({ selector: { automation_id: 'dup_b' }, action: 'invoke' });
-    const card = await pendingCard((p) => p.target?.automation_id === 'dup_b');
+    const card = await pendingCard('element', (p) => p.target.automation_id === 'dup_b');
     await ui.command('approve', { approval_id: card.approval_id, allow: { scope: 'element' } });
     assert.equal((await first).outcome, 'completed');
     const again = await act({ selector: { automation_id: 'dup_b' }, action: 'invoke' });
@@ -313,7 +317,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     assert.equal(again.decision?.verdict, 'auto');
     assert.match(again.decision?.note ?? '', /rule/);
     const other = act({ selector: { automation_id: 'dup_a' }, action: 'invoke' });
-    const otherCard = await pendingCard((p) => p.target?.automation_id === 'dup_a');
+    const otherCard = await pendingCard('element', (p) => p.target.automation_id === 'dup_a');
     await ui.command('deny', { approval_id: otherCard.approval_id });
     assert.equal((await other).refusal?.code, 'denied', 'the rule covers that element only');
   });
@@ -337,7 +341,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('passes a denial reason to the agent', async () => {
     const answer = act({ selector: { automation_id: 'counter' }, action: 'invoke' });
-    const card = await pendingCard((p) => p.target?.automation_id === 'counter');
+    const card = await pendingCard('element', (p) => p.target.automation_id === 'counter');
     await ui.command('deny', { approval_id: card.approval_id, reason: 'not now, please' });
     const r = await answer;
     assert.equal(r.outcome, 'refused');
@@ -351,7 +355,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     try {
       const first = await act({ selector: { automation_id: 'subscribe' }, action: 'toggle' });
       assert.equal(first.outcome, 'pending');
-      const card = await pendingCard((p) => p.receipt_id === first.receipt_id);
+      const card = await pendingCard('element', (p) => p.receipt_id === first.receipt_id);
       const waiting = toolJson<Receipt>(agent, 'action_wait', { receipt_id: first.receipt_id });
       await ui.command('approve', { approval_id: card.approval_id });
       const final = await waiting;
@@ -364,7 +368,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('refuses after approval when the target was replaced before dispatch, and nothing is done', async () => {
     const answer = act({ selector: { automation_id: 'replaceable' }, action: 'invoke' });
-    const card = await pendingCard((p) => p.target?.automation_id === 'replaceable');
+    const card = await pendingCard('element', (p) => p.target.automation_id === 'replaceable');
     await driver.click('replaceable');
     for (let i = 0; i < 100; i++) {
       const label = await toolJson<{ matches: { name?: string }[] }>(agent, 'element_find', { window: win, selector: { automation_id: 'replacements' } });
@@ -382,7 +386,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('masks password text on the card, in the receipt and in the journal', async () => {
     const answer = act({ selector: { automation_id: 'password' }, action: 'set_value', text: 'Sup3r-Secret-Pw' });
-    const card = await pendingCard((p) => p.target?.automation_id === 'password');
+    const card = await pendingCard('element', (p) => p.target.automation_id === 'password');
     assert.equal(card.password, true);
     assert.notEqual(card.text, 'Sup3r-Secret-Pw');
     assert.equal(card.current_value, undefined);
@@ -398,7 +402,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('answers pending calls braked on stop, refuses new ones until resumed', async () => {
     const answer = act({ selector: { automation_id: 'counter' }, action: 'invoke' });
-    await pendingCard((p) => p.target?.automation_id === 'counter');
+    await pendingCard('element', (p) => p.target.automation_id === 'counter');
     await ui.command('brake', { action: 'stop' });
     try {
       const r = await answer;

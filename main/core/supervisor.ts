@@ -252,7 +252,7 @@ export class Supervisor {
     this.handoffs.onChange((connection) => {
       const held = this.handoffs.held(connection).length;
       for (const item of this.approvals.list())
-        if (item.handoff !== undefined && item.handoff.connection === connection && item.handoff.held_inputs !== held)
+        if (item.kind === 'handoff' && item.handoff.connection === connection && item.handoff.held_inputs !== held)
           this.approvals.replace({ ...item, handoff: { ...item.handoff, held_inputs: held } });
     });
     this.policy.onChange((rules) => this.ui.emit('rules', rules));

@@ -9,6 +9,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateD
 import { REPO_ROOT } from './paths.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
+import { cardIs } from '../testing/cards.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
@@ -107,8 +108,8 @@ describe('overseer serve: faults', () => {
     const since = ui.mark();
     const inDispatch = toolJson<Receipt>(agent, 'element_act', { window: win, selector: { automation_id: 'freeze' }, action: 'invoke' }, { timeout: 10_000 });
     const card = await ui
-      .waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target?.automation_id === 'freeze'), 15_000, since)
-      .then((p) => p.find((x) => x.target?.automation_id === 'freeze') as PendingApproval);
+      .waitFor<PendingApproval[]>('pending', (p) => p.some(cardIs('element', (x) => x.target.automation_id === 'freeze')), 15_000, since)
+      .then((p) => p.find(cardIs('element', (x) => x.target.automation_id === 'freeze')) as PendingApproval);
     await ui.command('approve', { approval_id: card.approval_id });
     await new Promise((r) => setTimeout(r, 400)); // the helper is now reading back from the frozen fixture
     const braked = ui.mark();
@@ -146,8 +147,8 @@ describe('overseer serve: faults', () => {
       { timeout: 120_000 },
     ).catch(() => undefined);
     const card = await ui
-      .waitFor<PendingApproval[]>('pending', (p) => p.some((x) => x.target?.automation_id === 'counter'))
-      .then((p) => p.find((x) => x.target?.automation_id === 'counter') as PendingApproval);
+      .waitFor<PendingApproval[]>('pending', (p) => p.some(cardIs('element', (x) => x.target.automation_id === 'counter')))
+      .then((p) => p.find(cardIs('element', (x) => x.target.automation_id === 'counter')) as PendingApproval);
     const helperPid = (await ui.command<UiSnapshot>('snapshot')).helper.pid;
     ui.close();
     await s.kill('SIGKILL');

@@ -8,8 +8,10 @@ import {
   fail,
   isTalkCard,
   withoutPictures,
+  type HandoffApproval,
   type PendingApproval,
   type PolicyRule,
+  type QuestionApproval,
 } from '../../protocol/index.js';
 import type { AllowScope } from './supervision/approvals.js';
 import type { AllowRequest } from './supervision/policy.js';
@@ -24,17 +26,25 @@ const gone = (id: string): OverseerError =>
   new OverseerError(errorInfo('expired', `approval ${id} is no longer pending (it was decided, expired, braked or withdrawn)`));
 
 /** Approve and deny decide actions only: a question is answered, a handoff given back (docs/supervision.md#questions-and-handoffs). */
-const notAnAction = (item: PendingApproval): OverseerError =>
+const notAnAction = (item: QuestionApproval | HandoffApproval): OverseerError =>
   fail(
     'invalid_argument',
-    item.action === 'ask' ? 'this card is a question: answer it (answer_question)' : 'this card is a handoff: give control back (resume_handoff)',
+    item.kind === 'question' ? 'this card is a question: answer it (answer_question)' : 'this card is a handoff: give control back (resume_handoff)',
   );
 
-/** The pending card of this id and kind, or the refusal that says why not. */
-function talkCard(s: Supervisor, id: string, action: 'ask' | 'handoff'): PendingApproval {
+/** The pending question of this id, or the refusal that says why not. */
+function questionCard(s: Supervisor, id: string): QuestionApproval {
   const item = s.approvals.get(id);
   if (item === undefined) throw gone(id);
-  if (item.action !== action) throw fail('invalid_argument', `card ${id} is not ${action === 'ask' ? 'a question' : 'a handoff'}`);
+  if (item.kind !== 'question') throw fail('invalid_argument', `card ${id} is not a question`);
+  return item;
+}
+
+/** The pending handoff of this id, or the refusal that says why not. */
+function handoffCard(s: Supervisor, id: string): HandoffApproval {
+  const item = s.approvals.get(id);
+  if (item === undefined) throw gone(id);
+  if (item.kind !== 'handoff') throw fail('invalid_argument', `card ${id} is not a handoff`);
   return item;
 }
 
@@ -114,14 +124,14 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       return Promise.resolve({ ok: true as const });
     },
     answer_question: ({ approval_id, choice, answer, decline, note }) => {
-      const item = talkCard(s, approval_id, 'ask');
+      const item = questionCard(s, approval_id);
       const given = [choice !== undefined, answer !== undefined, decline === true].filter(Boolean).length;
       if (given !== 1) throw fail('invalid_argument', 'give exactly one of choice, answer or decline');
       if (decline === true) {
         if (!s.approvals.settle(approval_id, { verdict: 'denied', ...(note !== undefined ? { note } : {}) })) throw gone(approval_id);
         return Promise.resolve({ ok: true as const });
       }
-      const choices = item.question?.choices ?? [];
+      const choices = item.question.choices ?? [];
       if (choice !== undefined && choices[choice] === undefined)
         throw fail('invalid_argument', `the question offers ${choices.length} choices; ${choice} is not one`);
       const text = choice !== undefined ? (choices[choice] as string) : (answer ?? '');
@@ -131,7 +141,7 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
       return Promise.resolve({ ok: true as const });
     },
     resume_handoff: ({ approval_id, note }) => {
-      talkCard(s, approval_id, 'handoff');
+      handoffCard(s, approval_id);
       if (!s.approvals.settle(approval_id, { verdict: 'approved', ...(note !== undefined ? { note } : {}) })) throw gone(approval_id);
       return Promise.resolve({ ok: true as const });
     },

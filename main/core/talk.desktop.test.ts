@@ -8,6 +8,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateD
 import { REPO_ROOT } from './paths.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
+import { cardIs } from '../testing/cards.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 
@@ -24,8 +25,8 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
   let ui: UiClient;
   let win: string;
 
-  const card = (test: (p: PendingApproval) => boolean, since = 0): Promise<PendingApproval> =>
-    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test), 15_000, since).then((list) => list.find(test) as PendingApproval);
+  const card = <C extends PendingApproval>(test: (p: PendingApproval) => p is C, since = 0): Promise<C> =>
+    ui.waitFor<PendingApproval[]>('pending', (list) => list.some(test), 15_000, since).then((list) => list.find(test) as C);
   const gone = (id: string): Promise<unknown> => ui.waitFor<PendingApproval[]>('pending', (list) => !list.some((p) => p.approval_id === id));
   const ask = (client: Client, args: Record<string, unknown>) => toolJson<AskAnswer>(client, 'computer_ask', args, { timeout: 120_000 });
   const journal = async (): Promise<Record<string, unknown>[]> => {
@@ -62,7 +63,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
   it('a question card: the person picks a choice, and question and answer are journaled', async () => {
     const since = ui.mark();
     const answer = ask(agent, { question: 'Which account should I use?', choices: ['personal', 'work'] });
-    const q = await card((p) => p.action === 'ask', since);
+    const q = await card(cardIs('question'), since);
     assert.deepEqual(q.question, { text: 'Which account should I use?', choices: ['personal', 'work'], imitates: [null, null] });
     assert.equal(q.agent, 'talking-agent');
     // Approve and deny decide actions; a question is answered.
@@ -90,7 +91,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
   it('a question without choices takes a written answer; a declined one says so with the note', async () => {
     let since = ui.mark();
     const written = ask(agent, { question: 'What should the file be called?' });
-    let q = await card((p) => p.action === 'ask', since);
+    let q = await card(cardIs('question'), since);
     await assert.rejects(ui.command('answer_question', { approval_id: q.approval_id, answer: '   ' }), /invalid_argument: an answer must not be blank/);
     await ui.command('answer_question', { approval_id: q.approval_id, answer: 'report-2026.txt' });
     assert.deepEqual(
@@ -100,7 +101,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
 
     since = ui.mark();
     const declined = ask(agent, { question: 'May I delete the old drafts?', choices: ['yes', 'no'] });
-    q = await card((p) => p.action === 'ask', since);
+    q = await card(cardIs('question'), since);
     await ui.command('answer_question', { approval_id: q.approval_id, decline: true, note: 'not today' });
     const d = await declined;
     assert.equal(d.outcome, 'declined');
@@ -127,7 +128,10 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
       const since = ui.mark();
       const first = await ask(agent, { question: 'Is this the right invoice?', choices: ['yes', 'no'] });
       assert.equal(first.outcome, 'pending');
-      const q = await card((p) => p.receipt_id === first.receipt_id, since);
+      const q = await card(
+        cardIs('question', (p) => p.receipt_id === first.receipt_id),
+        since,
+      );
       const waiting = toolJson<AskAnswer>(agent, 'action_wait', { receipt_id: first.receipt_id, timeout_ms: 30_000 }, { timeout: 60_000 });
       await ui.command('answer_question', { approval_id: q.approval_id, choice: 0 });
       const final = await waiting;
@@ -144,7 +148,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
   it('a Stop answers a waiting question braked; the card leaves the queue', async () => {
     const since = ui.mark();
     const answer = ask(agent, { question: 'Shall I go on?' });
-    const q = await card((p) => p.action === 'ask', since);
+    const q = await card(cardIs('question'), since);
     await ui.command('brake', { action: 'stop' });
     try {
       const a = await answer;
@@ -166,7 +170,10 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
       const since = ui.mark();
       const first = await ask(leaving, { question: 'Which folder?' });
       assert.equal(first.outcome, 'pending');
-      const q = await card((p) => p.receipt_id === first.receipt_id, since);
+      const q = await card(
+        cardIs('question', (p) => p.receipt_id === first.receipt_id),
+        since,
+      );
       await (leaving.transport as StreamableHTTPClientTransport).terminateSession();
       await gone(q.approval_id);
       const resolved = await journaled((l) => l['kind'] === 'approval_resolved' && l['approval_id'] === q.approval_id);
@@ -187,7 +194,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
     await ui.command('presence', { visible: true });
     const since = ui.mark();
     const question = ask(agent, { question: 'Which printer?' });
-    const q = await card((p) => p.action === 'ask', since);
+    const q = await card(cardIs('question'), since);
     await ui.command('add_rule', { pattern: 'calc*' });
     try {
       const state = await toolJson<CtrlState>(agent, 'computer_ctrl');
@@ -215,7 +222,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
   it('a handoff holds every input on the connection until the person gives control back with a note; the held action then goes to its card', async () => {
     let since = ui.mark();
     const handoff = toolJson<HandoffAnswer>(agent, 'computer_ctrl', { handoff: { reason: 'Please sign in to the bank' } }, { timeout: 120_000 });
-    const h = await card((p) => p.action === 'handoff', since);
+    const h = await card(cardIs('handoff'), since);
     assert.deepEqual(h.handoff, { reason: 'Please sign in to the bank', connection: 'local', held_inputs: 0 });
     // A second handoff of the same agent is refused; its first is still the one.
     const again = await toolJson(agent, 'computer_ctrl', { handoff: { reason: 'again' } });
@@ -228,7 +235,10 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
       { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'after the handoff' },
       { timeout: 120_000 },
     );
-    await card((p) => p.approval_id === h.approval_id && p.handoff?.held_inputs === 1, since);
+    await card(
+      cardIs('handoff', (p) => p.approval_id === h.approval_id && p.handoff.held_inputs === 1),
+      since,
+    );
     const state = await toolJson<CtrlState>(agent, 'computer_ctrl');
     assert.deepEqual(state.connection, { id: 'local', handed_off: true });
     assert.equal(state.handoff?.reason, 'Please sign in to the bank');
@@ -249,7 +259,10 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
     assert.equal(resumed.outcome, 'resumed');
     assert.equal(resumed.resumed, true);
     assert.equal(resumed.note, 'signed in; the 2FA code is done');
-    const actCard = await card((p) => p.action === 'set_value' && p.target?.automation_id === 'name_entry', since);
+    const actCard = await card(
+      cardIs('element', (p) => p.action === 'set_value' && p.target.automation_id === 'name_entry'),
+      since,
+    );
     await ui.command('deny', { approval_id: actCard.approval_id, reason: 'not needed' });
     const r = await act;
     assert.equal(r.refusal?.code, 'denied');
@@ -260,7 +273,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
   it('a Stop answers a handoff braked, and the inputs it held are refused braked', async () => {
     let since = ui.mark();
     const handoff = toolJson<HandoffAnswer>(agent, 'computer_ctrl', { handoff: { reason: 'Solve the CAPTCHA' } }, { timeout: 120_000 });
-    const h = await card((p) => p.action === 'handoff', since);
+    const h = await card(cardIs('handoff'), since);
     since = ui.mark();
     const act = toolJson<Receipt>(
       agent,
@@ -268,7 +281,10 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
       { window: win, selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'x' },
       { timeout: 120_000 },
     );
-    await card((p) => p.approval_id === h.approval_id && p.handoff?.held_inputs === 1, since);
+    await card(
+      cardIs('handoff', (p) => p.approval_id === h.approval_id && p.handoff.held_inputs === 1),
+      since,
+    );
     await ui.command('brake', { action: 'stop' });
     try {
       const answer = await handoff;

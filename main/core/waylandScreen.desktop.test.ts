@@ -17,6 +17,7 @@ import { decodePng, rgbAt, type DecodedPng } from '../testing/pngDecode.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../testing/serveHarness.js';
 import { REPO_ROOT } from './paths.js';
 import { LANDING_GRACE_MS } from './supervision/landingGuard.js';
+import { cardIs, type CardOf } from '../testing/cards.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
 
@@ -71,9 +72,9 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
     const image = (r.content as { type: string; data?: string }[]).find((c) => c.type === 'image');
     return { answer: r.structuredContent as ScreenshotAnswer, png: decodePng(Buffer.from(image?.data ?? '', 'base64')) };
   };
-  const carded = async (name: string, args: Record<string, unknown>): Promise<{ card: PendingApproval; answer: Promise<Receipt> }> => {
+  const carded = async (name: string, args: Record<string, unknown>): Promise<{ card: CardOf<'screen'>; answer: Promise<Receipt> }> => {
     const since = ui.mark();
-    const isIt = (p: PendingApproval): boolean => p.screen !== undefined && p.action === name;
+    const isIt = cardIs('screen', (p) => p.action === name);
     const answer = toolJson<Receipt>(agent, name, args, { timeout: 60_000 });
     const list = await Promise.race([
       ui.waitFor<PendingApproval[]>('pending', (l) => l.some(isIt), 20_000, since),
@@ -81,7 +82,7 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
         throw new Error(`answered before a card: ${JSON.stringify(a)}`);
       }),
     ]);
-    return { card: list.find(isIt) as PendingApproval, answer };
+    return { card: list.find(isIt) as CardOf<'screen'>, answer };
   };
   /** A decision as the person makes it: told it came while an agent's input was landing (the landing guard), they do it again a moment later. */
   const decide = async <T>(command: string, params: unknown): Promise<T> => {
@@ -175,8 +176,8 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
       await sleep(600);
       const before = events(desktop).length;
       const { card, answer } = await carded('click', { x, y });
-      assert.equal(card.screen?.detail.windows_unknown, true, 'the card says where it lands is unknown, rather than naming a guess');
-      assert.equal(card.screen?.detail.window, undefined);
+      assert.equal(card.screen.detail.windows_unknown, true, 'the card says where it lands is unknown, rather than naming a guess');
+      assert.equal(card.screen.detail.window, undefined);
       assert.equal(events(desktop).length, before, 'nothing dispatched before the person decided');
       await approve(card);
       if (i === 0) await answerRemoteDesktop(desktop, 'share');
@@ -194,7 +195,7 @@ describe('the screen tier on a GNOME Wayland session through the real server', (
     const sent = 'Hello, Wayland!\tПривет, мир: 漢字 😀👍🏽\n42';
     const { card, answer } = await carded('type_text', { text: sent });
     // Wayland names no window's place, but the accessibility tree names the active one: the keys go there.
-    assert.equal(card.screen?.detail.window?.title, 'Overseer Canvas', 'the card names the window with the keyboard focus');
+    assert.equal(card.screen.detail.window?.title, 'Overseer Canvas', 'the card names the window with the keyboard focus');
     await approve(card);
     const receipt = await answer;
     assert.equal(receipt.outcome, 'completed', JSON.stringify(receipt));

@@ -75,7 +75,7 @@ describe('the desktop app core with its bundled helper and CLI', () => {
     );
     let card: PendingApproval | undefined;
     for (let i = 0; i < 100 && card === undefined; i++) {
-      card = core.supervisor.approvals.list().find((p) => p.target?.automation_id === 'name_entry');
+      card = core.supervisor.approvals.list().find((p) => p.kind === 'element' && p.target.automation_id === 'name_entry');
       if (card === undefined) await new Promise((r) => setTimeout(r, 50));
     }
     assert.ok(card !== undefined, 'the action waits for a person');

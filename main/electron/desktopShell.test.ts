@@ -3,7 +3,7 @@ import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
-import { UI_COMMANDS, UI_EVENT_CHANNEL, type IpcAnswer, type PendingApproval, type UiFrame } from '../../protocol/index.js';
+import { UI_COMMANDS, UI_EVENT_CHANNEL, type ElementApproval, type IpcAnswer, type UiFrame } from '../../protocol/index.js';
 import { loadOrCreateToken } from '../core/server/tokenFile.js';
 import { UiHub, type UiHandlers } from '../core/uiHub.js';
 import { desktopFlags, desktopLayout, desktopStdioConnection } from './desktopLayout.js';
@@ -11,8 +11,9 @@ import { APP_URL } from './security.js';
 import { EMERGENCY_SHORTCUT, approvalNotification, followEvent, trayView, type TrayItem } from './trayModel.js';
 import { eventRelay, registerUiIpc, type IpcInvokeEventLike } from './uiIpc.js';
 
-function pending(id: string, over: Partial<PendingApproval> = {}): PendingApproval {
+function pending(id: string, over: Partial<ElementApproval> = {}): ElementApproval {
   return {
+    kind: 'element',
     approval_id: id,
     receipt_id: `R${id}`,
     session: 'S1',
@@ -20,9 +21,9 @@ function pending(id: string, over: Partial<PendingApproval> = {}): PendingApprov
     action: 'set_value',
     text: 'hello',
     password: false,
-    target: { id: 'e1', role: 'text', name: 'Recipient', states: {}, patterns: [] } as unknown as PendingApproval['target'],
+    target: { id: 'e1', role: 'text', name: 'Recipient', states: {}, patterns: [] } as unknown as ElementApproval['target'],
     ancestor_path: [],
-    window: { window: 'W1', title: 'Mail', app: 'mail', pid: 10 } as unknown as PendingApproval['window'],
+    window: { window: 'W1', title: 'Mail', app: 'mail', pid: 10 } as unknown as ElementApproval['window'],
     created_at: '2026-11-30T00:00:00Z',
     expires_at: '2026-11-30T00:02:00Z',
     risk_hints: [],
@@ -99,15 +100,11 @@ describe('the desktop shell as data', () => {
     assert.equal(approvalNotification([pending('A1')], [], false), undefined, 'an answered card is no news');
     const note = approvalNotification(
       [pending('A1')],
-      [pending('A1'), pending('A2', { action: 'invoke', risk_hints: ['Send'], target: { ...pending('x').target!, name: 'Send' } })],
+      [pending('A1'), pending('A2', { action: 'invoke', risk_hints: ['Send'], target: { ...pending('x').target, name: 'Send' } })],
       false,
     );
     assert.deepEqual(note, { title: 'Approval needed (2 waiting)', body: 'claude wants to invoke “Send” in mail ⚠ Send', approval_id: 'A2' });
-    const secret = approvalNotification(
-      [],
-      [pending('P', { password: true, text: '••••', target: { ...pending('x').target!, name: 'hunter2-label' } })],
-      false,
-    );
+    const secret = approvalNotification([], [pending('P', { password: true, text: '••••', target: { ...pending('x').target, name: 'hunter2-label' } })], false);
     assert.equal(secret?.body, 'claude wants to set value a password field in mail');
   });
 

@@ -2,6 +2,7 @@ import {
   applyDelta,
   cardSubject,
   escapeHiddenPlain,
+  unreachable,
   type BrakeState,
   type HelperHealth,
   type PendingApproval,
@@ -68,6 +69,22 @@ export function trayView(state: TrayState): TrayView {
   return { icon: braked ? 'braked' : n > 0 ? 'pending' : 'idle', tooltip, items };
 }
 
+/** What a notification names a card by: an element's name (else its role), or the card's subject label. */
+function notifiedName(card: PendingApproval, label: string): string {
+  switch (card.kind) {
+    case 'element':
+      return card.target.name ?? card.target.role;
+    case 'screen':
+    case 'question':
+    case 'handoff':
+    case 'remote_exec':
+    case 'add_connection':
+      return label;
+    default:
+      return unreachable(card);
+  }
+}
+
 /**
  * The OS notification for approvals that arrived while the window is not in view: one for the
  * newest arrival, none when nothing new arrived or the person is already looking.
@@ -83,7 +100,7 @@ export function approvalNotification(
   const newest = fresh.at(-1);
   if (newest === undefined) return undefined;
   const subject = cardSubject(newest);
-  const name = newest.password ? 'a password field' : `“${(newest.target?.name ?? newest.target?.role ?? subject.label).slice(0, 60)}”`;
+  const name = newest.password ? 'a password field' : `“${notifiedName(newest, subject.label).slice(0, 60)}”`;
   const more = after.length > 1 ? ` (${after.length} waiting)` : '';
   const risk = newest.risk_hints.length > 0 ? ` ⚠ ${newest.risk_hints.join(', ')}` : '';
   return {

@@ -1,4 +1,4 @@
-import { cardSubject, type Element, type PendingApproval } from '../../protocol/index.js';
+import { cardSubject, unreachable, type Element, type PendingApproval } from '../../protocol/index.js';
 
 /** How people read an element: `button "Send"`. */
 export function elementLabel(t: Pick<Element, 'role' | 'name'>): string {
@@ -7,7 +7,7 @@ export function elementLabel(t: Pick<Element, 'role' | 'name'>): string {
 
 /** What a card acts on, as people read it: the element of an element_act, or where a screen input lands. */
 export function subjectLabel(card: PendingApproval): string {
-  return card.target !== undefined ? elementLabel(card.target) : cardSubject(card).label;
+  return card.kind === 'element' ? elementLabel(card.target) : cardSubject(card).label;
 }
 
 /**
@@ -24,14 +24,29 @@ export interface SubjectParts {
 
 /** The pieces of what a card acts on (see SubjectParts). */
 export function subjectParts(card: PendingApproval): SubjectParts {
-  const screen = card.screen?.detail;
-  const el = screen !== undefined ? screen.element : card.target;
-  if (el !== undefined) return { role: el.role, ...(el.name !== undefined ? { name: el.name } : {}) };
-  if (screen === undefined) return {};
-  return {
-    where: screen.physical !== undefined ? `${screen.physical.x},${screen.physical.y}` : 'the focused window',
-    ...(screen.window !== undefined ? { title: screen.window.title } : {}),
-  };
+  switch (card.kind) {
+    case 'element':
+      return elementParts(card.target);
+    case 'screen': {
+      const screen = card.screen.detail;
+      if (screen.element !== undefined) return elementParts(screen.element);
+      return {
+        where: screen.physical !== undefined ? `${screen.physical.x},${screen.physical.y}` : 'the focused window',
+        ...(screen.window !== undefined ? { title: screen.window.title } : {}),
+      };
+    }
+    case 'question':
+    case 'handoff':
+    case 'remote_exec':
+    case 'add_connection':
+      return {};
+    default:
+      return unreachable(card);
+  }
+}
+
+function elementParts(el: { role: string; name?: string | undefined }): SubjectParts {
+  return { role: el.role, ...(el.name !== undefined ? { name: el.name } : {}) };
 }
 
 /** The application a card acts in ("" when nothing names it: a screen input on the bare desktop). */
@@ -41,10 +56,34 @@ export function subjectApp(card: PendingApproval): string {
 
 /** The accessibility window id (window_list) a card acts in, when one is known: the tree follows it. */
 export function cardWindowId(card: PendingApproval): string | undefined {
-  return card.window?.window ?? card.screen?.detail.window?.window;
+  switch (card.kind) {
+    case 'element':
+      return card.window.window;
+    case 'screen':
+      return card.screen.detail.window?.window;
+    case 'question':
+    case 'handoff':
+    case 'remote_exec':
+    case 'add_connection':
+      return undefined;
+    default:
+      return unreachable(card);
+  }
 }
 
 /** The tree key of the element a card acts on, when the tree names one. */
 export function cardElementKey(card: PendingApproval): string | undefined {
-  return card.target?.key ?? card.screen?.detail.element?.key;
+  switch (card.kind) {
+    case 'element':
+      return card.target.key;
+    case 'screen':
+      return card.screen.detail.element?.key;
+    case 'question':
+    case 'handoff':
+    case 'remote_exec':
+    case 'add_connection':
+      return undefined;
+    default:
+      return unreachable(card);
+  }
 }

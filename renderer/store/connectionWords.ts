@@ -1,6 +1,6 @@
 // How the UI names where something acts (docs/supervision.md#where-an-action-lands): the connection's name and host or
 // URL, said only when it is not this desktop, so that a remote card stands out from local ones.
-import { LOCAL_CONNECTION_NAME, type ConnectionInfo, type ConnectionRef, type PendingApproval } from '../../protocol/index.js';
+import { LOCAL_CONNECTION_NAME, unreachable, type ConnectionInfo, type ConnectionRef, type PendingApproval } from '../../protocol/index.js';
 
 /** Whether a card, receipt or agent acts somewhere other than this desktop (absent means local). */
 export function isRemote(ref: Pick<ConnectionRef, 'name' | 'kind'> | undefined): ref is ConnectionRef {
@@ -26,8 +26,20 @@ export function whereLine(ref: ConnectionRef): string {
  * Whether a card may be approved together with a session rule: a rule binds an application or an
  * element, and a shell command or a new connection has neither, so each of those is decided alone.
  */
-export function mayAllowForSession(card: Pick<PendingApproval, 'action'>): boolean {
-  return card.action !== 'remote_exec' && card.action !== 'add_connection';
+export function mayAllowForSession(card: PendingApproval): boolean {
+  switch (card.kind) {
+    case 'element':
+    case 'screen':
+      return true;
+    // A question or handoff has no approve, so no rule either (docs/supervision.md#questions-and-handoffs).
+    case 'remote_exec':
+    case 'add_connection':
+    case 'question':
+    case 'handoff':
+      return false;
+    default:
+      return unreachable(card);
+  }
 }
 
 /** The connection an agent acts on, from the list (undefined when the list does not name it: shown as its bare name). */

@@ -4,9 +4,12 @@ import {
   DEFAULT_SETTINGS,
   type ConnectionInfo,
   type ConnectionRef,
+  type CardBase,
   type ConnectionsView,
+  type Element,
   type PendingApproval,
   type ReceiptEntry,
+  type RemoteExecApproval,
   type UiSnapshot,
 } from '../../protocol/index.js';
 import { emptyDraft, parseDraft, publicUrlWarning } from './connectionForm.js';
@@ -132,9 +135,23 @@ describe('naming where', () => {
   });
 
   it('offers no session rule for a shell command or a new connection', () => {
-    assert.equal(mayAllowForSession({ action: 'invoke' }), true);
-    assert.equal(mayAllowForSession({ action: 'remote_exec' }), false);
-    assert.equal(mayAllowForSession({ action: 'add_connection' }), false);
+    const common: CardBase = {
+      approval_id: 'a1',
+      receipt_id: 'r-a1',
+      session: 's1',
+      agent: 'claude',
+      password: false,
+      ancestor_path: [],
+      created_at: new Date(0).toISOString(),
+      expires_at: new Date(120_000).toISOString(),
+      risk_hints: [],
+    };
+    const target: Element = { key: 'k1', role: 'button', name: 'Send', state: {}, patterns: [] };
+    const window = { window: 'w1', title: 'Mail', app: 'mail', pid: 42, process_start: '1', foreground: false };
+    assert.equal(mayAllowForSession({ ...common, kind: 'element', action: 'invoke', target, window }), true);
+    assert.equal(mayAllowForSession({ ...common, kind: 'remote_exec', action: 'remote_exec', remote_exec: { command: 'uptime', timeout_ms: 1000 } }), false);
+    const entry = { name: 'lab', kind: 'ssh', host: 'lab.example', enabled: true } as const;
+    assert.equal(mayAllowForSession({ ...common, kind: 'add_connection', action: 'add_connection', add_connection: entry }), false);
   });
 
   it('finds an agent’s connection, local when it names none', () => {
@@ -229,6 +246,7 @@ describe('a card on another desktop', () => {
     const store = createAppStore();
     store.getState().applySnapshot(snapshot(view('local')));
     const card = (id: string, connection?: ConnectionRef): PendingApproval => ({
+      kind: 'element',
       approval_id: id,
       receipt_id: `r-${id}`,
       session: 's1',
@@ -236,6 +254,7 @@ describe('a card on another desktop', () => {
       action: 'invoke',
       password: false,
       target: { key: 'root', role: 'button', name: 'Delete', state: {}, patterns: [] },
+      window: { window: 'w1', title: 'Fixture', app: 'fixture', pid: 42, process_start: '1', foreground: false },
       ancestor_path: [],
       created_at: new Date(0).toISOString(),
       expires_at: new Date(120_000).toISOString(),
@@ -253,7 +272,8 @@ describe('a card on another desktop', () => {
 });
 
 describe('the outcome line of a remote_exec or add_connection card', () => {
-  const exec: PendingApproval = {
+  const exec: RemoteExecApproval = {
+    kind: 'remote_exec',
     approval_id: 'x1',
     receipt_id: 'r-x1',
     session: 's1',
@@ -297,7 +317,14 @@ describe('the outcome line of a remote_exec or add_connection card', () => {
       outcomeLine(rec({ final: final({ outcome: 'error', error: { code: 'expired', detail: 'nobody answered' } }) }), false).text,
       'Expired — nobody answered',
     );
-    assert.equal(outcomeLine(rec({ card: { ...exec, action: 'add_connection' }, verdict: 'approved', final: final({}) }), false).text, 'Approved — added');
+    const { remote_exec: _command, ...common } = exec;
+    const added: PendingApproval = {
+      ...common,
+      kind: 'add_connection',
+      action: 'add_connection',
+      add_connection: { name: 'lab', kind: 'ssh', host: 'lab.example', enabled: true },
+    };
+    assert.equal(outcomeLine(rec({ card: added, verdict: 'approved', final: final({}) }), false).text, 'Approved — added');
   });
 
   it('says ok only for exit 0, and names an exit code, a signal or a timeout as the failure it is', () => {

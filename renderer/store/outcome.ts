@@ -1,4 +1,4 @@
-import { execEndWords, isTalkCard, type PendingApproval, type ReceiptEntry } from '../../protocol/index.js';
+import { execEndWords, unreachable, type PendingApproval, type ReceiptEntry } from '../../protocol/index.js';
 
 /** What the person did with a card in this window: an action's decision, a question's answer or decline, a handoff given back. */
 export type Verdict = 'approved' | 'allowed' | 'denied' | 'answered' | 'declined' | 'resumed';
@@ -78,7 +78,24 @@ const capital = (s: string): string => s.charAt(0).toUpperCase() + s.slice(1);
  * "Approved — refused: stale_element — …", "Expired — nobody answered within 120 s".
  */
 export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine {
-  if (isTalkCard(record.card)) return talkOutcomeLine(record);
+  const card = record.card;
+  switch (card.kind) {
+    case 'question':
+    case 'handoff':
+      return talkOutcomeLine(record);
+    case 'remote_exec':
+    case 'add_connection':
+      return actionOutcomeLine(record, held, card.kind);
+    case 'element':
+    case 'screen':
+      return actionOutcomeLine(record, held, undefined);
+    default:
+      return unreachable(card);
+  }
+}
+
+/** The outcome line of an action's card; `command` names a remote_exec or add_connection, whose final entry carries no act receipt. */
+function actionOutcomeLine(record: DecisionRecord, held: boolean, command: 'remote_exec' | 'add_connection' | undefined): OutcomeLine {
   const lead =
     record.verdict === 'approved'
       ? 'Approved'
@@ -88,8 +105,7 @@ export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine 
           ? 'Denied'
           : undefined;
   const final = record.final;
-  if (final !== undefined && final.receipt === undefined && (record.card.action === 'remote_exec' || record.card.action === 'add_connection'))
-    return commandOutcome(record.card.action, lead, final);
+  if (final !== undefined && final.receipt === undefined && command !== undefined) return commandOutcome(command, lead, final);
   if (final !== undefined) {
     const result = resultOf(final);
     if (lead === undefined) {

@@ -2,7 +2,7 @@
 // its end on screen (docs/supervision.md#arming-and-decisions): a shell command can put
 // `curl … | sh` on its ninth line, behind "show all", or after thousands of spaces, and text typed
 // into a terminal or set into a field can do the same.
-import type { PendingApproval } from '../../protocol/index.js';
+import { cardText, unreachable, type PendingApproval } from '../../protocol/index.js';
 import { lineCount, segments } from './untrustedText.js';
 
 /** Code points of typed text or a new value past which it could push a payload out of sight (one line fits a card). */
@@ -10,24 +10,37 @@ const LONG_TEXT = 160;
 
 /** Whether the card's typed text or new value is masked (a password field): the person never sees it, so there is no end to read. */
 export function textMasked(card: PendingApproval): boolean {
-  const t = card.target;
+  const t = card.kind === 'element' ? card.target : undefined;
   return card.password || t?.redacted === true || t?.state.password === true;
 }
 
 /** The text a type_text or set_value card would write when it is long enough to hide a part (more than one line, or past LONG_TEXT). */
 function longText(card: PendingApproval): string | undefined {
-  if ((card.action !== 'type_text' && card.action !== 'set_value') || card.text === undefined || textMasked(card)) return undefined;
-  return lineCount(segments(card.text)) > 1 || [...card.text].length > LONG_TEXT ? card.text : undefined;
+  const text = cardText(card);
+  if ((card.action !== 'type_text' && card.action !== 'set_value') || text === undefined || textMasked(card)) return undefined;
+  return lineCount(segments(text)) > 1 || [...text].length > LONG_TEXT ? text : undefined;
 }
 
 /** Whether Approve waits until the end of what the card shows has been on screen: a remote_exec command, a long typed text or new value. */
 export function mustReadToEnd(card: PendingApproval): boolean {
-  return card.remote_exec !== undefined || longText(card) !== undefined;
+  switch (card.kind) {
+    case 'remote_exec':
+      return true;
+    case 'element':
+    case 'screen':
+      return longText(card) !== undefined;
+    case 'question':
+    case 'handoff':
+    case 'add_connection':
+      return false;
+    default:
+      return unreachable(card);
+  }
 }
 
 /** What the card asks the person to read to its end, in their words. */
 function what(card: PendingApproval): string {
-  return card.remote_exec !== undefined ? 'command' : card.action === 'type_text' ? 'text' : 'new value';
+  return card.kind === 'remote_exec' ? 'command' : card.action === 'type_text' ? 'text' : 'new value';
 }
 
 /** Why Approve refused while the end of the text was never on screen. */

@@ -1,12 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PendingApproval, ScreenInputDetail } from '../../protocol/index.js';
+import type { ElementApproval, ScreenApproval, ScreenInputDetail } from '../../protocol/index.js';
 import { cardElementKey, cardWindowId, subjectApp, subjectLabel } from './cardSubject.js';
 import { describeInput, inputVerb, pictureAlt, receiptScreenLine } from './screenDescribe.js';
 
 const WINDOW = { handle: '0x1200007', title: 'Canvas', app: 'canvasApp', pid: 4242, rect: { x: 0, y: 0, width: 800, height: 600 }, window: 'w7' };
 
-const screenCard = (action: PendingApproval['action'], detail: ScreenInputDetail, planned = true): PendingApproval => ({
+const screenCard = (action: ScreenApproval['action'], detail: ScreenInputDetail, planned = true): ScreenApproval => ({
+  kind: 'screen',
   approval_id: 'A1',
   receipt_id: 'r-A1',
   session: 's1',
@@ -53,12 +54,14 @@ describe('screen input cards in words', () => {
   });
 
   it('names an element_act card by its target exactly as before', () => {
-    const card: PendingApproval = {
-      ...screenCard('invoke', {}),
+    const { screen: _screen, ...common } = screenCard('click', {});
+    const card: ElementApproval = {
+      ...common,
+      kind: 'element',
+      action: 'invoke',
       target: { key: 'k1', role: 'button', name: '', state: {}, patterns: [] },
       window: { window: 'w1', title: 'Fixture', app: 'fixture', pid: 42, process_start: '1', foreground: false },
     };
-    delete card.screen;
     assert.equal(subjectLabel(card), 'button', 'an empty name is not quoted');
     assert.equal(subjectApp(card), 'fixture');
     assert.equal(cardWindowId(card), 'w1');

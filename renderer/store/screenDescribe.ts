@@ -1,6 +1,6 @@
 // How a screen input reads in words: the picture's alt text, the card's lines and the receipt's
 // compact line all say the same thing about what the input does and where it lands.
-import type { PendingApproval, Point, ScreenInputDetail, ScreenWindow } from '../../protocol/index.js';
+import type { Point, ScreenApproval, ScreenInputDetail, ScreenWindow } from '../../protocol/index.js';
 
 /** What the input does: `double click`, `right click`, `drag`, `scroll down 3 detents`, `press ctrl+s`. */
 export function inputVerb(action: string, d: ScreenInputDetail): string {
@@ -138,9 +138,8 @@ export function describeInput(action: string, d: ScreenInputDetail): string {
 }
 
 /** The alt text of a screen card's picture: what it shows, and where the input lands. */
-export function pictureAlt(card: PendingApproval): string {
+export function pictureAlt(card: ScreenApproval): string {
   const screen = card.screen;
-  if (screen === undefined) return '';
   const what = screen.card.planned ? 'The screenshot the agent planned on' : 'A screenshot captured for this card';
   return `${what}, ${screen.card.width}×${screen.card.height}; the input is marked: ${describeInput(card.action, screen.detail)}.`;
 }

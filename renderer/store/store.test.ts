@@ -25,6 +25,7 @@ const tree: Element[] = [
 ];
 
 const approval = (id: string, key: string, window = 'w1'): PendingApproval => ({
+  kind: 'element',
   approval_id: id,
   receipt_id: `r-${id}`,
   session: 's1',

@@ -1,9 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PendingApproval, ReceiptEntry } from '../../protocol/index.js';
+import type { HandoffApproval, QuestionApproval, ReceiptEntry } from '../../protocol/index.js';
 import { outcomeLine, type DecisionRecord } from './outcome.js';
 
-const question: PendingApproval = {
+const question: QuestionApproval = {
+  kind: 'question',
   approval_id: 'q1',
   receipt_id: 'r-q1',
   session: 's1',
@@ -16,6 +17,9 @@ const question: PendingApproval = {
   expires_at: new Date(120_000).toISOString(),
   risk_hints: [],
 };
+
+const { question: _question, ...common } = question;
+const handoff: HandoffApproval = { ...common, kind: 'handoff', action: 'handoff', handoff: { reason: 'r', connection: 'local', held_inputs: 0 } };
 
 const entry = (outcome: string, summary: string): ReceiptEntry => ({
   seq: 1,
@@ -40,13 +44,7 @@ describe('the outcome line of a question or handoff', () => {
       'Answered — the agent was told',
     );
     assert.equal(outcomeLine(record({ verdict: 'declined', final: entry('declined', 'question → declined') }), false).tone, 'neutral');
-    assert.equal(
-      outcomeLine(
-        record({ verdict: 'resumed', card: { ...question, action: 'handoff', handoff: { reason: 'r', connection: 'local', held_inputs: 0 } } }),
-        false,
-      ).text,
-      'Control given back — telling the agent…',
-    );
+    assert.equal(outcomeLine(record({ verdict: 'resumed', card: handoff }), false).text, 'Control given back — telling the agent…');
   });
 
   it('says what ended one the person did not decide here (a brake, the agent leaving), never an action’s words', () => {

@@ -14,6 +14,7 @@ import type { HelperHealth, HelperParams, PendingApproval, Receipt, ScreenshotAn
 import { spawnHelper } from '../helperProcess.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../../testing/serveHarness.js';
 import { REPO_ROOT } from '../paths.js';
+import { cardIs, type CardOf } from '../../testing/cards.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 const BIG_JPEG = { max_width: 4096, max_height: 4096, format: 'jpeg', quality: 100 } as const;
@@ -140,9 +141,9 @@ describe('a flood of screen work never gets the helper killed', () => {
     const since = ui.mark();
     const receipt = toolJson<Receipt>(a, 'click', { x: rect.cx - planned.origin.x, y: rect.cy - planned.origin.y }, { timeout: 120_000 });
     const card = await ui
-      .waitFor<PendingApproval[]>('pending', (l) => l.some((p) => p.screen !== undefined), 15_000, since)
-      .then((l) => l.find((p) => p.screen !== undefined) as PendingApproval);
-    assert.equal(card.screen?.card.planned, true, 'the card shows the screenshot A planned on');
+      .waitFor<PendingApproval[]>('pending', (l) => l.some(cardIs('screen')), 15_000, since)
+      .then((l) => l.find(cardIs('screen')) as CardOf<'screen'>);
+    assert.equal(card.screen.card.planned, true, 'the card shows the screenshot A planned on');
     const others: Outcome[] = [];
     for (let i = 0; i < 17; i++) others.push(await screenshot(b, { max_width: 320, max_height: 200 }));
     assert.deepEqual(count(others), { image: 17 }, 'B’s screenshots, one at a time, are all served');

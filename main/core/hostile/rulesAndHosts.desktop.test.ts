@@ -37,6 +37,7 @@ def watch():
 GLib.timeout_add(100, watch)
 Gtk.main()
 `;
+import { expectCard } from '../../testing/cards.js';
 
 /**
  * docs/supervision.md#rules-and-keys, #view-only-actions and docs/security.md#agent-hosts, through the real server, helper and fixture on the test desktop:
@@ -97,7 +98,7 @@ describe('as a hostile agent: rules stay in scope, views stay views, hosts stay 
       since = ui.mark();
       const answer = toolJson<Receipt>(agent, tool, args, { timeout: 60_000 });
       const first = await cardFor((p) => p.action === tool, since);
-      assert.equal(first.screen?.detail.element?.role, 'edit');
+      assert.equal(expectCard(first, 'screen').screen.detail.element?.role, 'edit');
       const allowed = await ui.command<{ rule?: { scope: string } }>('approve', { approval_id: first.approval_id, allow: { scope: 'element' } });
       assert.equal(allowed.rule?.scope, 'element');
       assert.equal((await answer).outcome, 'completed');

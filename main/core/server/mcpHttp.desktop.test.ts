@@ -72,11 +72,16 @@ describe('MCP over HTTP: plain JSON answers, SSE when a call asks for progress',
         timeout: 60_000,
         onprogress: (p) => seen.push(p.progress),
       });
-      const card = await ui.waitFor<PendingApproval[]>('pending', (list) => list.some((p) => p.target?.automation_id === 'counter'), 15_000, since);
+      const card = await ui.waitFor<PendingApproval[]>(
+        'pending',
+        (list) => list.some((p) => p.kind === 'element' && p.target.automation_id === 'counter'),
+        15_000,
+        since,
+      );
       // Reads while the act waits: each is answered on its own, as JSON, and the act keeps its stream.
       for (let i = 0; i < 3; i++) assert.equal((await tool(client, 'window_read', { window: win, max_nodes: 20 })).isError, false);
       for (let i = 0; i < 100 && seen.length < 2; i++) await new Promise((r) => setTimeout(r, 50));
-      const approval = card.find((p) => p.target?.automation_id === 'counter')?.approval_id;
+      const approval = card.find((p) => p.kind === 'element' && p.target.automation_id === 'counter')?.approval_id;
       await ui.command('approve', { approval_id: approval });
       const receipt = (await acting) as { structuredContent?: { outcome?: string }; isError?: boolean };
       assert.notEqual(receipt.isError, true);

@@ -1,4 +1,4 @@
-import { errorInfo, type Decision, type ErrorInfo, type HeldApproval, type HeldDelta } from '../../../protocol/index.js';
+import { errorInfo, type Decision, type ErrorInfo, type HeldApproval, type HeldDelta, type OmitEach } from '../../../protocol/index.js';
 import { systemClock, type Clock } from '../clock.js';
 import type { WithdrawReason } from './approvals.js';
 import type { Brakes } from './brakes.js';
@@ -52,7 +52,7 @@ export class HoldList {
   }
 
   /** Resolves at once unless paused; while paused the item is listed until the pause ends. */
-  hold(item: Omit<HeldApproval, 'held_since'>): Promise<HoldEnd> {
+  hold(item: OmitEach<HeldApproval, 'held_since'>): Promise<HoldEnd> {
     if (this.brakes.state !== 'paused') return Promise.resolve({ kind: 'go' });
     return new Promise<HoldEnd>((resolve) => {
       const held: HeldApproval = { ...item, held_since: new Date(this.clock.now()).toISOString() };

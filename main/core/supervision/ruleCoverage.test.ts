@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { PendingApproval } from '../../../protocol/index.js';
+import type { ElementApproval } from '../../../protocol/index.js';
 import { FakeClock } from '../../testing/fakeClock.js';
 import { FAKE_WINDOW, fakeElement } from '../../testing/fakeHelper.js';
 import { ApprovalQueue, type RuleSubject } from './approvals.js';
@@ -8,7 +8,8 @@ import { Policy } from './policy.js';
 import { coveredCards, whyNotCovered } from './ruleCoverage.js';
 import { keysOutOfScope } from './ruleScope.js';
 
-const card = (id: string, session = 's1'): PendingApproval => ({
+const card = (id: string, session = 's1'): ElementApproval => ({
+  kind: 'element',
   approval_id: id,
   receipt_id: `R${id}`,
   session,

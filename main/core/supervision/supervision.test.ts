@@ -1,28 +1,34 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { BrakeState, HeldApproval, PendingApproval } from '../../../protocol/index.js';
+import type { BrakeState, CardBase, ElementApproval, HeldApproval, OmitEach, QuestionApproval } from '../../../protocol/index.js';
 import { FakeClock } from '../../testing/fakeClock.js';
 import { FAKE_WINDOW, fakeElement } from '../../testing/fakeHelper.js';
 import { ApprovalQueue } from './approvals.js';
 import { Brakes, type BrakeAction } from './brakes.js';
 import { HoldList } from './holds.js';
 import { Policy } from './policy.js';
+import { expectCard } from '../../testing/cards.js';
 
-const card = (id: string, session = 's1'): PendingApproval => ({
+const base = (id: string, session = 's1'): CardBase => ({
   approval_id: id,
   receipt_id: `R${id}`,
   session,
   agent: 'agent',
-  action: 'invoke',
   password: false,
-  target: fakeElement(id).element,
   ancestor_path: [],
-  window: FAKE_WINDOW,
   created_at: new Date(0).toISOString(),
   expires_at: new Date(120_000).toISOString(),
   risk_hints: [],
 });
-const held = (id: string, session = 's1'): Omit<HeldApproval, 'held_since'> => ({
+const card = (id: string, session = 's1'): ElementApproval => ({
+  ...base(id, session),
+  kind: 'element',
+  action: 'invoke',
+  target: fakeElement(id).element,
+  window: FAKE_WINDOW,
+});
+const question = (id: string, asked: QuestionApproval['question']): QuestionApproval => ({ ...base(id), kind: 'question', action: 'ask', question: asked });
+const held = (id: string, session = 's1'): OmitEach<HeldApproval, 'held_since'> => ({
   ...card(id, session),
   decision: { verdict: 'approved', by: 'human', at: new Date(0).toISOString() },
 });
@@ -98,10 +104,10 @@ describe('ApprovalQueue', () => {
     const q = new ApprovalQueue(new FakeClock());
     const changes: string[] = [];
     q.onChange((c) => changes.push(`+${c.added.map((x) => x.approval_id).join()} -${c.removed.join()}`));
-    const answered = q.request({ ...card('q1'), action: 'ask', question: { text: 'which?', choices: ['a', 'b'] } }, 10_000);
-    const declined = q.request({ ...card('q2'), action: 'ask', question: { text: 'may I?' } }, 10_000);
-    assert.ok(q.replace({ ...card('q2'), action: 'ask', question: { text: 'may I? (again)' } }));
-    assert.equal(q.get('q2')?.question?.text, 'may I? (again)');
+    const answered = q.request(question('q1', { text: 'which?', choices: ['a', 'b'] }), 10_000);
+    const declined = q.request(question('q2', { text: 'may I?' }), 10_000);
+    assert.ok(q.replace(question('q2', { text: 'may I? (again)' })));
+    assert.equal(expectCard(q.get('q2'), 'question').question.text, 'may I? (again)');
     assert.ok(q.settle('q1', { verdict: 'approved', answer: { text: 'b', choice: 1 } }));
     assert.equal(q.settle('q1', { verdict: 'denied' }), false, 'an answered question cannot be answered again');
     assert.ok(q.settle('q2', { verdict: 'denied', note: 'not today' }));

@@ -10,6 +10,7 @@ import { Policy } from '../supervision/policy.js';
 import { QueueAdmission } from '../supervision/admission.js';
 import { MAX_WAITING_PER_AGENT, actionWait, elementAct, type ActDeps } from './actTool.js';
 import { AgentSession } from './agentSession.js';
+import { cardIs, expectCard } from '../../testing/cards.js';
 
 /** The supervision core around element_act with a fake helper and a fake clock. */
 function rig(settings = { approval_expiry_s: 120, approval_wait_ms: 45_000 }) {
@@ -55,7 +56,7 @@ function rig(settings = { approval_expiry_s: 120, approval_wait_ms: 45_000 }) {
   /** Waits until a card for this element is pending and returns its id. */
   const card = async (id = 'counter'): Promise<string> => {
     for (let i = 0; i < 50; i++) {
-      const found = approvals.list().find((p) => p.target?.automation_id === id);
+      const found = approvals.list().find(cardIs('element', (p) => p.target.automation_id === id));
       if (found !== undefined) return found.approval_id;
       await flush();
     }
@@ -389,9 +390,9 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
     const t = rig();
     const answer = t.act({ action: 'set_value', selector: { automation_id: 'name' }, text: 'Bob' });
     const id = await t.card('name');
-    const card = t.approvals.get(id);
-    assert.equal(card?.current_value, 'Alice');
-    assert.equal(card?.text, 'Bob');
+    const card = expectCard(t.approvals.get(id), 'element');
+    assert.equal(card.current_value, 'Alice');
+    assert.equal(card.text, 'Bob');
     const name = t.helper.elements.get('name');
     if (name !== undefined) name.shown = { ...name.shown, value_hash: 'h:typed by the person' };
     t.approvals.approve(id);
@@ -404,10 +405,10 @@ describe('element_act in the supervision core (docs/supervision.md#order-of-chec
     const t = rig();
     const answer = t.act({ action: 'set_value', selector: { automation_id: 'secret' }, text: 'hunter2' });
     const id = await t.card('secret');
-    const card = t.approvals.get(id);
-    assert.equal(card?.password, true);
-    assert.notEqual(card?.text, 'hunter2');
-    assert.equal(card?.current_value, undefined);
+    const card = expectCard(t.approvals.get(id), 'element');
+    assert.equal(card.password, true);
+    assert.notEqual(card.text, 'hunter2');
+    assert.equal(card.current_value, undefined);
     t.approvals.approve(id);
     assert.ok(!JSON.stringify(await answer).includes('hunter2'));
   });

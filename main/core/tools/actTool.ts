@@ -11,7 +11,7 @@ import {
   type ElementRef,
   type ErrorInfo,
   type HelperActResult,
-  type PendingApproval,
+  type ElementApproval,
   type Receipt,
 } from '../../../protocol/index.js';
 import { riskHints } from '../supervision/riskHints.js';
@@ -52,12 +52,11 @@ function targetCandidates(session: AgentSession, connection: string, args: Eleme
 }
 
 /** The card picture of an element_act: the target window (supervisor and excluded apps masked) with the element outlined. */
-async function windowPicture(deps: ActDeps, via: Via, item: PendingApproval, signal: AbortSignal): Promise<void> {
-  if (item.window === undefined) return;
+async function windowPicture(deps: ActDeps, via: Via, item: ElementApproval, signal: AbortSignal): Promise<void> {
   try {
     const shot = await deps.helper.call('screen_capture', { window: item.window.window, ...CARD_PICTURE, keep: false }, { signal, timeoutMs: 5000, ...via });
     const picture = pictureOf(shot);
-    const rect = item.target?.rect;
+    const rect = item.target.rect;
     if (rect !== undefined) {
       const t = shot.transform;
       const x = Math.floor((rect.x - t.origin.x) / t.scale_x);
@@ -96,7 +95,7 @@ export function elementAct(
   const r = base(receiptId, args);
   // Where the act goes is fixed when the call begins: the check, the card, its picture and the dispatch all go there.
   const via = session.via;
-  const check = async (): Promise<Receipt | Checked> => {
+  const check = async (): Promise<Receipt | Checked<ElementApproval>> => {
     let bound: ElementRef | undefined;
     let observationId: string | undefined;
     if (args.target !== undefined) {
@@ -137,7 +136,8 @@ export function elementAct(
     const viewOnly = VIEW_ONLY_ACTIONS.has(args.action);
     const selects = viewOnly ? viewMayChangeState(target) : undefined;
     const mutating = !viewOnly || selects !== undefined;
-    const card: Checked['card'] = {
+    const card: Checked<ElementApproval>['card'] = {
+      kind: 'element',
       receipt_id: receiptId,
       session: session.id,
       agent: session.client,
@@ -151,7 +151,7 @@ export function elementAct(
         ...(selects !== undefined ? [SELECTION_HINT] : []),
         ...riskHints([target.name, password ? undefined : args.text, ...(ref.ancestors ?? []), window.title]),
       ],
-    } satisfies Partial<PendingApproval>;
+    };
     if (r.text !== undefined) card.text = r.text;
     if (!password && target.value !== undefined) card.current_value = target.value;
     // How it will run where the element's own interface cannot carry it (typed): the person decides knowing it.

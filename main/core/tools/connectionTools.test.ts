@@ -11,6 +11,7 @@ import { Policy } from '../supervision/policy.js';
 import { QueueAdmission } from '../supervision/admission.js';
 import { AgentSession } from './agentSession.js';
 import { addConnection, remoteExec, type ConnectionToolDeps } from './connectionTools.js';
+import { expectCard } from '../../testing/cards.js';
 
 /** The connection tools in the supervision core, with a fake clock and a stand-in for the manager that records what ran. */
 function rig() {
@@ -90,9 +91,9 @@ describe('remote_exec and add_connection: cards no rule decides', () => {
     const t = rig();
     const denied = t.exec('rm -rf /tmp/x');
     const id = await t.card();
-    const item = t.approvals.get(id);
-    assert.deepEqual(item?.remote_exec, { command: 'rm -rf /tmp/x', timeout_ms: 30_000 });
-    assert.equal(item?.connection?.name, 'lab');
+    const item = expectCard(t.approvals.get(id), 'remote_exec');
+    assert.deepEqual(item.remote_exec, { command: 'rm -rf /tmp/x', timeout_ms: 30_000 });
+    assert.equal(item.connection?.name, 'lab');
     assert.equal(t.approvals.subject(id), undefined, 'no rule subject: no session rule can cover it');
     t.approvals.deny(id, 'no');
     assert.equal(await codeOf(denied), 'denied');
@@ -161,7 +162,12 @@ describe('remote_exec and add_connection: cards no rule decides', () => {
     assert.equal(t.approvals.list().length, 0);
     const answer = addConnection(t.deps, t.session, { name: 'vm1', kind: 'osworld_http', url: 'http://10.0.0.5:5000' }, signal, undefined, t.braked);
     const id = await t.card();
-    assert.deepEqual(t.approvals.get(id)?.add_connection, { name: 'vm1', kind: 'osworld_http', url: 'http://10.0.0.5:5000', enabled: true });
+    assert.deepEqual(expectCard(t.approvals.get(id), 'add_connection').add_connection, {
+      name: 'vm1',
+      kind: 'osworld_http',
+      url: 'http://10.0.0.5:5000',
+      enabled: true,
+    });
     t.approvals.approve(id);
     await answer;
     assert.deepEqual(t.added, [{ name: 'vm1', kind: 'osworld_http', url: 'http://10.0.0.5:5000', enabled: true }]);

@@ -15,7 +15,10 @@ import {
   type ConnectionTest,
   type ErrorInfo,
   type ListConnectionsAnswer,
+  type AddConnectionApproval,
+  type CardBase,
   type PendingApproval,
+  type RemoteExecApproval,
   type RemoteExecArgs,
   type RemoteExecResult,
 } from '../../../protocol/index.js';
@@ -80,8 +83,8 @@ function notApproved(outcome: ApprovalOutcome): ErrorInfo {
   return errorInfo(code, d.note ?? `the card was ${d.verdict}`, { decision: d });
 }
 
-/** A card for this agent, its times set from the approval expiry. */
-function card(deps: ConnectionToolDeps, session: AgentSession, fields: Pick<PendingApproval, 'action'> & Partial<PendingApproval>): PendingApproval {
+/** What every card for this agent carries, its times set from the approval expiry: the caller adds its kind and what it asks. */
+function cardBase(deps: ConnectionToolDeps, session: AgentSession): CardBase {
   const created = deps.clock.now();
   return {
     approval_id: ApprovalQueue.newId(),
@@ -93,7 +96,6 @@ function card(deps: ConnectionToolDeps, session: AgentSession, fields: Pick<Pend
     risk_hints: [],
     created_at: new Date(created).toISOString(),
     expires_at: new Date(created + deps.settings().approval_expiry_s * 1000).toISOString(),
-    ...fields,
   };
 }
 
@@ -181,7 +183,13 @@ export async function addConnection(
   await deps.connections.maybeRefresh();
   if (deps.connections.has(entry.name))
     throw fail('invalid_argument', `a connection named "${entry.name}" exists already`, { reason: 'name_taken', name: entry.name });
-  const item = card(deps, session, { action: 'add_connection', add_connection: entry, risk_hints: riskHints([entry.name]) });
+  const item: AddConnectionApproval = {
+    ...cardBase(deps, session),
+    kind: 'add_connection',
+    action: 'add_connection',
+    add_connection: entry,
+    risk_hints: riskHints([entry.name]),
+  };
   return withReceiptId(item, async () => {
     await askPerson(deps, session, item, { add_connection: entry }, progress, braked, signal);
     const added = await deps.connections.add(entry);
@@ -236,12 +244,14 @@ export async function remoteExec(
   const tag = deps.connections.tagOf(name) ?? name;
   const connection = deps.connections.ref(name);
   const timeoutMs = args.timeout_ms ?? DEFAULT_EXEC_MS;
-  const item = card(deps, session, {
+  const item: RemoteExecApproval = {
+    ...cardBase(deps, session),
+    kind: 'remote_exec',
     action: 'remote_exec',
     connection,
     remote_exec: { command: args.command, timeout_ms: timeoutMs },
     risk_hints: commandRiskHints(args.command),
-  });
+  };
   return withReceiptId(item, async () => {
     await askPerson(deps, session, item, { command: args.command, timeout_ms: timeoutMs }, progress, braked, signal);
     const again = deps.connections.refusal(name) ?? changedSince({ connectionTag: (n) => deps.connections.tagOf(n) }, name, tag);

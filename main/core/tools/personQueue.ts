@@ -38,7 +38,7 @@ export async function queueCard<G>(deps: PersonQueueDeps, item: PendingApproval,
     ...(item.connection !== undefined ? { connection: item.connection } : {}),
     ...options.journal,
     // A picture is journaled by its hash and size, never its pixels.
-    ...(item.picture !== undefined ? { picture: { sha256: item.picture.sha256, bytes: item.picture.bytes } } : {}),
+    ...(item.kind === 'element' && item.picture !== undefined ? { picture: { sha256: item.picture.sha256, bytes: item.picture.bytes } } : {}),
     expires_at: item.expires_at,
   });
   const early = options.gate();

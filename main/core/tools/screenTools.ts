@@ -22,6 +22,7 @@ import {
   type KeyCombo,
   type Point,
   type Receipt,
+  type ScreenApproval,
   type ScreenCard,
   type ScreenInputDetail,
   type ScreenCaptureResult,
@@ -267,7 +268,7 @@ export function screenInput(
   };
   // Where the input goes is fixed when the call begins: the check, the card and the dispatch all go there.
   const via = session.via;
-  const check = async (): Promise<Receipt | Checked> => {
+  const check = async (): Promise<Receipt | Checked<ScreenApproval>> => {
     let planned: Planned;
     try {
       planned = plan(session, tool, args);
@@ -298,8 +299,11 @@ export function screenInput(
     if (dispatchParams.bound === undefined && checked.fresh !== undefined && dispatchParams.point !== undefined) dispatchParams.bound = checked.fresh.capture;
     if (planned.params.op === 'type' || planned.params.op === 'key' || planned.params.op === 'hold') dispatchParams.focus = checked.window?.handle ?? 'none';
     const picture = cardPicture(planned, checked);
+    // The helper's check always gives one (a fresh capture when the input is bound to no screenshot): a card without it is a bug.
+    if (picture === undefined) throw fail('internal', 'the check of a screen input gave no picture for its card');
     const app = checked.window?.app ?? '';
-    const card: Checked['card'] = {
+    const card: Checked<ScreenApproval>['card'] = {
+      kind: 'screen',
       receipt_id: receiptId,
       session: session.id,
       agent: session.client,
@@ -308,7 +312,7 @@ export function screenInput(
       ancestor_path: [],
       connection: connectionRef(deps, via.connection),
       risk_hints: riskHints([checked.element?.name, checked.window?.title, checked.focus_password === true ? undefined : planned.text, detail.keys]),
-      ...(picture !== undefined ? { screen: { card: picture, detail } } : {}),
+      screen: { card: picture, detail },
     };
     if (r.text !== undefined) card.text = r.text;
     return {

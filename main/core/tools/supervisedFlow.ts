@@ -7,8 +7,10 @@ import {
   type ActionWaitArgs,
   type AnyAction,
   type Decision,
+  type ElementApproval,
   type ErrorInfo,
-  type PendingApproval,
+  type OmitEach,
+  type ScreenApproval,
   type Receipt,
   type WindowInfo,
 } from '../../../protocol/index.js';
@@ -125,8 +127,14 @@ function brakedReceipt(r: Receipt, phase: ActFlow['phase'], info: ErrorInfo, at:
   return refused(r, info, stopped);
 }
 
+/** The cards a changing action makes: element_act's, or a screen input's. */
+export type ActCard = ElementApproval | ScreenApproval;
+
+/** A card before the queue gives it its id and times. */
+export type CardDraft<C extends ActCard> = OmitEach<C, 'approval_id' | 'created_at' | 'expires_at'>;
+
 /** A checked action, ready for policy, brakes and a person: what it is, its card, and how to run exactly it. */
-export interface Checked {
+export interface Checked<C extends ActCard = ActCard> {
   /** What policy decides on: the action, the application and the element (or window) it lands on. */
   action: AnyAction;
   app: string;
@@ -134,7 +142,7 @@ export interface Checked {
   /** Needs a person unless a rule allows it. */
   mutating: boolean;
   /** The card a person decides on (approval_id, times and decision are filled in here). */
-  card: Omit<PendingApproval, 'approval_id' | 'created_at' | 'expires_at'>;
+  card: CardDraft<C>;
   /** What the approval_pending journal record says of the target (no pictures, no password text). */
   journal: Record<string, unknown>;
   /**
@@ -149,7 +157,7 @@ export interface Checked {
    */
   dispatch(decision: Decision, rule?: { id: string; scope: AllowScope }): Promise<Receipt>;
   /** Adds what only a person needs to the card (a picture), once it is known a person will be asked. */
-  enrich?(card: PendingApproval): Promise<void>;
+  enrich?(card: C): Promise<void>;
 }
 
 /**
@@ -407,7 +415,7 @@ export function firstAnswer<T>(
 }
 
 /** The card with its id and times. */
-function approvalItem(deps: ActDeps, checked: Checked): PendingApproval {
+function approvalItem(deps: ActDeps, checked: Checked): ActCard {
   const expiryMs = deps.settings().approval_expiry_s * 1000;
   const created = deps.clock.now();
   return {

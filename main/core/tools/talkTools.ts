@@ -15,7 +15,10 @@ import {
   type CtrlState,
   type ErrorInfo,
   type HandoffAnswer,
+  type CardBase,
+  type HandoffApproval,
   type PendingApproval,
+  type QuestionApproval,
   type TalkAnswer,
 } from '../../../protocol/index.js';
 import type { ApprovalOutcome } from '../supervision/approvals.js';
@@ -80,21 +83,19 @@ function askPerson(
   return queueAdmittedCard(deps, session, item, { journal, gate: () => cannotAsk(deps, session), ...(before !== undefined ? { before } : {}) });
 }
 
-/** A card of the queue for this agent, its times set. */
-function card(deps: TalkDeps, session: AgentSession, receiptId: string, expiresInMs: number, fields: Partial<PendingApproval>): PendingApproval {
+/** What every card of the queue for this agent carries, its times set: a question or handoff adds its kind and what it asks. */
+function cardBase(deps: TalkDeps, session: AgentSession, receiptId: string, expiresInMs: number): CardBase {
   const created = deps.clock.now();
   return {
     approval_id: ApprovalQueue.newId(),
     receipt_id: receiptId,
     session: session.id,
     agent: session.client,
-    action: 'ask',
     password: false,
     ancestor_path: [],
     risk_hints: [],
     created_at: new Date(created).toISOString(),
     expires_at: new Date(created + expiresInMs).toISOString(),
-    ...fields,
   };
 }
 
@@ -158,13 +159,15 @@ export function computerAsk(
     const refused = (refusal: ErrorInfo): AskAnswer => ({ ...base, outcome: 'refused', refusal });
     const now = cannotAsk(deps, session);
     if (now !== undefined) return refused(now);
-    const item = card(deps, session, base.receipt_id, expiresInMs, {
+    const item: QuestionApproval = {
+      ...cardBase(deps, session, base.receipt_id, expiresInMs),
+      kind: 'question',
       action: 'ask',
       question: {
         text: args.question,
         ...(args.choices !== undefined ? { choices: args.choices, imitates: args.choices.map((c) => imitatedControl(c) ?? null) } : {}),
       },
-    });
+    };
     const outcome = await askPerson(deps, session, item, { question: args.question, ...(args.choices !== undefined ? { choices: args.choices } : {}) });
     if (!('decision' in outcome)) return refused(outcome);
     const d = outcome.decision;
@@ -204,11 +207,13 @@ export function computerCtrl(
     const refused = (refusal: ErrorInfo): HandoffAnswer => ({ ...base, outcome: 'refused', refusal });
     const now = cannotAsk(deps, session);
     if (now !== undefined) return refused(now);
-    const item = card(deps, session, base.receipt_id, HANDOFF_EXPIRY_MS, {
+    const item: HandoffApproval = {
+      ...cardBase(deps, session, base.receipt_id, HANDOFF_EXPIRY_MS),
+      kind: 'handoff',
       action: 'handoff',
       handoff: { reason, connection, held_inputs: deps.handoffs.held(connection).length },
       connection: connectionRef(deps, connection),
-    });
+    };
     let begun = false;
     try {
       const outcome = await askPerson(deps, session, item, { reason }, () => {

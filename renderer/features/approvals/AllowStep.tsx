@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useState } from 'react';
-import type { PendingApproval } from '../../../protocol/index.js';
+import { cardText, type PendingApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { subjectApp } from '../../store/cardSubject.js';
 import { cardConnectionName } from '../../store/connectionWords.js';
@@ -175,15 +175,21 @@ function QueuedCovered({
         {covered.cards.map((c) => (
           <li key={c.approval_id} data-testid="allow-also-item" data-approval-id={c.approval_id}>
             <CardSummary card={c} />
-            {c.text !== undefined && (
-              <>
-                {' '}
-                → “<UntrustedText text={c.text} />”
-              </>
-            )}
+            <CoveredText text={cardText(c)} />
           </li>
         ))}
       </ul>
     </div>
+  );
+}
+
+/** What a covered card would type or set, after its summary: ` → “hello”` (nothing for a card that types nothing). */
+function CoveredText({ text }: { text: string | undefined }) {
+  if (text === undefined) return null;
+  return (
+    <>
+      {' '}
+      → “<UntrustedText text={text} />”
+    </>
   );
 }

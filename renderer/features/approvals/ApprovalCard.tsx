@@ -1,29 +1,24 @@
-import { Fragment, useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
-import { isPrivateUrl, type PendingApproval } from '../../../protocol/index.js';
+import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
+import { unreachable, type ApprovableCard } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { subjectLabel } from '../../store/cardSubject.js';
 import { isRemote, mayAllowForSession } from '../../store/connectionWords.js';
-import { mustReadToEnd, textMasked, unreadWait } from '../../store/readToEnd.js';
+import { mustReadToEnd, unreadWait } from '../../store/readToEnd.js';
 import { selectEndSeen, selectRefusal } from '../../store/selectors.js';
-import { displayValue } from '../../store/tree.js';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
-import { AddConnectionFields } from './AddConnectionFields.js';
 import { AllowStep } from './AllowStep.js';
+import { CardKindBody, CardKindRows } from './CardKindFields.js';
 import { CardWhere } from './CardWhere.js';
 import { RiskHints } from './RiskHints.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct, type Decision } from './decide.js';
-import { ScreenInputFields } from './ScreenInputFields.js';
-import { ElementCardPicture } from './ElementCardPicture.js';
-import { RemoteExecFields } from './RemoteExecFields.js';
-import { ScreenInputPicture } from './ScreenInputPicture.js';
 import { measureNow, useArmed, useKeysArmed } from './useArming.js';
 
 interface Props {
-  card: PendingApproval;
+  card: ApprovableCard;
   now: number;
   selected: boolean;
   denying: boolean;
@@ -51,18 +46,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
   const unread = mustReadToEnd(card) && !endSeen;
   const waited = now - Date.parse(card.created_at);
   const left = Date.parse(card.expires_at) - now;
-  const t = card.target;
-  const masked = textMasked(card);
-  const what =
-    card.add_connection !== undefined
-      ? `connection ${card.add_connection.name}`
-      : card.remote_exec !== undefined
-        ? 'a shell command'
-        : t !== undefined
-          ? `${t.role} ${t.name ?? ''}`
-          : subjectLabel(card);
   const on = isRemote(card.connection) ? ` on ${card.connection.name} (${card.connection.where})` : '';
-  const added = card.add_connection;
   /** A click on a card control: measured now, so a card that moved since the last measurement counts as moved. */
   const aimed = (e: MouseEvent<HTMLButtonElement>, then: () => void) => {
     e.stopPropagation();
@@ -81,7 +65,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
       className={`card${selected ? ' selected' : ''}${card.risk_hints.length > 0 ? ' risky' : ''}${on !== '' ? ' remote' : ''}`}
       tabIndex={0}
       aria-current={selected ? 'true' : undefined}
-      aria-label={escapeHiddenPlain(`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${what}${on}`)}
+      aria-label={escapeHiddenPlain(`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${cardWhat(card)}${on}`)}
       data-testid="pending-card"
       data-approval-id={id}
       data-arm-key={key}
@@ -102,76 +86,9 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
       </header>
       <CardWhere connection={card.connection} />
       <RiskHints hints={card.risk_hints} />
-      <RemoteExecFields card={card} />
-      {added !== undefined && <AddConnectionFields config={added} publicUrl={added.kind === 'osworld_http' && !isPrivateUrl(added.url)} />}
-      {card.action === 'set_value' && (
-        <div className="diff" data-testid="set-value-diff">
-          <div>
-            <div className="muted small">Current</div>
-            <div className="diff-box diff-old">
-              <ShownValue masked={masked} value={card.current_value ?? (t !== undefined ? displayValue(t) : undefined)} testId="diff-old-text" />
-            </div>
-          </div>
-          <div aria-hidden="true" className="diff-arrow">
-            →
-          </div>
-          <div>
-            <div className="muted small">New</div>
-            <div className="diff-box diff-new">
-              <ShownValue masked={masked} value={card.text} testId="diff-new-text" endOf={mustReadToEnd(card) ? id : undefined} />
-            </div>
-          </div>
-        </div>
-      )}
-      {card.method !== undefined && (
-        <p className="card-method small" data-testid="card-method">
-          <span className="muted">How: </span>
-          <UntrustedText text={card.method} />
-        </p>
-      )}
-      <ScreenInputPicture card={card} />
-      <ElementCardPicture card={card} />
+      <CardKindBody card={card} />
       <dl className="card-fields">
-        {t !== undefined && (
-          <div>
-            <dt>Target</dt>
-            <dd>
-              <strong>{t.role}</strong>{' '}
-              {t.name !== undefined && (
-                <>
-                  “<UntrustedText text={t.name} testId="card-target-name" />”
-                </>
-              )}{' '}
-              {t.automation_id !== undefined && (
-                <span className="aid">
-                  #<UntrustedText text={t.automation_id} />
-                </span>
-              )}
-            </dd>
-          </div>
-        )}
-        <ScreenInputFields card={card} />
-        {card.ancestor_path.length > 0 && (
-          <div>
-            <dt>Path</dt>
-            <dd className="small">
-              {card.ancestor_path.map((step, i) => (
-                <Fragment key={i}>
-                  {i > 0 && ' › '}
-                  <AncestorStep step={step} />
-                </Fragment>
-              ))}
-            </dd>
-          </div>
-        )}
-        {card.window !== undefined && (
-          <div>
-            <dt>App</dt>
-            <dd>
-              <UntrustedText text={card.window.app} /> · “<UntrustedText text={card.window.title} />” · pid {card.window.pid}
-            </dd>
-          </div>
-        )}
+        <CardKindRows card={card} />
         <div>
           <dt>Waiting</dt>
           <dd data-testid="card-waited">{formatDuration(waited)}</dd>
@@ -236,6 +153,22 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
   );
 }
 
+/** What the card's accessible name says it acts on: `button Send`, `a shell command`, `connection lab`, or where a screen input lands. */
+function cardWhat(card: ApprovableCard): string {
+  switch (card.kind) {
+    case 'add_connection':
+      return `connection ${card.add_connection.name}`;
+    case 'remote_exec':
+      return 'a shell command';
+    case 'element':
+      return `${card.target.role} ${card.target.name ?? ''}`;
+    case 'screen':
+      return subjectLabel(card);
+    default:
+      return unreachable(card);
+  }
+}
+
 function DenyForm({ onCancel, onConfirm, disabled }: { onCancel: () => void; onConfirm: (reason: string) => void; disabled: boolean }) {
   const [reason, setReason] = useState('');
   const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
@@ -278,39 +211,4 @@ function DenyForm({ onCancel, onConfirm, disabled }: { onCancel: () => void; onC
       </button>
     </div>
   );
-}
-
-/** An ancestor step as people read it: `window "Overseer Fixture"`, `group` (the helper sends `role:name`; the role is the helper's, the name the application's). */
-function ancestorParts(step: string): { role: string; name?: string } {
-  const colon = step.indexOf(':');
-  if (colon < 0) return { role: step };
-  const name = step.slice(colon + 1);
-  return name === '' ? { role: step.slice(0, colon) } : { role: step.slice(0, colon), name };
-}
-
-function AncestorStep({ step }: { step: string }) {
-  const { role, name } = ancestorParts(step);
-  return (
-    <>
-      <UntrustedText text={role} />
-      {name !== undefined && (
-        <>
-          {' '}
-          “<UntrustedText text={name} />”
-        </>
-      )}
-    </>
-  );
-}
-
-/** A value of the set_value diff: masked for a password field, marked as absent when there is none. */
-function ShownValue({ masked, value, testId, endOf }: { masked: boolean; value: string | undefined; testId: string; endOf?: string | undefined }) {
-  if (masked) return <span data-testid={testId}>••••</span>;
-  if (value === undefined)
-    return (
-      <span className="untrusted-empty" data-testid={testId}>
-        no value
-      </span>
-    );
-  return <UntrustedText text={value} block testId={testId} {...(endOf !== undefined ? { endOf } : {})} />;
 }

@@ -1,4 +1,5 @@
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
+import { unreachable, type PendingApproval } from '../../../protocol/index.js';
 import type { Slot } from '../../store/approvalsSlice.js';
 import { cardWindowId } from '../../store/cardSubject.js';
 import { cardConnectionName } from '../../store/connectionWords.js';
@@ -181,6 +182,23 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
     observer.observe(li);
     return () => observer.disconnect();
   }, [isLive]);
+  /** The card a kind of pending item is shown as: a question, a handoff, or an action to approve or deny. */
+  const liveCard = (card: PendingApproval) => {
+    const shared = { now, selected, online, ...(selected ? { cardRef: selectedRef } : {}), onSelect };
+    switch (card.kind) {
+      case 'question':
+        return <QuestionCard card={card} {...shared} noting={denying} decide={decideTalk} />;
+      case 'handoff':
+        return <HandoffCard card={card} {...shared} decide={decideTalk} />;
+      case 'element':
+      case 'screen':
+      case 'remote_exec':
+      case 'add_connection':
+        return <ApprovalCard card={card} {...shared} denying={denying} allowing={allowing} decide={decide} />;
+      default:
+        return unreachable(card);
+    }
+  };
   return (
     <li
       ref={ref}
@@ -190,42 +208,7 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
       className={isLive ? (entering ? 'slot-entering' : undefined) : line ? 'slot-line' : 'slot-left'}
       style={isLive || line || height.current === undefined ? undefined : { height: height.current }}
     >
-      {isLive && slot.card.action === 'ask' ? (
-        <QuestionCard
-          card={slot.card}
-          now={now}
-          selected={selected}
-          noting={denying}
-          online={online}
-          {...(selected ? { cardRef: selectedRef } : {})}
-          onSelect={onSelect}
-          decide={decideTalk}
-        />
-      ) : isLive && slot.card.action === 'handoff' ? (
-        <HandoffCard
-          card={slot.card}
-          now={now}
-          selected={selected}
-          online={online}
-          {...(selected ? { cardRef: selectedRef } : {})}
-          onSelect={onSelect}
-          decide={decideTalk}
-        />
-      ) : isLive ? (
-        <ApprovalCard
-          card={slot.card}
-          now={now}
-          selected={selected}
-          denying={denying}
-          allowing={allowing}
-          online={online}
-          {...(selected ? { cardRef: selectedRef } : {})}
-          onSelect={onSelect}
-          decide={decide}
-        />
-      ) : (
-        <Placeholder card={slot.card} line={line} />
-      )}
+      {isLive ? liveCard(slot.card) : <Placeholder card={slot.card} line={line} />}
     </li>
   );
 }

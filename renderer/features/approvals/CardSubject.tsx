@@ -1,18 +1,32 @@
-import type { PendingApproval } from '../../../protocol/index.js';
+import { unreachable, type PendingApproval } from '../../../protocol/index.js';
 import { subjectParts } from '../../store/cardSubject.js';
 import { isRemote } from '../../store/connectionWords.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
 /** What a card acts on: `button "Send"`, or `412,300 in "Canvas"` (as `subjectLabel` writes it); the application's words shown as untrusted text. */
 export function CardSubject({ card }: { card: PendingApproval }) {
-  if (card.remote_exec !== undefined) return <UntrustedText text={card.remote_exec.command} limit={SUMMARY_LIMIT} expandable={false} />;
-  if (card.add_connection !== undefined)
-    return (
-      <>
-        "{card.add_connection.name}" (
-        <UntrustedText text={card.add_connection.kind === 'ssh' ? card.add_connection.host : card.add_connection.url} limit={SUMMARY_LIMIT} />)
-      </>
-    );
+  switch (card.kind) {
+    case 'remote_exec':
+      return <UntrustedText text={card.remote_exec.command} limit={SUMMARY_LIMIT} expandable={false} />;
+    case 'add_connection':
+      return (
+        <>
+          "{card.add_connection.name}" (
+          <UntrustedText text={card.add_connection.kind === 'ssh' ? card.add_connection.host : card.add_connection.url} limit={SUMMARY_LIMIT} />)
+        </>
+      );
+    case 'element':
+    case 'screen':
+    case 'question':
+    case 'handoff':
+      return <SubjectWords card={card} />;
+    default:
+      return unreachable(card);
+  }
+}
+
+/** An element's role and name, or where a screen input lands, as `subjectParts` gives them. */
+function SubjectWords({ card }: { card: PendingApproval }) {
   const p = subjectParts(card);
   return (
     <>
@@ -52,16 +66,31 @@ export function CardSummary({ card }: { card: PendingApproval }) {
 }
 
 function SummaryText({ card }: { card: PendingApproval }) {
-  if (card.question !== undefined || card.handoff !== undefined)
-    return (
-      <>
-        <UntrustedText text={card.agent} /> · {card.question !== undefined ? 'asks' : 'handed the desktop over'} "
-        <UntrustedText text={card.question?.text ?? card.handoff?.reason ?? ''} limit={SUMMARY_LIMIT} />"
-      </>
-    );
-  return (
-    <>
-      <UntrustedText text={card.agent} /> · {card.action} <CardSubject card={card} />
-    </>
-  );
+  switch (card.kind) {
+    case 'question':
+      return (
+        <>
+          <UntrustedText text={card.agent} /> · asks "
+          <UntrustedText text={card.question.text} limit={SUMMARY_LIMIT} />"
+        </>
+      );
+    case 'handoff':
+      return (
+        <>
+          <UntrustedText text={card.agent} /> · handed the desktop over "
+          <UntrustedText text={card.handoff.reason} limit={SUMMARY_LIMIT} />"
+        </>
+      );
+    case 'element':
+    case 'screen':
+    case 'remote_exec':
+    case 'add_connection':
+      return (
+        <>
+          <UntrustedText text={card.agent} /> · {card.action} <CardSubject card={card} />
+        </>
+      );
+    default:
+      return unreachable(card);
+  }
 }

@@ -1,4 +1,4 @@
-import type { PendingApproval, ScreenCard } from '../../../protocol/index.js';
+import type { ElementApproval, ScreenCard } from '../../../protocol/index.js';
 import { ElementBox } from '../screen/ElementBox.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
 import { ZoomablePicture } from '../screen/ZoomablePicture.js';
@@ -11,8 +11,7 @@ import { useCardPicture } from './useCardPicture.js';
  * element outlined, opening the whole window full size; or, when none could be taken, why (the card
  * still names the element and its path).
  */
-export function ElementCardPicture({ card }: { card: PendingApproval }) {
-  if (card.screen !== undefined) return null;
+export function ElementCardPicture({ card }: { card: ElementApproval }) {
   const p = card.picture;
   if (p === undefined) {
     if (card.picture_unavailable === undefined) return null;
@@ -28,14 +27,14 @@ export function ElementCardPicture({ card }: { card: PendingApproval }) {
 /** The element card's region (CSS px): tall enough for a control with its label and neighbours, short enough for a queue. */
 const REGION = { maxHeight: 200, minHeight: 120, margin: 40 } as const;
 
-function WindowPicture({ card, p }: { card: PendingApproval; p: ScreenCard }) {
+function WindowPicture({ card, p }: { card: ElementApproval; p: ScreenCard }) {
   const { ref, picture, error } = useCardPicture(card.approval_id, 'picture', p.picture);
-  const what = card.target !== undefined ? `${card.target.role}${card.target.name !== undefined ? ` “${card.target.name}”` : ''}` : 'the element';
-  const alt = `The window ${card.window !== undefined ? `“${card.window.title}” ` : ''}as it looked when checked, ${what} outlined`;
+  const what = `${card.target.role}${card.target.name !== undefined ? ` “${card.target.name}”` : ''}`;
+  const alt = `The window “${card.window.title}” as it looked when checked, ${what} outlined`;
   const size = { width: p.width, height: p.height };
   const outline = p.outline;
   // Screen pixels per picture pixel, from the element's own rectangle: shown at this many CSS px per picture pixel, the region is the screen 1:1.
-  const rect = card.target?.rect;
+  const rect = card.target.rect;
   const oneToOne = outline !== undefined && rect !== undefined && rect.w > 0 && outline.w > 0 ? rect.w / outline.w : 1;
   return (
     <figure className="card-picture" data-testid="card-picture-figure">

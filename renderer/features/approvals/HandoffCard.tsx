@@ -1,5 +1,5 @@
 import { useState, type MouseEvent } from 'react';
-import { TALK_LIMITS } from '../../../protocol/index.js';
+import { TALK_LIMITS, type HandoffApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
@@ -13,12 +13,12 @@ import { CardWhere } from './CardWhere.js';
  * long ago, how many inputs wait meanwhile, and the one control that gives control back, with an
  * optional note for the agent. It arms like every control that decides.
  */
-export function HandoffCard({ card, now, selected, online, cardRef, onSelect, decide }: Omit<TalkCardProps, 'noting'>) {
+export function HandoffCard({ card, now, selected, online, cardRef, onSelect, decide }: Omit<TalkCardProps<HandoffApproval>, 'noting'>) {
   const id = card.approval_id;
   const key = armKey.card(id);
   const aim = { via: 'pointer', key } as const;
   const [note, setNote] = useState('');
-  const held = card.handoff?.held_inputs ?? 0;
+  const held = card.handoff.held_inputs;
   const resume = () => decide(id, { kind: 'resume', note }, aim);
   return (
     <TalkCardFrame
@@ -26,7 +26,7 @@ export function HandoffCard({ card, now, selected, online, cardRef, onSelect, de
       selected={selected}
       cardRef={cardRef}
       onSelect={onSelect}
-      label={`${card.agent} handed the desktop to you: ${card.handoff?.reason ?? ''}`}
+      label={`${card.agent} handed the desktop to you: ${card.handoff.reason}`}
       testId="handoff-card"
     >
       <header className="card-head">
@@ -38,7 +38,7 @@ export function HandoffCard({ card, now, selected, online, cardRef, onSelect, de
       </header>
       <CardWhere connection={card.connection} />
       <div className="question-text" data-testid="handoff-reason">
-        <UntrustedText text={card.handoff?.reason ?? ''} block />
+        <UntrustedText text={card.handoff.reason} block />
       </div>
       <p className="small" data-testid="handoff-held">
         {held === 0

@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
-import { TALK_LIMITS, escapeHiddenPlain, type PendingApproval } from '../../../protocol/index.js';
+import { TALK_LIMITS, escapeHiddenPlain, type HandoffApproval, type PendingApproval, type QuestionApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
@@ -12,8 +12,8 @@ import { measureNow, useArmed } from './useArming.js';
 import { CardWhere } from './CardWhere.js';
 
 /** What a question or handoff card needs from the queue. */
-export interface TalkCardProps {
-  card: PendingApproval;
+export interface TalkCardProps<C extends QuestionApproval | HandoffApproval> {
+  card: C;
   now: number;
   selected: boolean;
   /** The card whose decline note (or handoff note) is being written. */
@@ -31,13 +31,13 @@ export interface TalkCardProps {
  * a written answer, or a decline with an optional note. Every control
  * arms with the card, like an approval's: nothing is answered by a click meant for something else.
  */
-export function QuestionCard({ card, now, selected, noting, online, cardRef, onSelect, decide }: TalkCardProps) {
+export function QuestionCard({ card, now, selected, noting, online, cardRef, onSelect, decide }: TalkCardProps<QuestionApproval>) {
   const id = card.approval_id;
   const key = armKey.card(id);
   const aim = { via: 'pointer', key } as const;
   const [written, setWritten] = useState('');
   const left = Date.parse(card.expires_at) - now;
-  const choices = card.question?.choices ?? [];
+  const choices = card.question.choices ?? [];
   const aimed = (e: MouseEvent<HTMLButtonElement>, then: () => void) => {
     e.stopPropagation();
     measureNow(e.currentTarget);
@@ -56,7 +56,7 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
       selected={selected}
       cardRef={cardRef}
       onSelect={onSelect}
-      label={`${card.agent} asks: ${card.question?.text ?? ''}`}
+      label={`${card.agent} asks: ${card.question.text}`}
       testId="question-card"
     >
       <header className="card-head">
@@ -70,7 +70,7 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
       </header>
       <CardWhere connection={card.connection} />
       <div className="question-text" data-testid="question-text">
-        <UntrustedText text={card.question?.text ?? ''} block />
+        <UntrustedText text={card.question.text} block />
       </div>
       {choices.length > 0 && (
         <div className="choices" role="group" aria-labelledby={`offers-${id}`}>
@@ -79,7 +79,7 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
           </p>
           <ul className="choice-list">
             {choices.map((choice, i) => {
-              const imitates = card.question?.imitates?.[i] ?? undefined;
+              const imitates = card.question.imitates?.[i] ?? undefined;
               return (
                 <li key={i} className="choice" data-testid="choice" data-imitates={imitates ?? undefined}>
                   <ArmedButton

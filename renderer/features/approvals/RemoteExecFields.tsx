@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import type { PendingApproval } from '../../../protocol/index.js';
+import type { RemoteExecApproval } from '../../../protocol/index.js';
 import { selectEndSeen } from '../../store/selectors.js';
 import { lineCount, segments } from '../../store/untrustedText.js';
 import { useApp } from '../../store/useApp.js';
@@ -16,11 +16,10 @@ import { UntrustedText } from '../shell/UntrustedText.js';
  * (docs/supervision.md#arming-and-decisions). Its status line keeps its height, so reading the
  * command to its end moves nothing on the card.
  */
-export function RemoteExecFields({ card }: { card: PendingApproval }) {
+export function RemoteExecFields({ card }: { card: RemoteExecApproval }) {
   const exec = card.remote_exec;
   const seen = useApp(selectEndSeen(card.approval_id));
   const [whole, setWhole] = useState(true);
-  if (exec === undefined) return null;
   const lines = lineCount(segments(exec.command));
   const size = `${lines} ${lines === 1 ? 'line' : 'lines'}, ${[...exec.command].length} characters`;
   return (

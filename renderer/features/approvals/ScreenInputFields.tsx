@@ -1,4 +1,4 @@
-import type { PendingApproval } from '../../../protocol/index.js';
+import type { ScreenApproval } from '../../../protocol/index.js';
 import { mustReadToEnd } from '../../store/readToEnd.js';
 import { inputVerb, placeOf, type Place as PlaceWords } from '../../store/screenDescribe.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
@@ -60,8 +60,7 @@ function Place({ place }: { place: PlaceWords | undefined }) {
 }
 
 /** The rows of a screen input's card: the element at the point, the window, the points, and the text or keys. */
-export function ScreenInputFields({ card }: { card: PendingApproval }) {
-  if (card.screen === undefined) return null;
+export function ScreenInputFields({ card }: { card: ScreenApproval }) {
   const d = card.screen.detail;
   const place = placeOf(card.action, d);
   const keyboard = KEY_ACTIONS.has(card.action) || card.action === 'type_text';

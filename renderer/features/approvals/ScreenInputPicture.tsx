@@ -1,4 +1,4 @@
-import type { PendingApproval } from '../../../protocol/index.js';
+import type { ScreenApproval } from '../../../protocol/index.js';
 import { pictureAlt } from '../../store/screenDescribe.js';
 import { InputMarks } from '../screen/InputMarks.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
@@ -14,13 +14,8 @@ const REGION = { maxHeight: 180, margin: 24 } as const;
  * enough to read, the point marked so that its pixel stays visible; then the picture the agent
  * planned on (or one captured for the card, said so) with the input marked. Either opens full size.
  */
-export function ScreenInputPicture({ card }: { card: PendingApproval }) {
-  if (card.screen === undefined) return null;
-  return <Pictures card={card} screen={card.screen} />;
-}
-
-function Pictures({ card, screen }: { card: PendingApproval; screen: NonNullable<PendingApproval['screen']> }) {
-  const { card: pic, detail } = screen;
+export function ScreenInputPicture({ card }: { card: ScreenApproval }) {
+  const { card: pic, detail } = card.screen;
   const whole = useCardPicture(card.approval_id, 'screen', pic.picture);
   const part = useCardPicture(card.approval_id, 'crop', pic.crop?.picture ?? '');
   const size = { width: pic.width, height: pic.height };

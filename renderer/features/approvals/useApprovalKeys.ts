@@ -52,7 +52,7 @@ export function useApprovalKeys(decide: (id: string, d: Decision, aim: { via: 'k
       if (card !== undefined && isTalkCard(card)) {
         s.refuse(
           selected,
-          card.action === 'ask'
+          card.kind === 'question'
             ? 'Not answered: pick a choice, write an answer or decline on the card.'
             : 'Not sent: give control back with the card’s button.',
           Date.now(),

@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import type { HandoffApproval } from '../../../protocol/index.js';
 import { selectPending } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
@@ -13,7 +14,7 @@ const BANNER_LIMIT = 200;
  */
 export function HandoffBanner() {
   const pending = useApp(selectPending);
-  const handoffs = useMemo(() => pending.filter((p) => p.handoff !== undefined), [pending]);
+  const handoffs = useMemo(() => pending.filter((p): p is HandoffApproval => p.kind === 'handoff'), [pending]);
   if (handoffs.length === 0) return null;
   const show = (id: string) => {
     const s = appStore.getState();
@@ -28,9 +29,9 @@ export function HandoffBanner() {
           <strong>
             <UntrustedText text={h.agent} /> handed the desktop to you:
           </strong>{' '}
-          “<UntrustedText text={h.handoff?.reason ?? ''} limit={BANNER_LIMIT} />
+          “<UntrustedText text={h.handoff.reason} limit={BANNER_LIMIT} />
           ”.{' '}
-          {h.handoff !== undefined && h.handoff.held_inputs > 0
+          {h.handoff.held_inputs > 0
             ? `${h.handoff.held_inputs} ${h.handoff.held_inputs === 1 ? 'input waits' : 'inputs wait'} until you give control back.`
             : 'Agents’ inputs wait until you give control back.'}{' '}
           <button type="button" className="link" data-testid="handoff-show" onClick={() => show(h.approval_id)}>
