@@ -1,11 +1,8 @@
 // Progressive exposure (docs/tools.md#progressive-tools): an idle agent lists only what it needs to
-// start; computer_use_activate adds tiers of tools. Which tool is in which tier lives here, so the
-// listing (main/core/mcp) and the runner's check agree.
+// start; computer_use_activate adds tiers of tools. The tiers are named here; which tool is in which
+// is its spec's (main/core/tools/specs/), which the listing and the runner's check both read.
 import { z } from 'zod';
 import { errorInfo, type ErrorInfo } from './errors.js';
-import { CONNECTION_TOOL_NAMES } from './connections.js';
-import { SCREEN_TOOL_NAMES } from './screen.js';
-import { TOOL_NAMES } from './tools.js';
 
 /** The tiers an agent can activate now. */
 export const TIERS = ['accessibility', 'screen', 'connections'] as const;
@@ -42,18 +39,6 @@ export const ActivateAnswer = z.object({
   unavailable: z.array(TierUnavailable).optional(),
 });
 export type ActivateAnswer = z.infer<typeof ActivateAnswer>;
-
-const SCREEN = new Set<string>(SCREEN_TOOL_NAMES);
-const ACCESSIBILITY = new Set<string>(TOOL_NAMES);
-const CONNECTIONS = new Set<string>(CONNECTION_TOOL_NAMES);
-
-/** The tier a tool belongs to; undefined for the tools every agent lists (activation, talking to the person). */
-export function tierOf(tool: string): Tier | undefined {
-  if (ACCESSIBILITY.has(tool)) return 'accessibility';
-  if (SCREEN.has(tool)) return 'screen';
-  if (CONNECTIONS.has(tool)) return 'connections';
-  return undefined;
-}
 
 /** The refusal of a tool whose tier this agent has not activated: it says exactly what to call. */
 export function inactiveTier(tool: string, tier: Tier): ErrorInfo {

@@ -1,137 +1,41 @@
-import { createHash } from 'node:crypto';
-import { type z } from 'zod';
 import {
   MASKED_TEXT,
-  CONNECTION_TOOL_ARGS,
-  SCREEN_INPUT_TOOLS,
-  SCREEN_TOOL_ARGS,
   type ConnectionRef,
-  type ConnectionToolName,
-  type RemoteExecArgs,
-  type RemoteExecResult,
   type ExecEnd,
   execEndWords,
-  ActionWaitArgs,
-  ComputerAskArgs,
-  ComputerCtrlArgs,
-  ElementActArgs,
-  ElementFindArgs,
   OverseerError,
-  WindowListArgs,
-  WindowReadArgs,
   errorInfo,
   inactiveTier,
   invalidArgument,
   isTalkAnswer,
-  type CtrlState,
-  tierOf,
   type ErrorInfo,
   type TalkAnswer,
-  type TalkToolName,
   type Receipt,
   type ReceiptEntry,
-  type ScreenToolName,
-  type ScreenshotArgs,
-  type ToolName,
-  type WaitArgs,
 } from '../../../protocol/index.js';
 import { phase } from '../callProfile.js';
 import type { Journal } from '../journal/index.js';
-import { actionWait, elementAct, type ActDeps, type Progress } from './actTool.js';
+import type { ActDeps, Progress } from './actTool.js';
 import type { AgentSession } from './agentSession.js';
-import { elementFind, windowList, windowRead, type ReadDeps } from './readTools.js';
-import { renderError, renderFind, renderReceipt, renderWindowList, renderWindowRead } from './render.js';
-import { renderCapabilities, renderCursor, renderScreenshot } from './renderScreen.js';
-import { capabilities, cursorPosition, screenInput, screenshot, wait } from './screenTools.js';
+import type { ReadDeps } from './readTools.js';
+import { renderError } from './render.js';
 import { HandoffGate } from '../supervision/handoff.js';
-import { renderCtrlState, renderTalk } from './renderTalk.js';
-import { computerAsk, computerCtrl, talkWait, type PersonState, type TalkDeps } from './talkTools.js';
+import { renderTalk } from './renderTalk.js';
+import type { PersonState, TalkDeps } from './talkTools.js';
 import type { ConnectionManager } from '../connections/manager.js';
-import {
-  activateConnection,
-  addConnection,
-  listConnections,
-  refuseAgentEntry,
-  remoteExec,
-  testConnection,
-  type ConnectionToolDeps,
-} from './connectionTools.js';
+import type { ConnectionToolDeps } from './connectionTools.js';
 import { checkBindings } from './bindingCheck.js';
-import { renderActivated, renderAdded, renderConnectionList, renderConnectionTest, renderRemoteExec } from './renderConnections.js';
+import { ALL_SPECS, specOf } from './specs/registry.js';
+import type { ToolContext, ToolImage, ToolSpec } from './specs/toolSpec.js';
 
-/** The argument schema of each tool. */
-export const TOOL_ARGS = {
-  window_list: WindowListArgs,
-  window_read: WindowReadArgs,
-  element_find: ElementFindArgs,
-  element_act: ElementActArgs,
-  action_wait: ActionWaitArgs,
-} as const satisfies Record<ToolName, z.ZodType>;
-
-/** The argument schema of each tool that talks to the person (listed whether or not a tier is active). */
-export const TALK_TOOL_ARGS = {
-  computer_ask: ComputerAskArgs,
-  computer_ctrl: ComputerCtrlArgs,
-} as const satisfies Record<TalkToolName, z.ZodType>;
-
-/** Whether a tool talks to the person (computer_ask, computer_ctrl). */
-export function isTalkTool(tool: string): tool is TalkToolName {
-  return Object.hasOwn(TALK_TOOL_ARGS, tool);
-}
+export type { AnyToolName } from './specs/toolSpec.js';
 
 /**
  * A tool's answer for the MCP layer: the text the agent reads (compact, or JSON with
- * `output: "json"`) and, on success, the structured answer (the tool's TOOL_ANSWERS schema).
+ * `output: "json"`) and, on success, the structured answer (the tool's answer schema).
  */
 export type ToolResult =
-  | { isError: false; text: string; structured: Record<string, unknown>; images?: { data: string; mimeType: string }[] }
-  | { isError: true; text: string; error: ErrorInfo };
-
-/** Every tool an agent can call: the accessibility tools, the screen tier, the connections tier, and the tools that talk to the person. */
-export type AnyToolName = ToolName | ScreenToolName | TalkToolName | ConnectionToolName;
-
-function isConnectionTool(tool: string): tool is ConnectionToolName {
-  return Object.hasOwn(CONNECTION_TOOL_ARGS, tool);
-}
-
-/** The arguments schema of a tool, if it is one. */
-function argsOf(tool: string): z.ZodType | undefined {
-  if (Object.hasOwn(TOOL_ARGS, tool)) return TOOL_ARGS[tool as ToolName];
-  if (Object.hasOwn(SCREEN_TOOL_ARGS, tool)) return SCREEN_TOOL_ARGS[tool as ScreenToolName];
-  if (isTalkTool(tool)) return TALK_TOOL_ARGS[tool];
-  if (Object.hasOwn(CONNECTION_TOOL_ARGS, tool)) return CONNECTION_TOOL_ARGS[tool as ConnectionToolName];
-  return undefined;
-}
-
-function isScreenTool(tool: string): tool is ScreenToolName {
-  return Object.hasOwn(SCREEN_TOOL_ARGS, tool);
-}
-
-/** Tools whose answer is a receipt. */
-function answersReceipt(tool: string): boolean {
-  return tool === 'element_act' || tool === 'action_wait' || (isScreenTool(tool) && SCREEN_INPUT_TOOLS.has(tool));
-}
-
-/** A screenshot's answer, with its image beside the structured answer. */
-interface WithImage {
-  answer: unknown;
-  image: { data: string; mimeType: string };
-}
-
-/** What the journal keeps of a screenshot: its id, size and hash. */
-function screenshotSummary(shot: WithImage): Record<string, unknown> {
-  const a = shot.answer as { screenshot: string; width: number; height: number; masked: unknown[] };
-  const bytes = Math.floor((shot.image.data.length * 3) / 4) - (shot.image.data.endsWith('==') ? 2 : shot.image.data.endsWith('=') ? 1 : 0);
-  return {
-    id: a.screenshot,
-    width: a.width,
-    height: a.height,
-    masked: a.masked.length,
-    mime: shot.image.mimeType,
-    bytes,
-    sha256: createHash('sha256').update(Buffer.from(shot.image.data, 'base64')).digest('hex'),
-  };
-}
+  { isError: false; text: string; structured: Record<string, unknown>; images?: ToolImage[] } | { isError: true; text: string; error: ErrorInfo };
 
 /** Longest string of an agent's arguments written to the journal. */
 const MAX_JOURNAL_STRING = 500;
@@ -269,15 +173,15 @@ export class ToolRunner {
     let error: ErrorInfo | undefined;
     // Asked for JSON, a program gets its errors as JSON too, even when the other arguments are invalid.
     let output: 'text' | 'json' = (rawArgs as { output?: unknown } | null | undefined)?.output === 'json' ? 'json' : 'text';
-    const schema = argsOf(tool);
+    const spec = specOf(tool);
     try {
-      if (schema === undefined)
+      if (spec === undefined)
         throw new OverseerError(
           errorInfo('invalid_argument', `unknown tool "${String(tool).slice(0, 100)}"`, {
-            tools: [...Object.keys(TOOL_ARGS), ...Object.keys(SCREEN_TOOL_ARGS), ...Object.keys(TALK_TOOL_ARGS), ...Object.keys(CONNECTION_TOOL_ARGS)],
+            tools: ALL_SPECS.map((s) => s.name),
           }),
         );
-      if (isScreenTool(tool) && this.deps.screenTools?.() !== true)
+      if (spec.tier === 'screen' && this.deps.screenTools?.() !== true)
         throw new OverseerError(
           errorInfo('invalid_argument', `${tool}: the screen tier is turned off in the supervisor's settings`, {
             reason: 'tier_not_offered',
@@ -286,7 +190,7 @@ export class ToolRunner {
           }),
         );
       // Every tool stays callable by name; one of a tier the agent has not activated says how (docs/tools.md#progressive-tools).
-      const tier = tierOf(tool);
+      const tier = spec.tier === 'always' ? undefined : spec.tier;
       if (tier !== undefined && !session.tiers.has(tier)) throw new OverseerError(inactiveTier(tool, tier));
       if (this.deps.emergency?.() === true)
         throw new OverseerError(
@@ -302,9 +206,8 @@ export class ToolRunner {
             issues: [{ path: '(root)', message: `nested deeper than ${MAX_ARGUMENT_DEPTH} levels` }],
           }),
         );
-      // An entry an agent may not add is refused saying why, before the schema calls its field unknown.
-      if (tool === 'add_connection') refuseAgentEntry(rawArgs);
-      const parsed = schema.safeParse(rawArgs ?? {});
+      spec.refuseBeforeParse?.(rawArgs);
+      const parsed = spec.args.safeParse(rawArgs ?? {});
       if (!parsed.success) throw new OverseerError(invalidArgument(parsed.error, tool));
       const data = parsed.data as { output?: 'text' | 'json' };
       output = data.output ?? 'text';
@@ -313,14 +216,7 @@ export class ToolRunner {
       // connection_unavailable, before any helper call (docs/connections.md#ids-are-bound-to-their-connection).
       if (tier === 'accessibility' || tier === 'screen') checkBindings(session, parsed.data as Record<string, unknown>, this.deps.connections);
       const ran = phase('tool');
-      answer = isScreenTool(tool)
-        ? await this.executeScreen(session, tool, parsed.data as Record<string, unknown>, signal, progress, braked)
-        : isTalkTool(tool)
-          ? await this.executeTalk(session, tool, parsed.data, progress, braked)
-          : isConnectionTool(tool)
-            ? await this.executeConnection(session, tool, parsed.data as Record<string, unknown>, signal, progress, braked)
-            : await this.execute(session, tool as ToolName, parsed.data, signal, progress, braked);
-      if (tool === 'capabilities') answer = { ...(answer as object), active_connection: where };
+      answer = await spec.run(this.context(spec, session, where, signal, progress, braked), parsed.data);
       ran();
     } catch (e) {
       if (e instanceof OverseerError) error = e.info;
@@ -330,39 +226,40 @@ export class ToolRunner {
       }
     }
     // A switch of connections is recorded where it leads: the timeline then reads "activate_connection on vm1", not on the one it left.
-    const recordedWhere = (tool === 'activate_connection' || tool === 'use_local') && error === undefined ? this.where(session.connection) : where;
+    const recordedWhere = spec?.switchesConnection === true && error === undefined ? this.where(session.connection) : where;
     return this.record(session, tool, rawArgs, Date.now() - started, output, answer, error, recordedWhere);
+  }
+
+  /** What one call's run gets. */
+  private context(
+    spec: ToolSpec,
+    session: AgentSession,
+    where: ConnectionRef,
+    signal: AbortSignal,
+    progress: Progress | undefined,
+    braked: Promise<ErrorInfo>,
+  ): ToolContext {
+    const conn = this.conn;
+    return {
+      session,
+      where,
+      signal,
+      progress,
+      braked,
+      read: this.deps.read,
+      act: this.deps.act,
+      talk: this.talk,
+      connections: () => {
+        if (conn === undefined) throw new OverseerError(errorInfo('invalid_argument', `${spec.name}: this supervisor has no connections`));
+        return conn;
+      },
+      untilBraked: (work) => answeredByBrake(work, braked),
+    };
   }
 
   /** Where a connection goes, as the journal and the timeline name it. */
   private where(name: string): ConnectionRef {
     return this.deps.connections?.ref(name) ?? { name, kind: 'local', where: 'this desktop' };
-  }
-
-  private executeConnection(
-    session: AgentSession,
-    tool: ConnectionToolName,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-    progress: Progress | undefined,
-    braked: Promise<ErrorInfo>,
-  ): Promise<unknown> {
-    const deps = this.conn;
-    if (deps === undefined) return Promise.reject(new OverseerError(errorInfo('invalid_argument', `${tool}: this supervisor has no connections`)));
-    switch (tool) {
-      case 'list_connections':
-        return listConnections(deps, session);
-      case 'test_connection':
-        return answeredByBrake(testConnection(deps, session, args['name'] as string, signal), braked);
-      case 'activate_connection':
-        return activateConnection(deps, session, args['name'] as string);
-      case 'use_local':
-        return activateConnection(deps, session, 'local');
-      case 'add_connection':
-        return addConnection(deps, session, args, signal, progress, braked);
-      case 'remote_exec':
-        return remoteExec(deps, session, args as RemoteExecArgs, signal, progress, braked);
-    }
   }
 
   /** Journals a call refused before it reached a tool (a malformed tools/call) and answers its error. */
@@ -382,10 +279,10 @@ export class ToolRunner {
     error: ErrorInfo | undefined,
     where: ConnectionRef = this.where(session.connection),
   ): Promise<ToolResult> {
+    const spec = specOf(tool);
     const talk = isTalkAnswer(answer) ? answer : undefined;
-    const receipt = answersReceipt(tool) && talk === undefined ? (answer as Receipt | undefined) : undefined;
-    const shot = tool === 'screenshot' && answer !== undefined ? (answer as WithImage) : undefined;
-    const exec = tool === 'remote_exec' && answer !== undefined ? execEnd(answer as RemoteExecResult) : undefined;
+    const receipt = spec?.receipt === true && talk === undefined ? (answer as Receipt | undefined) : undefined;
+    const exec = answer !== undefined ? spec?.exec?.(answer) : undefined;
     // A command's outcome is `ok` only for exit 0; an exit code, a signal or a timeout is `failed` (its answer says ok: false).
     const outcome = error !== undefined ? 'error' : (receipt?.outcome ?? talk?.outcome ?? (exec !== undefined && !execEndWords(exec).ok ? 'failed' : 'ok'));
     // Text is journaled only when the element it went to is known and is not a password field.
@@ -408,10 +305,8 @@ export class ToolRunner {
         ...(receipt !== undefined ? { receipt } : {}),
         // A question and its answer, a handoff and the person's note: journaled whole (they are bounded).
         ...(talk !== undefined ? { answer: talk } : {}),
-        // A screenshot is journaled by its hash and size, never its pixels.
-        ...(shot !== undefined ? { screenshot: screenshotSummary(shot) } : {}),
-        // A command's end is journaled whole but its output by size (it is the agent's to read, bounded).
-        ...(tool === 'remote_exec' && answer !== undefined ? { remote_exec: execSummary(answer as RemoteExecResult) } : {}),
+        // What a tool journals of its answer beyond these (a screenshot's hash and size, a command's end).
+        ...(answer !== undefined ? spec?.journal?.(answer) : {}),
         duration_ms: durationMs,
       }))().then(
       (record) => ({ ok: true as const, record }),
@@ -420,7 +315,7 @@ export class ToolRunner {
     // The answer is rendered while the journal writes and flushes (the journal starts its write
     // first); it leaves only once the record is on disk, and not at all when it could not be.
     await Promise.resolve();
-    const rendered = error === undefined ? this.renderAnswer(tool, output, answer, shot) : undefined;
+    const rendered = error === undefined && spec !== undefined ? this.renderAnswer(spec, output, answer) : undefined;
     const appended = await appending;
     journaled();
     if (!appended.ok) {
@@ -439,58 +334,21 @@ export class ToolRunner {
   }
 
   /** A successful answer as the agent gets it; a renderer's bug is kept to be thrown once the call is journaled. */
-  private renderAnswer(
-    tool: string,
-    output: 'text' | 'json',
-    answer: unknown,
-    shot: WithImage | undefined,
-  ): { ok: true; result: ToolResult } | { ok: false; e: unknown } {
+  private renderAnswer(spec: ToolSpec, output: 'text' | 'json', ran: unknown): { ok: true; result: ToolResult } | { ok: false; e: unknown } {
     const rendered = phase('render');
     try {
-      if (shot !== undefined)
-        return {
-          ok: true,
-          result: {
-            isError: false,
-            text: output === 'json' ? JSON.stringify(shot.answer) : renderScreenshot(shot.answer as never),
-            structured: shot.answer as Record<string, unknown>,
-            images: [shot.image],
-          },
-        };
-      const text = output === 'json' ? JSON.stringify(answer) : this.render(tool as AnyToolName, answer);
-      return { ok: true, result: { isError: false, text, structured: answer as Record<string, unknown> } };
+      const { answer, image } = spec.image?.(ran) ?? { answer: ran, image: undefined };
+      // A question's or handoff's answer reads as one whichever tool answered it (computer_ask, computer_ctrl, action_wait).
+      const text = output === 'json' ? JSON.stringify(answer) : isTalkAnswer(answer) ? renderTalk(answer) : spec.render(answer);
+      return {
+        ok: true,
+        result: { isError: false, text, structured: answer as Record<string, unknown>, ...(image !== undefined ? { images: [image] } : {}) },
+      };
     } catch (e) {
       return { ok: false, e };
     } finally {
       rendered();
     }
-  }
-
-  private executeScreen(
-    session: AgentSession,
-    tool: ScreenToolName,
-    args: Record<string, unknown>,
-    signal: AbortSignal,
-    progress: Progress | undefined,
-    braked: Promise<ErrorInfo>,
-  ): Promise<unknown> {
-    switch (tool) {
-      case 'capabilities':
-        return answeredByBrake(capabilities(this.deps.act, session, signal), braked);
-      case 'screenshot':
-        return answeredByBrake(screenshot(this.deps.act, session, args as ScreenshotArgs, signal), braked);
-      case 'cursor_position':
-        return answeredByBrake(cursorPosition(this.deps.act, session, signal), braked);
-      case 'wait':
-        return answeredByBrake(wait(args as WaitArgs, signal), braked);
-      default:
-        return screenInput(this.deps.act, session, tool, args, signal, progress, braked);
-    }
-  }
-
-  private executeTalk(session: AgentSession, tool: TalkToolName, args: unknown, progress: Progress | undefined, braked: Promise<ErrorInfo>): Promise<unknown> {
-    if (tool === 'computer_ask') return computerAsk(this.talk, session, args as ComputerAskArgs, progress, braked);
-    return computerCtrl(this.talk, session, args as ComputerCtrlArgs, progress, braked);
   }
 
   /** The final answer of a question or handoff that answered `pending` first: journaled on its own and shown in the timeline. */
@@ -510,60 +368,6 @@ export class ToolRunner {
     });
     const ended = { receipt: undefined, error: undefined, talk: answer, exec: undefined };
     this.deps.onReceipt({ ...this.entry(record.seq, record.at, session, tool, 0, answer.outcome, ended), connection: where });
-  }
-
-  private execute(
-    session: AgentSession,
-    tool: ToolName,
-    args: unknown,
-    signal: AbortSignal,
-    progress: Progress | undefined,
-    braked: Promise<ErrorInfo>,
-  ): Promise<unknown> {
-    switch (tool) {
-      case 'window_list':
-        return answeredByBrake(windowList(this.deps.read, session, args as WindowListArgs, signal), braked);
-      case 'window_read':
-        return answeredByBrake(windowRead(this.deps.read, session, args as WindowReadArgs, signal), braked);
-      case 'element_find':
-        return answeredByBrake(elementFind(this.deps.read, session, args as ElementFindArgs, signal), braked);
-      case 'element_act':
-        return elementAct(this.deps.act, session, args as ElementActArgs, signal, progress, braked);
-      case 'action_wait':
-        return (
-          talkWait(this.talk, session, args as ActionWaitArgs, progress, braked) ?? actionWait(this.deps.act, session, args as ActionWaitArgs, progress, braked)
-        );
-    }
-  }
-
-  private render(tool: AnyToolName, answer: unknown): string {
-    if (isTalkAnswer(answer)) return renderTalk(answer);
-    if (isConnectionTool(tool)) {
-      if (tool === 'list_connections') return renderConnectionList(answer as never);
-      if (tool === 'test_connection') return renderConnectionTest(answer as never);
-      if (tool === 'add_connection') return renderAdded(answer as never);
-      if (tool === 'remote_exec') return renderRemoteExec(answer as never);
-      return renderActivated(answer as never);
-    }
-    if (tool === 'computer_ctrl') return renderCtrlState(answer as CtrlState);
-    if (tool === 'computer_ask') throw new Error('computer_ask answered something that is not a question');
-    if (isScreenTool(tool)) {
-      if (tool === 'capabilities') return renderCapabilities(answer as never);
-      if (tool === 'cursor_position') return renderCursor(answer as never);
-      if (tool === 'wait') return `waited ${(answer as { waited_ms: number }).waited_ms} ms`;
-      return renderReceipt(answer as Receipt);
-    }
-    switch (tool) {
-      case 'window_list':
-        return renderWindowList(answer as Parameters<typeof renderWindowList>[0]);
-      case 'window_read':
-        return renderWindowRead(answer as Parameters<typeof renderWindowRead>[0]);
-      case 'element_find':
-        return renderFind(answer as Parameters<typeof renderFind>[0]);
-      case 'element_act':
-      case 'action_wait':
-        return renderReceipt(answer as Receipt);
-    }
   }
 
   private entry(
@@ -609,24 +413,6 @@ export class ToolRunner {
     if (error !== undefined) e.error = error;
     return e;
   }
-}
-
-/** How a remote_exec ended, as its receipt shows it. */
-function execEnd(r: RemoteExecResult): ExecEnd {
-  return { exit_code: r.exit_code, duration_ms: r.duration_ms, ...(r.timed_out === true ? { timed_out: true } : {}) };
-}
-
-/** What the journal keeps of a remote_exec's end: exit, sizes and flags (the output itself is the agent's). */
-function execSummary(r: RemoteExecResult): Record<string, unknown> {
-  return {
-    exit_code: r.exit_code,
-    stdout_bytes: Buffer.byteLength(r.stdout),
-    stderr_bytes: Buffer.byteLength(r.stderr),
-    stdout_truncated: r.stdout_truncated,
-    stderr_truncated: r.stderr_truncated,
-    duration_ms: r.duration_ms,
-    ...(r.timed_out === true ? { timed_out: true } : {}),
-  };
 }
 
 /** A question's or handoff's answer as the timeline says it. */
