@@ -23,9 +23,9 @@
 //   demoDesktop.ts      the demo of `serve --demo`: window manager and sample apps (apps/)
 //   systemPackages.ts   the Debian packages all this needs, and which are missing
 
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import os from 'node:os';
+
 import path from 'node:path';
 import { type MessageBus } from 'dbus-next';
 import { startA11yBus, startRegistry, startSessionBus, type ServiceContext } from './busServices.js';
@@ -34,6 +34,7 @@ import { startXvfb } from './displays.js';
 import { registerEmergencyCleanup, unregisterEmergencyCleanup } from './emergencyCleanup.js';
 import { MARKER_VAR, collectOwned, terminateOwned } from './procs.js';
 import { createProcessTracker } from './processTracker.js';
+import { makeDesktopFolder } from './desktopFolder.js';
 import { makeDesktop, type PrivateDesktop } from './runningDesktop.js';
 import { missingPackagesHint } from './systemPackages.js';
 
@@ -81,17 +82,7 @@ export async function startPrivateDesktop(options: PrivateDesktopOptions = {}): 
     throw new Error(`startPrivateDesktop: bad screen size ${width}x${height}`);
   }
 
-  const base = os.tmpdir().length <= 40 ? os.tmpdir() : '/tmp'; // unix socket paths are limited to 107 bytes
-  const dir = mkdtempSync(path.join(base, DESKTOP_DIR_PREFIX));
-  const logs = path.join(dir, 'logs');
-  const xdg = {
-    XDG_RUNTIME_DIR: path.join(dir, 'runtime'),
-    XDG_CONFIG_HOME: path.join(dir, 'config'),
-    XDG_CACHE_HOME: path.join(dir, 'cache'),
-    XDG_DATA_HOME: path.join(dir, 'data'),
-    XDG_STATE_HOME: path.join(dir, 'state'),
-  };
-  for (const d of [logs, ...Object.values(xdg)]) mkdirSync(d, { recursive: true, mode: 0o700 });
+  const { dir, logs, xdg } = makeDesktopFolder(DESKTOP_DIR_PREFIX);
   // Settings from a file of this desktop's (GLib's keyfile backend): deterministic, no dconf-service, and seeded.
   // gnome-calculator looks up www.imf.org and www.ecb.europa.eu for exchange rates at start unless
   // told not to (measured with strace): no traffic may leave the machine.

@@ -5,14 +5,14 @@
 // compositor, and the clean-up of a start that failed. Each session adds its compositor and what
 // only it needs.
 
-import { existsSync, mkdirSync, mkdtempSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { rm } from 'node:fs/promises';
-import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type MessageBus } from 'dbus-next';
 import { startRegistry, startSessionBus, type ServiceContext } from './busServices.js';
 import { connectBus, dbusCall } from './dbus.js';
+import { makeDesktopFolder } from './desktopFolder.js';
 import { registerEmergencyCleanup, unregisterEmergencyCleanup, type CleanupEntry } from './emergencyCleanup.js';
 import { terminateOwned } from './procs.js';
 import { createProcessTracker, type ProcessTracker } from './processTracker.js';
@@ -56,17 +56,7 @@ export interface SessionPlan extends ProcessTracker {
 
 /** Makes the session's folder (and `dirs` inside it), names its socket and buses, and starts its process record. */
 export function planSession(prefix: string, options: { dirs?: (dir: string) => string[]; removed?: readonly string[] } = {}): SessionPlan {
-  const base = os.tmpdir().length <= 40 ? os.tmpdir() : '/tmp';
-  const dir = mkdtempSync(path.join(base, prefix));
-  const logs = path.join(dir, 'logs');
-  const xdg = {
-    XDG_RUNTIME_DIR: path.join(dir, 'runtime'),
-    XDG_CONFIG_HOME: path.join(dir, 'config'),
-    XDG_CACHE_HOME: path.join(dir, 'cache'),
-    XDG_DATA_HOME: path.join(dir, 'data'),
-    XDG_STATE_HOME: path.join(dir, 'state'),
-  };
-  for (const d of [logs, path.join(dir, 'system'), ...Object.values(xdg), ...(options.dirs?.(dir) ?? [])]) mkdirSync(d, { recursive: true, mode: 0o700 });
+  const { dir, logs, xdg } = makeDesktopFolder(prefix, (d) => [path.join(d, 'system'), ...(options.dirs?.(d) ?? [])]);
   const waylandDisplay = `overseer-${path.basename(dir).slice(prefix.length)}`;
   const tracker = createProcessTracker(dir, () => `wayland:${waylandDisplay}`);
   const hookEntry = { own: tracker.own, dir };
