@@ -67,7 +67,11 @@ describe('boundedRequest', () => {
     const opts = { method: 'GET', timeoutMs: 5000, maxBytes: 1000 } as const;
     const early = new AbortController();
     early.abort();
-    assert.equal((await failure(boundedRequest(new URL(`${base}/stall`), { ...opts, signal: early.signal }))).kind, 'cancelled');
+    assert.deepEqual(
+      await failure(boundedRequest(new URL(`${base}/stall`), { ...opts, signal: early.signal })),
+      { kind: 'cancelled', sent: false },
+      'nothing was sent',
+    );
     const late = new AbortController();
     setTimeout(() => late.abort(), 50);
     const t = performance.now();

@@ -48,6 +48,8 @@ export function boundedRequest(url: URL, options: BoundedRequest): Promise<HttpA
   const what = `${method} ${url.pathname}`;
   const body = options.json === undefined ? undefined : Buffer.from(JSON.stringify(options.json), 'utf8');
   const secure = url.protocol === 'https:';
+  // Cancelled before it started: nothing is sent.
+  if (signal?.aborted === true) return Promise.reject(new HttpFailure('cancelled', false, `${what} was cancelled`));
   return new Promise<HttpAnswer>((resolve, reject) => {
     let settled = false;
     let sent = false;
@@ -85,9 +87,7 @@ export function boundedRequest(url: URL, options: BoundedRequest): Promise<HttpA
     );
     const timer = setTimeout(() => settle(new HttpFailure('timeout', sent, `${what} got no answer within ${timeoutMs} ms`)), timeoutMs);
     const onAbort = (): void => settle(new HttpFailure('cancelled', sent, `${what} was cancelled`));
-    if (signal?.aborted === true) {
-      queueMicrotask(onAbort);
-    } else signal?.addEventListener('abort', onAbort, { once: true });
+    signal?.addEventListener('abort', onAbort, { once: true });
     req.on('error', (e: NodeJS.ErrnoException) => {
       // Refused or unresolvable: the request never left, so nothing was done there.
       const never = NEVER_LEFT.has(e.code ?? '');
