@@ -14,11 +14,20 @@ export function textMasked(card: PendingApproval): boolean {
   return card.password || t?.redacted === true || t?.state.password === true;
 }
 
-/** The text a type_text or set_value card would write when it is long enough to hide a part (more than one line, or past LONG_TEXT). */
-function longText(card: PendingApproval): string | undefined {
+/** Whether a card's text is long, by card: cards are immutable, and every render of a card asks (a typed text may be 100,000 characters). */
+const longCards = new WeakMap<PendingApproval, boolean>();
+
+/** Whether a type_text or set_value card's text is long enough to hide a part (more than one line, or past LONG_TEXT). */
+function hasLongText(card: PendingApproval): boolean {
+  let long = longCards.get(card);
+  if (long === undefined) longCards.set(card, (long = textIsLong(card)));
+  return long;
+}
+
+function textIsLong(card: PendingApproval): boolean {
   const text = cardText(card);
-  if ((card.action !== 'type_text' && card.action !== 'set_value') || text === undefined || textMasked(card)) return undefined;
-  return lineCount(segments(text)) > 1 || [...text].length > LONG_TEXT ? text : undefined;
+  if ((card.action !== 'type_text' && card.action !== 'set_value') || text === undefined || textMasked(card)) return false;
+  return lineCount(segments(text)) > 1 || [...text].length > LONG_TEXT;
 }
 
 /** Whether Approve waits until the end of what the card shows has been on screen: a remote_exec command, a long typed text or new value. */
@@ -28,7 +37,7 @@ export function mustReadToEnd(card: PendingApproval): boolean {
       return true;
     case 'element':
     case 'screen':
-      return longText(card) !== undefined;
+      return hasLongText(card);
     case 'question':
     case 'handoff':
     case 'add_connection':
