@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { ConnectionConfig, ConnectionRef, MAX_REMOTE_COMMAND } from './connections.js';
 import { Element, WindowInfo } from './elements.js';
 import { ScreenCard, ScreenInputDetail } from './screenRpc.js';
-import { HandoffCardInfo, QuestionCardInfo } from './talk.js';
+import { HandoffCardInfo, QuestionCardInfo } from './questionsHandoffs.js';
 import { Action, AnyAction, Decision, ScreenAction } from './tools.js';
 import { unreachable } from './unreachable.js';
 
@@ -118,7 +118,7 @@ export type OmitEach<T, K extends PropertyKey> = T extends unknown ? Omit<T, K> 
 export type CardKind = PendingApproval['kind'];
 
 /** Whether a card is a question or a handoff (no rule ever decides those; approve and deny do not apply). */
-export function isTalkCard(item: PendingApproval): item is QuestionApproval | HandoffApproval {
+export function isQuestionOrHandoffCard(item: PendingApproval): item is QuestionApproval | HandoffApproval {
   switch (item.kind) {
     case 'question':
     case 'handoff':

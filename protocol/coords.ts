@@ -10,7 +10,7 @@
 // values past MAX_COORDINATE, objects, booleans, null, pairs of the wrong length, and two sources
 // that disagree (x as a pair and a different y; coordinate and different x/y).
 import { fail, type OverseerError } from './errors.js';
-import type { Point } from './screen.js';
+import type { Point } from './screenGeometry.js';
 
 /** Largest coordinate accepted on either axis: X11 coordinates are 16-bit signed. */
 export const MAX_COORDINATE = 32767;

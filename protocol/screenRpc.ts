@@ -4,7 +4,8 @@
 import { z } from 'zod';
 import { ConnectionRef } from './connections.js';
 import { WindowInfo } from './elements.js';
-import { ImageRect, MouseButton, Point, ScreenTransform, ScreenshotArgs } from './screen.js';
+import { MouseButton, ScreenshotArgs } from './screenArgs.js';
+import { ImageRect, Point, ScreenTransform } from './screenGeometry.js';
 
 /** A rectangle in physical pixels. */
 export const PhysicalRect = z.object({ x: z.number().int(), y: z.number().int(), width: z.number().int().min(0), height: z.number().int().min(0) });

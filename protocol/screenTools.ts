@@ -11,15 +11,14 @@ import {
   KeyArgs,
   MoveArgs,
   MultiClickArgs,
-  Point,
-  ScreenshotAnswer,
   ScreenshotArgs,
   ScreenshotId,
   ScrollArgs,
   TypeTextArgs,
   WaitArgs,
   type ScreenToolName,
-} from './screen.js';
+} from './screenArgs.js';
+import { ImageRect, Point, ScreenTransform } from './screenGeometry.js';
 import { CapabilitiesAnswer } from './screenRpc.js';
 import { Receipt, ScreenAction } from './tools.js';
 
@@ -44,6 +43,21 @@ export const SCREEN_TOOL_ARGS = {
   cursor_position: withOutput(CursorPositionArgs),
   wait: withOutput(WaitArgs),
 } as const satisfies Record<ScreenToolName, z.ZodType>;
+
+/** The screenshot answer's structuredContent (the image itself is an MCP image content block). */
+export const ScreenshotAnswer = z.strictObject({
+  screenshot: ScreenshotId,
+  width: z.number().int().positive(),
+  height: z.number().int().positive(),
+  scale_x: ScreenTransform.shape.scale_x,
+  scale_y: ScreenTransform.shape.scale_y,
+  origin: Point,
+  capture_path: z.string().min(1).max(100).describe('How the pixels were read, e.g. "x11:MIT-SHM.GetImage"; a degraded path is named here.'),
+  window: z.string().min(1).max(200).optional(),
+  masked: z.array(ImageRect).describe('Image rectangles blacked out: the supervisor itself and excluded apps.'),
+  approx_tokens: z.number().int().nonnegative(),
+});
+export type ScreenshotAnswer = z.infer<typeof ScreenshotAnswer>;
 
 /** cursor_position's answer: physical pixels, and image pixels of the latest screenshot when it contains the cursor. */
 export const CursorAnswer = z.object({ x: z.number().int(), y: z.number().int(), screenshot: ScreenshotId.optional(), image: Point.optional() });

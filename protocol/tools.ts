@@ -4,7 +4,7 @@ import { ErrorInfo } from './errors.js';
 import { FIND_LIMIT, FIND_TIMEOUT, LIST_LIMIT, LimitEcho, MAX_SET_VALUE_CHARS, READ_LIMITS, Truncation, limitField } from './limits.js';
 import { ScreenInputDetail } from './screenRpc.js';
 import { Selector } from './selector.js';
-import { AskAnswer, HandoffAnswer } from './talk.js';
+import { AskAnswer, HandoffAnswer } from './questionsHandoffs.js';
 
 /** Names of the five agent tools (docs/tools.md#overview). */
 export const TOOL_NAMES = ['window_list', 'window_read', 'element_find', 'element_act', 'action_wait'] as const;

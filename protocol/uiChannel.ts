@@ -3,9 +3,9 @@ import { ConnectionConfig, ConnectionInfo, ConnectionRef, ConnectionTest, ExecEn
 import { Element, WindowInfo } from './elements.js';
 import { ErrorInfo } from './errors.js';
 import { Exclusions } from './helperRpc.js';
-import { ImageRect, ScreenTransform } from './screen.js';
+import { ImageRect, ScreenTransform } from './screenGeometry.js';
 import { ScreenConsent, ScreenConsentParams } from './screenRpc.js';
-import { TALK_LIMITS } from './talk.js';
+import { QUESTION_HANDOFF_LIMITS } from './questionsHandoffs.js';
 import { AnyAction, Receipt } from './tools.js';
 import { CardPictureKind, HeldApproval, PendingApproval } from './approvalCard.js';
 
@@ -295,16 +295,16 @@ export const UI_COMMANDS = {
   answer_question: {
     params: z.strictObject({
       approval_id: z.string().max(100),
-      choice: z.number().int().min(0).max(TALK_LIMITS.choices).optional(),
-      answer: z.string().max(TALK_LIMITS.answer).optional(),
+      choice: z.number().int().min(0).max(QUESTION_HANDOFF_LIMITS.choices).optional(),
+      answer: z.string().max(QUESTION_HANDOFF_LIMITS.answer).optional(),
       decline: z.literal(true).optional(),
-      note: z.string().max(TALK_LIMITS.answer).optional(),
+      note: z.string().max(QUESTION_HANDOFF_LIMITS.answer).optional(),
     }),
     result: z.object({ ok: z.literal(true) }),
   },
   /** Gives control back after an agent's handoff, with an optional note for the agent. */
   resume_handoff: {
-    params: z.strictObject({ approval_id: z.string().max(100), note: z.string().max(TALK_LIMITS.answer).optional() }),
+    params: z.strictObject({ approval_id: z.string().max(100), note: z.string().max(QUESTION_HANDOFF_LIMITS.answer).optional() }),
     result: z.object({ ok: z.literal(true) }),
   },
   /** The person is here: the page is shown and was used (computer_ctrl tells agents whether a person is watching). */

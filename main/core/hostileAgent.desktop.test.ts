@@ -11,7 +11,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   SCREEN_TOOL_NAMES,
-  TALK_TOOL_NAMES,
+  QUESTION_HANDOFF_TOOL_NAMES,
   TOOL_NAMES,
   type AgentInfo,
   type CardKind,
@@ -151,7 +151,7 @@ describe('as a hostile agent: nothing but the person decides', () => {
     assert.equal(pair.headers['set-cookie'], undefined);
     // No tool decides: the agent's whole surface is activation and the tiers' tools.
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...TALK_TOOL_NAMES].sort());
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...QUESTION_HANDOFF_TOOL_NAMES].sort());
     assert.match((await tool(agent, 'approve', { approval_id: card.approval_id })).text, /^error invalid_argument: unknown tool/);
     // Still waiting for the person, who denies it.
     const snap = await ui.command<UiSnapshot>('snapshot');

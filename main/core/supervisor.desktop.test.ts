@@ -10,7 +10,7 @@ import { Client as McpClient } from '@modelcontextprotocol/sdk/client/index.js';
 import {
   SCREEN_INPUT_TOOLS,
   SCREEN_TOOL_NAMES,
-  TALK_TOOL_NAMES,
+  QUESTION_HANDOFF_TOOL_NAMES,
   TOOL_NAMES,
   type Element,
   type CardKind,
@@ -70,7 +70,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
 
   it('lists the five tools and the screen tier with their annotations and strict schemas', async () => {
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...TALK_TOOL_NAMES].sort());
+    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...QUESTION_HANDOFF_TOOL_NAMES].sort());
     for (const t of tools) {
       // computer_ctrl can hand the desktop over (not read-only), which changes no application (not destructive).
       const readOnly = t.name !== 'element_act' && t.name !== 'computer_ctrl' && !SCREEN_INPUT_TOOLS.has(t.name as ScreenToolName);
@@ -249,7 +249,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       await tool(late, 'computer_use_activate');
       for (let i = 0; i < 100 && !changed; i++) await new Promise((r) => setTimeout(r, 20));
       assert.ok(changed, 'tools/list_changed was sent');
-      assert.equal((await late.listTools()).tools.length, 1 + TALK_TOOL_NAMES.length + TOOL_NAMES.length);
+      assert.equal((await late.listTools()).tools.length, 1 + QUESTION_HANDOFF_TOOL_NAMES.length + TOOL_NAMES.length);
     } finally {
       await late.close();
     }
@@ -431,7 +431,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       // The bridge serves progressive exposure like HTTP: idle, it lists the activation tool and the two that talk to the person.
       assert.deepEqual(
         (await client.listTools()).tools.map((t) => t.name),
-        ['computer_use_activate', ...TALK_TOOL_NAMES],
+        ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES],
       );
       await activateTiers(client);
       assert.equal(

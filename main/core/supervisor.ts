@@ -32,7 +32,7 @@ import { HoldList } from './supervision/holds.js';
 import { Policy } from './supervision/policy.js';
 import { supervisorUiHandlers } from './supervisorUi.js';
 import { type AgentSession } from './tools/agentSession.js';
-import type { PersonState } from './tools/talkTools.js';
+import type { PersonState } from './tools/questionsHandoffs.js';
 import { ToolRunner } from './tools/toolRunner.js';
 import { TreeFollower } from './treeFollower.js';
 import { UiHub } from './uiHub.js';

@@ -1,12 +1,12 @@
 import {
   LOCAL_CONNECTION_NAME,
   OverseerError,
-  TALK_LIMITS,
+  QUESTION_HANDOFF_LIMITS,
   cardPicture,
   cardSubject,
   errorInfo,
   fail,
-  isTalkCard,
+  isQuestionOrHandoffCard,
   withoutPictures,
   type HandoffApproval,
   type PendingApproval,
@@ -85,7 +85,7 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
     approve: ({ approval_id, allow }) => {
       const item = s.approvals.get(approval_id);
       if (item === undefined) return Promise.reject(gone(approval_id));
-      if (isTalkCard(item)) return Promise.reject(notAnAction(item));
+      if (isQuestionOrHandoffCard(item)) return Promise.reject(notAnAction(item));
       // A shell command or a new connection is approved one card at a time: no rule ever covers them.
       const request = allow !== undefined ? allowRequest(s, item, allow.scope) : undefined;
       // The queued cards the person confirmed by name, checked against the rule before anything is decided.
@@ -109,7 +109,7 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
     allow_preview: ({ approval_id, scope }) => {
       const item = s.approvals.get(approval_id);
       if (item === undefined) return Promise.reject(gone(approval_id));
-      if (isTalkCard(item)) return Promise.reject(notAnAction(item));
+      if (isQuestionOrHandoffCard(item)) return Promise.reject(notAnAction(item));
       return Promise.resolve({ covered: coveredCards(s.approvals, allowRequest(s, item, scope), approval_id) });
     },
     disconnect_agent: ({ session }) => {
@@ -119,7 +119,7 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
     },
     deny: ({ approval_id, reason }) => {
       const item = s.approvals.get(approval_id);
-      if (item !== undefined && isTalkCard(item)) return Promise.reject(notAnAction(item));
+      if (item !== undefined && isQuestionOrHandoffCard(item)) return Promise.reject(notAnAction(item));
       if (!s.approvals.deny(approval_id, reason)) return Promise.reject(gone(approval_id));
       return Promise.resolve({ ok: true as const });
     },
@@ -136,7 +136,7 @@ export function supervisorUiHandlers(s: Supervisor): UiHandlers {
         throw fail('invalid_argument', `the question offers ${choices.length} choices; ${choice} is not one`);
       const text = choice !== undefined ? (choices[choice] as string) : (answer ?? '');
       if (text.trim() === '') throw fail('invalid_argument', 'an answer must not be blank (decline instead)');
-      if (text.length > TALK_LIMITS.answer) throw fail('invalid_argument', `an answer is at most ${TALK_LIMITS.answer} characters`);
+      if (text.length > QUESTION_HANDOFF_LIMITS.answer) throw fail('invalid_argument', `an answer is at most ${QUESTION_HANDOFF_LIMITS.answer} characters`);
       if (!s.approvals.settle(approval_id, { verdict: 'approved', answer: { text, ...(choice !== undefined ? { choice } : {}) } })) throw gone(approval_id);
       return Promise.resolve({ ok: true as const });
     },

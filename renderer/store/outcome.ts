@@ -82,7 +82,7 @@ export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine 
   switch (card.kind) {
     case 'question':
     case 'handoff':
-      return talkOutcomeLine(record);
+      return questionHandoffOutcomeLine(record);
     case 'remote_exec':
     case 'add_connection':
       return actionOutcomeLine(record, held, card.kind);
@@ -156,7 +156,7 @@ function commandOutcome(action: 'remote_exec' | 'add_connection', lead: string |
  * "Declined — telling the agent…", "Control given back — the agent was told", or, when it left
  * otherwise, what ended it ("withdrawn — the agent went away…", "expired…", "braked…").
  */
-function talkOutcomeLine(record: DecisionRecord): OutcomeLine {
+function questionHandoffOutcomeLine(record: DecisionRecord): OutcomeLine {
   const lead =
     record.verdict === 'answered' ? 'Answered' : record.verdict === 'declined' ? 'Declined' : record.verdict === 'resumed' ? 'Control given back' : undefined;
   const final = record.final;

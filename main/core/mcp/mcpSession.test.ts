@@ -7,7 +7,14 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { CONNECTION_TOOL_NAMES, DEFAULT_SETTINGS, TALK_TOOL_NAMES, TOOL_NAMES, type Receipt, type WindowReadAnswer } from '../../../protocol/index.js';
+import {
+  CONNECTION_TOOL_NAMES,
+  DEFAULT_SETTINGS,
+  QUESTION_HANDOFF_TOOL_NAMES,
+  TOOL_NAMES,
+  type Receipt,
+  type WindowReadAnswer,
+} from '../../../protocol/index.js';
 import { FakeClock } from '../../testing/fakeClock.js';
 import { FakeHelper, fakeElement } from '../../testing/fakeHelper.js';
 import { Journal } from '../journal/index.js';
@@ -127,7 +134,7 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
     const { tools } = await t.client.listTools();
     assert.deepEqual(
       tools.map((x) => x.name),
-      [...TALK_TOOL_NAMES, ...TOOL_NAMES, ...CONNECTION_TOOL_NAMES],
+      [...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES, ...CONNECTION_TOOL_NAMES],
     );
     for (const tool of tools) {
       assert.equal(tool.outputSchema?.type, 'object', tool.name);
@@ -244,14 +251,14 @@ describe('MCP answers: progressive tools and the client’s validation itself', 
       const listed = await t.client.listTools();
       assert.deepEqual(
         listed.tools.map((x) => [x.name, x.outputSchema?.type]),
-        [[ACTIVATE_TOOL, 'object'], ...TALK_TOOL_NAMES.map((n) => [n, 'object'])],
+        [[ACTIVATE_TOOL, 'object'], ...QUESTION_HANDOFF_TOOL_NAMES.map((n) => [n, 'object'])],
       );
       const early = await t.call('window_list');
       assert.equal(early.isError, true, 'not activated yet');
       assert.match((early.content[0] as { text: string }).text, /tier_inactive/);
       assert.notEqual((await t.call('computer_ctrl')).isError, true, 'the tools that talk to the person need no activation');
-      assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [ACTIVATE_TOOL, ...TALK_TOOL_NAMES, ...TOOL_NAMES], tiers: ['accessibility'] });
-      assert.equal((await t.client.listTools()).tools.length, 1 + TALK_TOOL_NAMES.length + TOOL_NAMES.length);
+      assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [ACTIVATE_TOOL, ...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES], tiers: ['accessibility'] });
+      assert.equal((await t.client.listTools()).tools.length, 1 + QUESTION_HANDOFF_TOOL_NAMES.length + TOOL_NAMES.length);
       await t.answer('window_list');
     } finally {
       await t.close();

@@ -36,7 +36,7 @@ export const toolList: () => Tool[] = tierList('accessibility');
 export const screenToolList: () => Tool[] = tierList('screen');
 
 /** The tools that talk to the person (docs/tools.md#computer_ask): every agent lists them, idle or not. */
-export const talkToolList: () => Tool[] = tierList('always');
+export const questionHandoffToolList: () => Tool[] = tierList('always');
 
 /** The connections tier's tools as MCP lists them (docs/tools.md#connections-tier). */
 export const connectionToolList: () => Tool[] = tierList('connections');

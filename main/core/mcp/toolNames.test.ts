@@ -4,12 +4,12 @@ import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ERROR_CODES } from '../../../protocol/index.js';
 import { REPO_ROOT } from '../paths.js';
-import { activateTool, connectionToolList, screenToolList, talkToolList, toolList } from './toolList.js';
+import { activateTool, connectionToolList, screenToolList, questionHandoffToolList, toolList } from './toolList.js';
 
 // Every tool an agent is told about exists (docs/tools.md#overview): a description or a hint that
 // names a tool no server lists sends the model looking for it.
 
-const tools = [...toolList(), ...screenToolList(), activateTool(), ...talkToolList(), ...connectionToolList()];
+const tools = [...toolList(), ...screenToolList(), activateTool(), ...questionHandoffToolList(), ...connectionToolList()];
 const TOOL_NAMES = new Set(tools.map((t) => t.name));
 
 /** Every property name in a JSON Schema, at any depth. */

@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { SCREEN_TOOL_NAMES, TALK_TOOL_NAMES, TOOL_NAMES, type Element, type Receipt } from '../../../protocol/index.js';
+import { SCREEN_TOOL_NAMES, QUESTION_HANDOFF_TOOL_NAMES, TOOL_NAMES, type Element, type Receipt } from '../../../protocol/index.js';
 import { httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../../testing/serveHarness.js';
 import { REPO_ROOT } from '../paths.js';
 
@@ -46,7 +46,7 @@ describe('the default tool surface and ambiguous selectors, through the real ser
       console.log(`# idle tools/list: ${listed.tools.length} tool(s), ${bytes} bytes`);
       assert.deepEqual(
         listed.tools.map((t) => t.name),
-        ['computer_use_activate', ...TALK_TOOL_NAMES],
+        ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES],
       );
       assert.ok(bytes <= DEFAULT_BOUND, `${bytes} bytes`);
     } finally {
@@ -64,11 +64,11 @@ describe('the default tool surface and ambiguous selectors, through the real ser
     };
     try {
       const a = await tool(late, 'computer_use_activate', { tiers: ['accessibility'] });
-      assert.deepEqual(a.structured, { activated: ['computer_use_activate', ...TALK_TOOL_NAMES, ...TOOL_NAMES], tiers: ['accessibility'] });
+      assert.deepEqual(a.structured, { activated: ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES], tiers: ['accessibility'] });
       await changed(1);
       assert.deepEqual(
         (await late.listTools()).tools.map((t) => t.name),
-        ['computer_use_activate', ...TALK_TOOL_NAMES, ...TOOL_NAMES],
+        ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES],
       );
       const b = await tool(late, 'computer_use_activate', { tiers: ['screen'] });
       assert.deepEqual((b.structured as { tiers: string[] }).tiers, ['accessibility', 'screen']);
@@ -76,7 +76,7 @@ describe('the default tool surface and ambiguous selectors, through the real ser
       const all = await late.listTools();
       assert.deepEqual(
         all.tools.map((t) => t.name),
-        ['computer_use_activate', ...TALK_TOOL_NAMES, ...TOOL_NAMES, ...SCREEN_TOOL_NAMES],
+        ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES, ...SCREEN_TOOL_NAMES],
       );
       console.log(`# tools/list with both tiers: ${Buffer.byteLength(JSON.stringify(all), 'utf8')} bytes`);
       // Asking again for what is active changes nothing, and says so by sending nothing.
@@ -106,7 +106,7 @@ describe('the default tool surface and ambiguous selectors, through the real ser
       assert.equal(unknownTier.isError, true);
       assert.deepEqual(
         (await idle.listTools()).tools.map((t) => t.name),
-        ['computer_use_activate', ...TALK_TOOL_NAMES],
+        ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES],
         'a refused activation activated nothing',
       );
       const unknown = await tool(idle, 'computer_use_activate', { tiers: ['everything'] });

@@ -4,14 +4,14 @@
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ActivateArgs, TIERS, invalidArgument, type ActivateAnswer, type ErrorInfo, type Tier } from '../../../protocol/index.js';
 import type { AgentSession } from '../tools/agentSession.js';
-import { ACTIVATE_TOOL, activateTool, connectionToolList, screenToolList, talkToolList, toolList } from './toolList.js';
+import { ACTIVATE_TOOL, activateTool, connectionToolList, screenToolList, questionHandoffToolList, toolList } from './toolList.js';
 
 /**
  * Tools every agent lists, idle or not, whatever tiers it activated: talking to the person
  * (computer_ctrl, computer_ask) belongs here, so an agent can always ask or hand over.
  * computer_use_activate is listed beside them whenever the agent has progressive exposure.
  */
-export const ALWAYS_LISTED: readonly (() => Tool[])[] = [talkToolList];
+export const ALWAYS_LISTED: readonly (() => Tool[])[] = [questionHandoffToolList];
 
 /** The tools of one tier as MCP lists them. */
 function tierTools(tier: Tier): Tool[] {

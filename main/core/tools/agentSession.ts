@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { TIERS, type AgentInfo, type CallScope, type ErrorInfo, type Receipt, type TalkAnswer, type Tier } from '../../../protocol/index.js';
+import { TIERS, type AgentInfo, type CallScope, type ErrorInfo, type Receipt, type QuestionHandoffAnswer, type Tier } from '../../../protocol/index.js';
 import { ConnectionBindings } from '../session/connectionBindings.js';
 import { ObservationStore } from '../session/observations.js';
 import { ScreenshotStore } from '../session/screenshots.js';
@@ -23,11 +23,11 @@ export interface ActFlow {
 }
 
 /** A question or handoff that outlived its first answer (`pending`): action_wait keeps waiting for it. */
-export interface TalkFlow {
+export interface QuestionHandoffFlow {
   /** Settles with the final answer. */
-  done: Promise<TalkAnswer>;
+  done: Promise<QuestionHandoffAnswer>;
   /** Set once the call answered `pending`: the final answer is then journaled on its own. */
-  pending?: TalkAnswer;
+  pending?: QuestionHandoffAnswer;
   /** The tool that began it (computer_ask or computer_ctrl), for the journal. */
   tool: string;
 }
@@ -91,7 +91,7 @@ export class AgentSession {
   /** Which connection issued each id this agent received. */
   readonly bindings = new ConnectionBindings();
   /** Questions and handoffs of this agent in flight, by receipt id. */
-  readonly talks = new Map<string, TalkFlow>();
+  readonly questionsHandoffs = new Map<string, QuestionHandoffFlow>();
   private readonly inflight = new Set<InflightCall>();
   calls = 0;
   /** Whether this agent started with progressive exposure: it then lists computer_use_activate. */

@@ -7,9 +7,9 @@ import {
   errorInfo,
   inactiveTier,
   invalidArgument,
-  isTalkAnswer,
+  isQuestionHandoffAnswer,
   type ErrorInfo,
-  type TalkAnswer,
+  type QuestionHandoffAnswer,
   type Receipt,
   type ReceiptEntry,
 } from '../../../protocol/index.js';
@@ -20,8 +20,8 @@ import type { AgentSession } from './agentSession.js';
 import type { ReadDeps } from './readTools.js';
 import { renderError } from './render.js';
 import { HandoffGate } from '../supervision/handoff.js';
-import { renderTalk } from './renderTalk.js';
-import type { PersonState, TalkDeps } from './talkTools.js';
+import { renderQuestionsHandoffs } from './renderQuestionsHandoffs.js';
+import type { PersonState, QuestionHandoffDeps } from './questionsHandoffs.js';
 import type { ConnectionManager } from '../connections/manager.js';
 import type { ConnectionToolDeps } from './connectionTools.js';
 import { checkBindings } from './bindingCheck.js';
@@ -127,7 +127,7 @@ export interface RunnerDeps {
  * it, journals it (fsynced) before the answer leaves, and renders the answer as compact text or JSON.
  */
 export class ToolRunner {
-  private readonly talk: TalkDeps;
+  private readonly questionsHandoffs: QuestionHandoffDeps;
   private readonly conn: ConnectionToolDeps | undefined;
 
   constructor(private readonly deps: RunnerDeps) {
@@ -135,12 +135,12 @@ export class ToolRunner {
       deps.connections === undefined
         ? undefined
         : { ...deps.act, connections: deps.connections, ...(deps.onActiveChanged !== undefined ? { onActiveChanged: deps.onActiveChanged } : {}) };
-    this.talk = {
+    this.questionsHandoffs = {
       ...deps.act,
       handoffs: deps.act.handoffs ?? new HandoffGate(deps.act.clock),
       person: deps.person ?? (() => ({ ui_attached: 0, watching: false })),
       screenOffered: () => this.screenTools,
-      journalTalkFinal: (session, tool, answer) => this.journalTalkFinal(session, tool, answer),
+      journalQuestionHandoffFinal: (session, tool, answer) => this.journalQuestionHandoffFinal(session, tool, answer),
     };
   }
 
@@ -248,7 +248,7 @@ export class ToolRunner {
       braked,
       read: this.deps.read,
       act: this.deps.act,
-      talk: this.talk,
+      questionsHandoffs: this.questionsHandoffs,
       connections: () => {
         if (conn === undefined) throw new OverseerError(errorInfo('invalid_argument', `${spec.name}: this supervisor has no connections`));
         return conn;
@@ -280,11 +280,12 @@ export class ToolRunner {
     where: ConnectionRef = this.where(session.connection),
   ): Promise<ToolResult> {
     const spec = specOf(tool);
-    const talk = isTalkAnswer(answer) ? answer : undefined;
-    const receipt = spec?.receipt === true && talk === undefined ? (answer as Receipt | undefined) : undefined;
+    const personAnswer = isQuestionHandoffAnswer(answer) ? answer : undefined;
+    const receipt = spec?.receipt === true && personAnswer === undefined ? (answer as Receipt | undefined) : undefined;
     const exec = answer !== undefined ? spec?.exec?.(answer) : undefined;
     // A command's outcome is `ok` only for exit 0; an exit code, a signal or a timeout is `failed` (its answer says ok: false).
-    const outcome = error !== undefined ? 'error' : (receipt?.outcome ?? talk?.outcome ?? (exec !== undefined && !execEndWords(exec).ok ? 'failed' : 'ok'));
+    const outcome =
+      error !== undefined ? 'error' : (receipt?.outcome ?? personAnswer?.outcome ?? (exec !== undefined && !execEndWords(exec).ok ? 'failed' : 'ok'));
     // Text is journaled only when the element it went to is known and is not a password field.
     const textSafe =
       receipt?.target !== undefined
@@ -304,7 +305,7 @@ export class ToolRunner {
         ...(error !== undefined ? { error } : {}),
         ...(receipt !== undefined ? { receipt } : {}),
         // A question and its answer, a handoff and the person's note: journaled whole (they are bounded).
-        ...(talk !== undefined ? { answer: talk } : {}),
+        ...(personAnswer !== undefined ? { answer: personAnswer } : {}),
         // What a tool journals of its answer beyond these (a screenshot's hash and size, a command's end).
         ...(answer !== undefined ? spec?.journal?.(answer) : {}),
         duration_ms: durationMs,
@@ -324,7 +325,7 @@ export class ToolRunner {
       const info = errorInfo('internal', 'the call could not be journaled, so its answer is withheld', receipt !== undefined ? { receipt } : undefined);
       return { isError: true, text: renderError(info), error: info };
     }
-    const entry = this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, outcome, { receipt, error, talk, exec });
+    const entry = this.entry(appended.record.seq, appended.record.at, session, tool, durationMs, outcome, { receipt, error, personAnswer, exec });
     // A remote_exec or add_connection card's call names its card's receipt id, in its answer or its error.
     entry.receipt_id ??= cardReceiptId(answer) ?? cardReceiptId(error?.data);
     this.deps.onReceipt({ ...entry, connection: where });
@@ -339,7 +340,7 @@ export class ToolRunner {
     try {
       const { answer, image } = spec.image?.(ran) ?? { answer: ran, image: undefined };
       // A question's or handoff's answer reads as one whichever tool answered it (computer_ask, computer_ctrl, action_wait).
-      const text = output === 'json' ? JSON.stringify(answer) : isTalkAnswer(answer) ? renderTalk(answer) : spec.render(answer);
+      const text = output === 'json' ? JSON.stringify(answer) : isQuestionHandoffAnswer(answer) ? renderQuestionsHandoffs(answer) : spec.render(answer);
       return {
         ok: true,
         result: { isError: false, text, structured: answer as Record<string, unknown>, ...(image !== undefined ? { images: [image] } : {}) },
@@ -352,7 +353,7 @@ export class ToolRunner {
   }
 
   /** The final answer of a question or handoff that answered `pending` first: journaled on its own and shown in the timeline. */
-  private async journalTalkFinal(session: AgentSession, tool: string, answer: TalkAnswer): Promise<void> {
+  private async journalQuestionHandoffFinal(session: AgentSession, tool: string, answer: QuestionHandoffAnswer): Promise<void> {
     const where = this.where(session.connection);
     const record = await this.deps.journal.append({
       kind: 'tool_call',
@@ -366,7 +367,7 @@ export class ToolRunner {
       answer,
       duration_ms: 0,
     });
-    const ended = { receipt: undefined, error: undefined, talk: answer, exec: undefined };
+    const ended = { receipt: undefined, error: undefined, personAnswer: answer, exec: undefined };
     this.deps.onReceipt({ ...this.entry(record.seq, record.at, session, tool, 0, answer.outcome, ended), connection: where });
   }
 
@@ -377,14 +378,14 @@ export class ToolRunner {
     tool: string,
     durationMs: number,
     outcome: string,
-    ended: { receipt: Receipt | undefined; error: ErrorInfo | undefined; talk: TalkAnswer | undefined; exec: ExecEnd | undefined },
+    ended: { receipt: Receipt | undefined; error: ErrorInfo | undefined; personAnswer: QuestionHandoffAnswer | undefined; exec: ExecEnd | undefined },
   ): ReceiptEntry {
-    const { receipt, error, talk, exec } = ended;
+    const { receipt, error, personAnswer, exec } = ended;
     const summary =
       error !== undefined
         ? `${error.code}: ${error.detail}`
-        : talk !== undefined
-          ? talkSummary(talk)
+        : personAnswer !== undefined
+          ? questionHandoffSummary(personAnswer)
           : receipt !== undefined
             ? `${receipt.action} ${receipt.target?.role ?? ''} "${receipt.target?.name ?? ''}" → ${receipt.outcome}${receipt.changed_state !== undefined ? `; it also changed ${receipt.changed_state.join(', ')}` : ''}`
             : exec !== undefined
@@ -401,7 +402,7 @@ export class ToolRunner {
       summary,
     };
     if (exec !== undefined) e.remote_exec = exec;
-    if (talk !== undefined) e.receipt_id = talk.receipt_id;
+    if (personAnswer !== undefined) e.receipt_id = personAnswer.receipt_id;
     if (receipt?.decision !== undefined) e.decision = receipt.decision.verdict;
     if (receipt !== undefined) e.verification = receipt.verification;
     if (receipt?.path !== undefined) e.path = receipt.path;
@@ -416,7 +417,7 @@ export class ToolRunner {
 }
 
 /** A question's or handoff's answer as the timeline says it. */
-function talkSummary(a: TalkAnswer): string {
+function questionHandoffSummary(a: QuestionHandoffAnswer): string {
   const what = a.kind === 'question' ? 'question' : 'handoff';
   if (a.outcome === 'refused') return `${what} → ${a.refusal?.code ?? 'refused'}${a.refusal !== undefined ? ` — ${a.refusal.detail}` : ''}`;
   if (a.outcome === 'pending') return `${what} → pending`;

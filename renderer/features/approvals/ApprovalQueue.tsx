@@ -25,7 +25,7 @@ import { useNow } from '../shell/time.js';
 import { chooseWindow } from '../windows/WindowsList.js';
 import { ApprovalCard } from './ApprovalCard.js';
 import { useDecide, type Decision } from './decide.js';
-import { useTalkDecide } from './decideTalk.js';
+import { useQuestionHandoffDecide } from './decideQuestionHandoff.js';
 import { HandoffCard } from './HandoffCard.js';
 import { QuestionCard } from './QuestionCard.js';
 import { HeldList } from './HeldList.js';
@@ -167,7 +167,7 @@ interface SlotProps {
  */
 function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef, onSelect, decide }: SlotProps) {
   const ref = useRef<HTMLLIElement>(null);
-  const decideTalk = useTalkDecide();
+  const decideQuestionHandoff = useQuestionHandoffDecide();
   const height = useRef<number | undefined>(undefined);
   const isLive = slot.left === undefined;
   const entering = isLive && slot.entering === true;
@@ -187,9 +187,9 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
     const shared = { now, selected, online, ...(selected ? { cardRef: selectedRef } : {}), onSelect };
     switch (card.kind) {
       case 'question':
-        return <QuestionCard card={card} {...shared} noting={denying} decide={decideTalk} />;
+        return <QuestionCard card={card} {...shared} noting={denying} decide={decideQuestionHandoff} />;
       case 'handoff':
-        return <HandoffCard card={card} {...shared} decide={decideTalk} />;
+        return <HandoffCard card={card} {...shared} decide={decideQuestionHandoff} />;
       case 'element':
       case 'screen':
       case 'remote_exec':

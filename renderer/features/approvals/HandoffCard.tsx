@@ -1,10 +1,10 @@
 import { useState, type MouseEvent } from 'react';
-import { TALK_LIMITS, type HandoffApproval } from '../../../protocol/index.js';
+import { QUESTION_HANDOFF_LIMITS, type HandoffApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ArmedButton } from './ArmedButton.js';
-import { CardNote, TalkCardFrame, type TalkCardProps } from './QuestionCard.js';
+import { CardNote, QuestionHandoffCardFrame, type QuestionHandoffCardProps } from './QuestionCard.js';
 import { measureNow } from './useArming.js';
 import { CardWhere } from './CardWhere.js';
 
@@ -13,7 +13,7 @@ import { CardWhere } from './CardWhere.js';
  * long ago, how many inputs wait meanwhile, and the one control that gives control back, with an
  * optional note for the agent. It arms like every control that decides.
  */
-export function HandoffCard({ card, now, selected, online, cardRef, onSelect, decide }: Omit<TalkCardProps<HandoffApproval>, 'noting'>) {
+export function HandoffCard({ card, now, selected, online, cardRef, onSelect, decide }: Omit<QuestionHandoffCardProps<HandoffApproval>, 'noting'>) {
   const id = card.approval_id;
   const key = armKey.card(id);
   const aim = { via: 'pointer', key } as const;
@@ -21,7 +21,7 @@ export function HandoffCard({ card, now, selected, online, cardRef, onSelect, de
   const held = card.handoff.held_inputs;
   const resume = () => decide(id, { kind: 'resume', note }, aim);
   return (
-    <TalkCardFrame
+    <QuestionHandoffCardFrame
       card={card}
       selected={selected}
       cardRef={cardRef}
@@ -50,7 +50,7 @@ export function HandoffCard({ card, now, selected, online, cardRef, onSelect, de
           data-testid="handoff-note"
           aria-label="Note for the agent (optional)"
           placeholder="Note for the agent (optional)"
-          maxLength={TALK_LIMITS.answer}
+          maxLength={QUESTION_HANDOFF_LIMITS.answer}
           value={note}
           onChange={(e) => setNote(e.target.value)}
           onClick={(e) => e.stopPropagation()}
@@ -77,6 +77,6 @@ export function HandoffCard({ card, now, selected, online, cardRef, onSelect, de
         </ArmedButton>
       </div>
       <CardNote id={id} online={online} />
-    </TalkCardFrame>
+    </QuestionHandoffCardFrame>
   );
 }

@@ -1,5 +1,5 @@
 import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
-import { TALK_LIMITS, escapeHiddenPlain, type HandoffApproval, type PendingApproval, type QuestionApproval } from '../../../protocol/index.js';
+import { QUESTION_HANDOFF_LIMITS, escapeHiddenPlain, type HandoffApproval, type PendingApproval, type QuestionApproval } from '../../../protocol/index.js';
 import { armKey } from '../../store/arming.js';
 import { selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
@@ -7,12 +7,12 @@ import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct } from './decide.js';
-import type { TalkDecision } from './decideTalk.js';
+import type { QuestionHandoffDecision } from './decideQuestionHandoff.js';
 import { measureNow, useArmed } from './useArming.js';
 import { CardWhere } from './CardWhere.js';
 
 /** What a question or handoff card needs from the queue. */
-export interface TalkCardProps<C extends QuestionApproval | HandoffApproval> {
+export interface QuestionHandoffCardProps<C extends QuestionApproval | HandoffApproval> {
   card: C;
   now: number;
   selected: boolean;
@@ -21,7 +21,7 @@ export interface TalkCardProps<C extends QuestionApproval | HandoffApproval> {
   online: boolean;
   cardRef?: Ref<HTMLElement>;
   onSelect: () => void;
-  decide: (id: string, decision: TalkDecision, aim: { via: 'pointer'; key: string; what?: string }) => boolean;
+  decide: (id: string, decision: QuestionHandoffDecision, aim: { via: 'pointer'; key: string; what?: string }) => boolean;
 }
 
 /**
@@ -31,7 +31,7 @@ export interface TalkCardProps<C extends QuestionApproval | HandoffApproval> {
  * a written answer, or a decline with an optional note. Every control
  * arms with the card, like an approval's: nothing is answered by a click meant for something else.
  */
-export function QuestionCard({ card, now, selected, noting, online, cardRef, onSelect, decide }: TalkCardProps<QuestionApproval>) {
+export function QuestionCard({ card, now, selected, noting, online, cardRef, onSelect, decide }: QuestionHandoffCardProps<QuestionApproval>) {
   const id = card.approval_id;
   const key = armKey.card(id);
   const aim = { via: 'pointer', key } as const;
@@ -51,7 +51,7 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
     decide(id, { kind: 'answer', answer: written }, aim);
   };
   return (
-    <TalkCardFrame
+    <QuestionHandoffCardFrame
       card={card}
       selected={selected}
       cardRef={cardRef}
@@ -91,7 +91,7 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
                   >
                     <span className="choice-verb">Answer</span>{' '}
                     <span className="agent-words" data-testid="choice-text">
-                      “<UntrustedText text={choice} limit={TALK_LIMITS.choice} expandable={false} />”
+                      “<UntrustedText text={choice} limit={QUESTION_HANDOFF_LIMITS.choice} expandable={false} />”
                     </span>
                   </ArmedButton>
                   {imitates !== undefined && (
@@ -121,7 +121,7 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
             data-testid="answer-input"
             aria-label={choices.length > 0 ? 'Or write your own answer' : 'Your answer'}
             placeholder={choices.length > 0 ? 'Or write your own answer' : 'Your answer'}
-            maxLength={TALK_LIMITS.answer}
+            maxLength={QUESTION_HANDOFF_LIMITS.answer}
             value={written}
             onChange={(e) => setWritten(e.target.value)}
             onClick={(e) => e.stopPropagation()}
@@ -154,12 +154,12 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
         </div>
       )}
       <CardNote id={id} online={online} />
-    </TalkCardFrame>
+    </QuestionHandoffCardFrame>
   );
 }
 
 /** The frame every question and handoff card shares with approval cards: selection, arming key, focus. */
-export function TalkCardFrame({
+export function QuestionHandoffCardFrame({
   card,
   selected,
   cardRef,
@@ -179,7 +179,7 @@ export function TalkCardFrame({
   return (
     <article
       ref={cardRef}
-      className={`card talk-card${selected ? ' selected' : ''}`}
+      className={`card question-card${selected ? ' selected' : ''}`}
       tabIndex={0}
       aria-current={selected ? 'true' : undefined}
       aria-label={escapeHiddenPlain(label).slice(0, 300)}
@@ -247,7 +247,7 @@ export function NoteForm({
         data-testid={`${testId}-note`}
         aria-label={label}
         placeholder={placeholder}
-        maxLength={TALK_LIMITS.answer}
+        maxLength={QUESTION_HANDOFF_LIMITS.answer}
         autoFocus
         value={note}
         onChange={(e) => setNote(e.target.value)}

@@ -1,5 +1,5 @@
 import { useEffect, type RefObject } from 'react';
-import { isTalkCard } from '../../../protocol/index.js';
+import { isQuestionOrHandoffCard } from '../../../protocol/index.js';
 import { mayAllowForSession } from '../../store/connectionWords.js';
 import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
 import { appStore } from '../../store/useApp.js';
@@ -49,7 +49,7 @@ export function useApprovalKeys(decide: (id: string, d: Decision, aim: { via: 'k
       const aim = { via: 'key' } as const;
       // A question is answered and a handoff given back with the card's own controls: A, D and S decide actions only.
       const card = s.slots.find((x) => x.id === selected)?.card;
-      if (card !== undefined && isTalkCard(card)) {
+      if (card !== undefined && isQuestionOrHandoffCard(card)) {
         s.refuse(
           selected,
           card.kind === 'question'

@@ -12,7 +12,7 @@ import {
 import { actionWait, elementAct } from '../actTool.js';
 import { elementFind, windowList, windowRead } from '../readTools.js';
 import { renderFind, renderReceipt, renderWindowList, renderWindowRead } from '../render.js';
-import { talkWait } from '../talkTools.js';
+import { questionHandoffWait } from '../questionsHandoffs.js';
 import { toolSpec, type ToolSpec } from './toolSpec.js';
 
 /** The five accessibility tools, in listing order. */
@@ -73,7 +73,8 @@ export const ACCESSIBILITY_SPECS = {
     annotations: { title: 'Wait for an approval', readOnlyHint: true, openWorldHint: false },
     // A question's or handoff's receipt id is the person's to answer; every other one is an action's.
     run: (ctx, args): Promise<unknown> =>
-      talkWait(ctx.talk, ctx.session, args, ctx.progress, ctx.braked) ?? actionWait(ctx.act, ctx.session, args, ctx.progress, ctx.braked),
+      questionHandoffWait(ctx.questionsHandoffs, ctx.session, args, ctx.progress, ctx.braked) ??
+      actionWait(ctx.act, ctx.session, args, ctx.progress, ctx.braked),
     // A question's or handoff's answer is rendered as one by the runner, whatever the tool.
     render: (answer) => renderReceipt(answer as Receipt),
     receipt: true,

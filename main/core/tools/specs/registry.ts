@@ -4,14 +4,14 @@ import type { Tier } from '../../../../protocol/index.js';
 import { ACCESSIBILITY_SPECS } from './accessibility.js';
 import { CONNECTION_SPECS } from './connections.js';
 import { SCREEN_SPECS } from './screen.js';
-import { TALK_SPECS } from './talk.js';
+import { QUESTION_HANDOFF_SPECS } from './questionsHandoffs.js';
 import type { AnyToolName, ToolSpec } from './toolSpec.js';
 
 /** Every tool the runner runs, by name; within a tier, in listing order. */
 export const TOOL_SPECS = {
   ...ACCESSIBILITY_SPECS,
   ...SCREEN_SPECS,
-  ...TALK_SPECS,
+  ...QUESTION_HANDOFF_SPECS,
   ...CONNECTION_SPECS,
 } as const satisfies { [N in AnyToolName]: ToolSpec<N> };
 

@@ -3,15 +3,15 @@
 // protocol declares, so a tool without a spec, or a spec without a tool, does not compile.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { ConnectionRef, ConnectionToolName, ErrorInfo, ExecEnd, ScreenToolName, TalkToolName, ToolName } from '../../../../protocol/index.js';
+import type { ConnectionRef, ConnectionToolName, ErrorInfo, ExecEnd, ScreenToolName, QuestionHandoffToolName, ToolName } from '../../../../protocol/index.js';
 import type { ActDeps, Progress } from '../actTool.js';
 import type { AgentSession } from '../agentSession.js';
 import type { ConnectionToolDeps } from '../connectionTools.js';
 import type { ReadDeps } from '../readTools.js';
-import type { TalkDeps } from '../talkTools.js';
+import type { QuestionHandoffDeps } from '../questionsHandoffs.js';
 
 /** Every tool an agent can call through the runner: the accessibility tools, the screen tier, the connections tier, and the tools that talk to the person. */
-export type AnyToolName = ToolName | ScreenToolName | TalkToolName | ConnectionToolName;
+export type AnyToolName = ToolName | ScreenToolName | QuestionHandoffToolName | ConnectionToolName;
 
 /** The tier a tool's name belongs to in protocol/: a spec that says otherwise does not compile. `always`: listed for every agent, idle or not. */
 export type TierOf<N extends AnyToolName> = N extends ToolName
@@ -44,8 +44,8 @@ export interface ToolContext {
   read: ReadDeps;
   /** The acting tools' dependencies. */
   act: ActDeps;
-  /** The talking tools' dependencies. */
-  talk: TalkDeps;
+  /** The question and handoff tools' dependencies. */
+  questionsHandoffs: QuestionHandoffDeps;
   /** The connections tools' dependencies; throws invalid_argument when this supervisor has no connections. */
   connections(): ConnectionToolDeps;
   /** A read's work, answered `braked` the moment an emergency stop answers the calls in flight. */

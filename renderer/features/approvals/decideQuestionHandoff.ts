@@ -5,7 +5,7 @@ import { describeError, useApi } from '../shell/apiContext.js';
 import { mayAct } from './decide.js';
 
 /** What a person does with a question or handoff card (docs/supervision.md#questions-and-handoffs). */
-export type TalkDecision =
+export type QuestionHandoffDecision =
   { kind: 'choice'; choice: number } | { kind: 'answer'; answer: string } | { kind: 'decline'; note?: string } | { kind: 'resume'; note?: string };
 
 /**
@@ -13,7 +13,7 @@ export type TalkDecision =
  * aimed at must be armed (mayAct), the card leaves a placeholder at once and the selection moves
  * on; a refusal by the supervisor brings the card back with the reason.
  */
-export function useTalkDecide(): (approvalId: string, decision: TalkDecision, aim: Aim) => boolean {
+export function useQuestionHandoffDecide(): (approvalId: string, decision: QuestionHandoffDecision, aim: Aim) => boolean {
   const api = useApi();
   return useCallback(
     (approvalId, decision, aim) => {

@@ -46,7 +46,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
     desktop = await startPrivateDesktop();
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '5'], { waitForWindow: 'Overseer Fixture' });
     s = await serve(desktop.env);
-    agent = await httpClient(s, 'talking-agent');
+    agent = await httpClient(s, 'asking-agent');
     ui = await UiClient.connect(s);
     win =
       (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ??
@@ -65,7 +65,7 @@ describe('talking to the person: computer_ask and computer_ctrl', () => {
     const answer = ask(agent, { question: 'Which account should I use?', choices: ['personal', 'work'] });
     const q = await card(cardIs('question'), since);
     assert.deepEqual(q.question, { text: 'Which account should I use?', choices: ['personal', 'work'], imitates: [null, null] });
-    assert.equal(q.agent, 'talking-agent');
+    assert.equal(q.agent, 'asking-agent');
     // Approve and deny decide actions; a question is answered.
     await assert.rejects(ui.command('approve', { approval_id: q.approval_id, allow: { scope: 'app' } }), /invalid_argument: this card is a question/);
     await assert.rejects(ui.command('deny', { approval_id: q.approval_id }), /invalid_argument/);

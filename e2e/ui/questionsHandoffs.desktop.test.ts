@@ -32,7 +32,7 @@ describe('talking to the person in the supervisor UI', () => {
     await desktop.launch('/usr/bin/python3', [FIXTURE, '--rows', '5'], { waitForWindow: 'Overseer Fixture' });
     if (lane === undefined) throw new Error('no browser lane');
     ui = await lane.start(desktop.env);
-    agent = await httpClient(ui.mcp, 'talk-ui-agent');
+    agent = await httpClient(ui.mcp, 'asking-ui-agent');
     win =
       (await toolJson<{ windows: { window: string; title: string }[] }>(agent, 'window_list')).windows.find((w) => w.title === 'Overseer Fixture')?.window ??
       '';
@@ -74,7 +74,7 @@ describe('talking to the person in the supervisor UI', () => {
         await page.waitForTimeout(800);
         await page.keyboard.press('a');
         await card.getByTestId('card-note').filter({ hasText: 'Not answered: pick a choice' }).waitFor();
-        await screenshot(page, `talk-question-${theme}-1280x720`);
+        await screenshot(page, `question-${theme}-1280x720`);
         await (await armed(work)).click();
         const a = await answer;
         assert.deepEqual([a.outcome, a.answer, a.choice], ['answered', 'work', 1]);
@@ -126,7 +126,7 @@ describe('talking to the person in the supervisor UI', () => {
         await card.getByTestId('handoff-held').filter({ hasText: '1 input waits' }).waitFor();
         // Held before it is checked: no card of the input while the person has the desktop.
         assert.equal(await cardFor(page, 'name_entry').count(), 0);
-        await screenshot(page, `talk-handoff-${theme}-1280x720`);
+        await screenshot(page, `handoff-${theme}-1280x720`);
         await banner.getByTestId('handoff-show').click();
         await card.getByTestId('handoff-note').fill('done, you can go on');
         await (await armed(card.getByTestId('resume-button'))).click();

@@ -5,11 +5,11 @@ import { z } from 'zod';
 import { ErrorInfo } from './errors.js';
 
 /** Names of the tools that talk to the person: listed whether or not any tier is active. */
-export const TALK_TOOL_NAMES = ['computer_ask', 'computer_ctrl'] as const;
-export type TalkToolName = (typeof TALK_TOOL_NAMES)[number];
+export const QUESTION_HANDOFF_TOOL_NAMES = ['computer_ask', 'computer_ctrl'] as const;
+export type QuestionHandoffToolName = (typeof QUESTION_HANDOFF_TOOL_NAMES)[number];
 
 /** Bounds of what an agent may ask or say (longer is invalid_argument, never cut silently). */
-export const TALK_LIMITS = {
+export const QUESTION_HANDOFF_LIMITS = {
   /** Longest question. */
   question: 2000,
   /** Most choices offered. */
@@ -41,20 +41,20 @@ const line = (max: number, describe: string) =>
 export const ComputerAskArgs = z
   .strictObject({
     question: line(
-      TALK_LIMITS.question,
-      `What to ask the supervising person, in plain words (at most ${TALK_LIMITS.question} characters): which file, which account, is this right?`,
+      QUESTION_HANDOFF_LIMITS.question,
+      `What to ask the supervising person, in plain words (at most ${QUESTION_HANDOFF_LIMITS.question} characters): which file, which account, is this right?`,
     ),
     choices: z
-      .array(line(TALK_LIMITS.choice, `One answer the person can pick (at most ${TALK_LIMITS.choice} characters).`))
+      .array(line(QUESTION_HANDOFF_LIMITS.choice, `One answer the person can pick (at most ${QUESTION_HANDOFF_LIMITS.choice} characters).`))
       .min(1)
-      .max(TALK_LIMITS.choices)
-      .describe(`Answers to pick from (1–${TALK_LIMITS.choices}); the person may still write their own answer or decline.`)
+      .max(QUESTION_HANDOFF_LIMITS.choices)
+      .describe(`Answers to pick from (1–${QUESTION_HANDOFF_LIMITS.choices}); the person may still write their own answer or decline.`)
       .optional(),
     timeout_ms: z
       .number()
       .int()
       .min(1000)
-      .max(TALK_LIMITS.timeout_ms)
+      .max(QUESTION_HANDOFF_LIMITS.timeout_ms)
       .describe('How long the question stays open for the person before it expires (default: the approval expiry, 120 s; at most 1 h).')
       .optional(),
     output,
@@ -66,7 +66,10 @@ export type ComputerAskArgs = z.infer<typeof ComputerAskArgs>;
 export const ComputerCtrlArgs = z.strictObject({
   handoff: z
     .strictObject({
-      reason: line(TALK_LIMITS.reason, `Why the person should take over (a login, a CAPTCHA, a judgement call), at most ${TALK_LIMITS.reason} characters.`),
+      reason: line(
+        QUESTION_HANDOFF_LIMITS.reason,
+        `Why the person should take over (a login, a CAPTCHA, a judgement call), at most ${QUESTION_HANDOFF_LIMITS.reason} characters.`,
+      ),
     })
     .describe(
       'Hand the desktop to the person: every input on this connection (element_act, screen input) waits until they give control back. Answers {resumed: true, note?}, or "pending" for action_wait.',
@@ -110,11 +113,11 @@ export const HandoffAnswer = z.object({
 });
 export type HandoffAnswer = z.infer<typeof HandoffAnswer>;
 
-/** An answer of a talk flow (what action_wait gives for a question or a handoff). */
-export type TalkAnswer = AskAnswer | HandoffAnswer;
+/** An answer of a question or handoff flow (what action_wait gives for a question or a handoff). */
+export type QuestionHandoffAnswer = AskAnswer | HandoffAnswer;
 
-/** Whether an answer is a talk flow's (a question or a handoff), not an action's receipt. */
-export function isTalkAnswer(answer: unknown): answer is TalkAnswer {
+/** Whether an answer is a question or handoff flow's (a question or a handoff), not an action's receipt. */
+export function isQuestionHandoffAnswer(answer: unknown): answer is QuestionHandoffAnswer {
   const kind = (answer as { kind?: unknown } | null | undefined)?.kind;
   return kind === 'question' || kind === 'handoff';
 }

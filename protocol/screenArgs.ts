@@ -1,5 +1,5 @@
-// The screen tier's contract (docs/tools.md#screen-tier): screenshot and input tool arguments, the screenshot answer,
-// and the one transform between image pixels and physical screen pixels.
+// The screen tier's tool arguments (docs/tools.md#screen-tier): the tools' names, the limits of what
+// they accept, and each tool's argument schema, loose where models are loose (protocol/coords.ts).
 import { z } from 'zod';
 
 /** Names of the screen tier's tools. */
@@ -164,66 +164,3 @@ export type CursorPositionArgs = z.infer<typeof CursorPositionArgs>;
 /** wait arguments. */
 export const WaitArgs = z.strictObject({ ms: z.number().int().min(0).max(MAX_WAIT_MS).describe(`Milliseconds to wait, at most ${MAX_WAIT_MS}.`) });
 export type WaitArgs = z.infer<typeof WaitArgs>;
-
-/** A point in some pixel space. */
-export const Point = z.strictObject({ x: z.number().int(), y: z.number().int() });
-export type Point = z.infer<typeof Point>;
-
-/** A rectangle in image pixels. */
-export const ImageRect = z.strictObject({ x: z.number().int(), y: z.number().int(), w: z.number().int().min(0), h: z.number().int().min(0) });
-export type ImageRect = z.infer<typeof ImageRect>;
-
-/** How image pixels map to physical screen pixels: physical = origin + image × scale. */
-export const ScreenTransform = z.object({
-  /** Physical pixels per image pixel across (≥ 1: screenshots are never upscaled). */
-  scale_x: z.number().positive(),
-  /** Physical pixels per image pixel down. */
-  scale_y: z.number().positive(),
-  /** Physical position of the image's top-left corner. */
-  origin: Point,
-});
-export type ScreenTransform = z.infer<typeof ScreenTransform>;
-
-/** The screenshot answer's structuredContent (the image itself is an MCP image content block). */
-export const ScreenshotAnswer = z.strictObject({
-  screenshot: ScreenshotId,
-  width: z.number().int().positive(),
-  height: z.number().int().positive(),
-  scale_x: ScreenTransform.shape.scale_x,
-  scale_y: ScreenTransform.shape.scale_y,
-  origin: Point,
-  capture_path: z.string().min(1).max(100).describe('How the pixels were read, e.g. "x11:MIT-SHM.GetImage"; a degraded path is named here.'),
-  window: z.string().min(1).max(200).optional(),
-  masked: z.array(ImageRect).describe('Image rectangles blacked out: the supervisor itself and excluded apps.'),
-  approx_tokens: z.number().int().nonnegative(),
-});
-export type ScreenshotAnswer = z.infer<typeof ScreenshotAnswer>;
-
-/**
- * Image pixel → physical pixel: the physical pixel under the image pixel's center,
- * origin + floor((i + 0.5) × scale). Image pixel i came from the physical block [i·s, (i+1)·s); its
- * center lies strictly inside that block, so the answer is always a pixel of that block.
- */
-export function imageToPhysical(transform: ScreenTransform, x: number, y: number): Point {
-  return {
-    x: transform.origin.x + Math.floor((x + 0.5) * transform.scale_x),
-    y: transform.origin.y + Math.floor((y + 0.5) * transform.scale_y),
-  };
-}
-
-/**
- * Physical pixel → image pixel: the image pixel whose block holds the physical pixel's center,
- * floor((p − origin + 0.5) / scale). The inverse of imageToPhysical on image pixels; a point left of
- * or above the origin gives a negative image coordinate, which callers treat as off the image.
- */
-export function physicalToImage(transform: ScreenTransform, x: number, y: number): Point {
-  return {
-    x: Math.floor((x - transform.origin.x + 0.5) / transform.scale_x),
-    y: Math.floor((y - transform.origin.y + 0.5) / transform.scale_y),
-  };
-}
-
-/** The transform of a capture of physical size physW × physH at `origin`, delivered as imgW × imgH. */
-export function screenTransform(origin: Point, physW: number, physH: number, imgW: number, imgH: number): ScreenTransform {
-  return { scale_x: physW / imgW, scale_y: physH / imgH, origin };
-}

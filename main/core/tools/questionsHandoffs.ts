@@ -4,7 +4,7 @@
 // approval wait it answers `pending`, and action_wait gives the final answer.
 import { randomBytes } from 'node:crypto';
 import {
-  TALK_LIMITS,
+  QUESTION_HANDOFF_LIMITS,
   errorInfo,
   fail,
   type ActionWaitArgs,
@@ -19,7 +19,7 @@ import {
   type HandoffApproval,
   type PendingApproval,
   type QuestionApproval,
-  type TalkAnswer,
+  type QuestionHandoffAnswer,
 } from '../../../protocol/index.js';
 import type { ApprovalOutcome } from '../supervision/approvals.js';
 import { ApprovalQueue } from '../supervision/approvals.js';
@@ -36,23 +36,23 @@ export interface PersonState {
   last_active?: string;
 }
 
-/** What the talk tools need: the supervised flow's parts, the handoff gate, and what the person is doing. */
-export interface TalkDeps extends ActDeps {
+/** What the question and handoff tools need: the supervised flow's parts, the handoff gate, and what the person is doing. */
+export interface QuestionHandoffDeps extends ActDeps {
   handoffs: HandoffGate;
   person: () => PersonState;
   /** Whether the person offers the screen tier. */
   screenOffered: () => boolean;
   /** Journals (and shows) the final answer of a question or handoff that answered `pending` first. */
-  journalTalkFinal: (session: AgentSession, tool: string, answer: TalkAnswer) => Promise<void>;
+  journalQuestionHandoffFinal: (session: AgentSession, tool: string, answer: QuestionHandoffAnswer) => Promise<void>;
 }
 
 /** How long a handoff lasts at most: past it the card expires and held inputs go on to their own cards. */
-export const HANDOFF_EXPIRY_MS = TALK_LIMITS.timeout_ms;
+export const HANDOFF_EXPIRY_MS = QUESTION_HANDOFF_LIMITS.timeout_ms;
 
 const newReceiptId = (): string => `R${randomBytes(9).toString('base64url')}`;
 
 /** What a call is answered when it cannot wait for a person at all (a brake, its agent gone, the queue's bounds); undefined when it can. */
-function cannotAsk(deps: TalkDeps, session: AgentSession): ErrorInfo | undefined {
+function cannotAsk(deps: QuestionHandoffDeps, session: AgentSession): ErrorInfo | undefined {
   if (deps.brakes.refusing)
     return errorInfo(
       'braked',
@@ -74,7 +74,7 @@ function ended(outcome: ApprovalOutcome): ErrorInfo {
 
 /** Queues one card and waits for it, counted against the queue's bounds and journaled (personQueue.ts). */
 function askPerson(
-  deps: TalkDeps,
+  deps: QuestionHandoffDeps,
   session: AgentSession,
   item: PendingApproval,
   journal: Record<string, unknown>,
@@ -84,7 +84,7 @@ function askPerson(
 }
 
 /** What every card of the queue for this agent carries, its times set: a question or handoff adds its kind and what it asks. */
-function cardBase(deps: TalkDeps, session: AgentSession, receiptId: string, expiresInMs: number): CardBase {
+function cardBase(deps: QuestionHandoffDeps, session: AgentSession, receiptId: string, expiresInMs: number): CardBase {
   const created = deps.clock.now();
   return {
     approval_id: ApprovalQueue.newId(),
@@ -100,12 +100,12 @@ function cardBase(deps: TalkDeps, session: AgentSession, receiptId: string, expi
 }
 
 /**
- * Runs a talk flow like an act: its first answer is the final one, or `pending` after the approval
+ * Runs a question or handoff flow like an act: its first answer is the final one, or `pending` after the approval
  * wait, or `braked` when an emergency stop answers the call; a flow that outlived its first answer
  * is kept for action_wait and its final answer journaled on its own.
  */
-function waitLikeAnAct<T extends TalkAnswer>(
-  deps: TalkDeps,
+function waitLikeAnAct<T extends QuestionHandoffAnswer>(
+  deps: QuestionHandoffDeps,
   session: AgentSession,
   tool: string,
   base: Pick<T, 'receipt_id' | 'kind'>,
@@ -114,7 +114,7 @@ function waitLikeAnAct<T extends TalkAnswer>(
   braked: Promise<ErrorInfo>,
   waitMs: number,
 ): Promise<T> {
-  const entry: { done: Promise<TalkAnswer>; pending?: TalkAnswer; tool: string } = { done: flow, tool };
+  const entry: { done: Promise<QuestionHandoffAnswer>; pending?: QuestionHandoffAnswer; tool: string } = { done: flow, tool };
   const waitingFor = base.kind === 'question' ? 'waiting for the person to answer' : 'waiting for the person to give control back';
   const first = firstAnswer(
     deps,
@@ -131,23 +131,23 @@ function waitLikeAnAct<T extends TalkAnswer>(
   );
   entry.done = flow.then(
     async (final) => {
-      if (entry.pending !== undefined) await deps.journalTalkFinal(session, tool, final);
-      else session.talks.delete(base.receipt_id);
+      if (entry.pending !== undefined) await deps.journalQuestionHandoffFinal(session, tool, final);
+      else session.questionsHandoffs.delete(base.receipt_id);
       return final;
     },
     (error: unknown) => {
-      if (entry.pending === undefined) session.talks.delete(base.receipt_id);
+      if (entry.pending === undefined) session.questionsHandoffs.delete(base.receipt_id);
       throw error;
     },
   );
   entry.done.catch(() => {});
-  session.talks.set(base.receipt_id, entry);
+  session.questionsHandoffs.set(base.receipt_id, entry);
   return first;
 }
 
 /** computer_ask: a question card; answered, declined, pending, or refused (braked, withdrawn, expired, the queue's bounds). */
 export function computerAsk(
-  deps: TalkDeps,
+  deps: QuestionHandoffDeps,
   session: AgentSession,
   args: ComputerAskArgs,
   progress: Progress | undefined,
@@ -187,7 +187,7 @@ export function computerAsk(
 
 /** computer_ctrl: what governs this agent now, or a handoff to the person. */
 export function computerCtrl(
-  deps: TalkDeps,
+  deps: QuestionHandoffDeps,
   session: AgentSession,
   args: ComputerCtrlArgs,
   progress: Progress | undefined,
@@ -232,7 +232,7 @@ export function computerCtrl(
 }
 
 /** computer_ctrl's read-only answer: brakes, the person, this agent's connection, tiers, waiting and held items, and its rules. */
-export function ctrlState(deps: TalkDeps, session: AgentSession): CtrlState {
+export function ctrlState(deps: QuestionHandoffDeps, session: AgentSession): CtrlState {
   const kindOf = (action: string): 'action' | 'question' | 'handoff' => (action === 'ask' ? 'question' : action === 'handoff' ? 'handoff' : 'action');
   const handoff = deps.handoffs.of(session.id);
   const screenOffered = deps.screenOffered();
@@ -269,18 +269,18 @@ export function ctrlState(deps: TalkDeps, session: AgentSession): CtrlState {
 }
 
 /** action_wait for a question or handoff: keeps waiting for its final answer (a brake answers at once); undefined when the id is not one. */
-export function talkWait(
-  deps: TalkDeps,
+export function questionHandoffWait(
+  deps: QuestionHandoffDeps,
   session: AgentSession,
   args: ActionWaitArgs,
   progress: Progress | undefined,
   braked: Promise<ErrorInfo>,
-): Promise<TalkAnswer> | undefined {
-  const flow = session.talks.get(args.receipt_id);
+): Promise<QuestionHandoffAnswer> | undefined {
+  const flow = session.questionsHandoffs.get(args.receipt_id);
   if (flow?.pending === undefined) return undefined;
   const pending = flow.pending;
   let early = false;
-  return firstAnswer<TalkAnswer>(deps, flow.done, braked, progress, args.timeout_ms ?? 45_000, (e): TalkAnswer => {
+  return firstAnswer<QuestionHandoffAnswer>(deps, flow.done, braked, progress, args.timeout_ms ?? 45_000, (e): QuestionHandoffAnswer => {
     early = true;
     // What the flow knows now: still waiting, or answered by a brake.
     const outcome = e.kind === 'timeout' ? { outcome: 'pending' as const } : { outcome: 'refused' as const, refusal: e.info };
@@ -288,7 +288,7 @@ export function talkWait(
       ? { receipt_id: pending.receipt_id, kind: 'question', ...outcome }
       : { receipt_id: pending.receipt_id, kind: 'handoff', ...outcome };
   }).then((answer) => {
-    if (!early) session.talks.delete(args.receipt_id);
+    if (!early) session.questionsHandoffs.delete(args.receipt_id);
     return answer;
   });
 }

@@ -1,10 +1,10 @@
 // The compact text of computer_ask and computer_ctrl answers (docs/tools.md#computer_ask).
-import type { CtrlState, TalkAnswer } from '../../../protocol/index.js';
+import type { CtrlState, QuestionHandoffAnswer } from '../../../protocol/index.js';
 
 const q = (s: string): string => JSON.stringify(s);
 
 /** A question's or handoff's answer as the agent reads it. */
-export function renderTalk(a: TalkAnswer): string {
+export function renderQuestionsHandoffs(a: QuestionHandoffAnswer): string {
   const head = `${a.kind} ${a.receipt_id} → ${a.outcome}`;
   if (a.outcome === 'pending')
     return `${head}\n${a.kind === 'question' ? 'the person has not answered yet' : 'the person has not given control back yet'}; call action_wait with this receipt_id to keep waiting`;
