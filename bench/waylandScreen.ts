@@ -16,7 +16,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { answerRemoteDesktop, answerScreenshotQuestion } from '../desktop/gnomeDialogs.js';
 import { startGnomeDesktop } from '../desktop/gnomeDesktop.js';
 import { startPrivateDesktop } from '../desktop/privateDesktop.js';
-import { findCanvas } from '../helper/screen/contract/gnomeLane.js';
+import { findCanvas } from '../helper/screen/contract/portalLane.js';
 import type { ScreenBackend } from '../helper/screen/screenBackend.js';
 import { openWaylandBackend } from '../helper/screen/wayland/waylandBackend.js';
 import { openX11Backend } from '../helper/screen/x11/x11Backend.js';

@@ -61,6 +61,19 @@ export function asRefs(value: unknown): ObjectRef[] {
   return refs;
 }
 
+/** The AT-SPI interface every accessible object has. */
+export const ACCESSIBLE = 'org.a11y.atspi.Accessible';
+
+/** One property of an accessible object (`Name`, `ChildCount`; another interface's, such as Action's `NActions`), unwrapped, within 3 s. */
+export async function accessibleProperty(bus: MessageBus, ref: ObjectRef, property: string, iface = ACCESSIBLE): Promise<unknown> {
+  const [value] = await dbusCall(bus, ref.busName, ref.path, 'org.freedesktop.DBus.Properties', 'Get', {
+    signature: 'ss',
+    body: [iface, property],
+    timeoutMs: 3000,
+  });
+  return variantValue(value);
+}
+
 /**
  * Connect to a bus and wait for the Hello reply. A daemon's socket file
  * appears at bind(), a moment before listen(): a connection attempt in that

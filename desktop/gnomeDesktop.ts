@@ -17,10 +17,19 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { type MessageBus } from 'dbus-next';
 import { type ServiceContext } from './busServices.js';
 import { GnomeHand } from './gnomeHand.js';
-import { MARKER_VAR, collectOwned } from './procs.js';
-import { makeDesktop, type PrivateDesktop } from './runningDesktop.js';
+import { MARKER_VAR } from './procs.js';
+import { type PrivateDesktop } from './runningDesktop.js';
 import { logTail, spawnLogged } from './spawnLogged.js';
-import { abandonSession, planSession, startAccessibility, startBuses, startPipeWire, waitForCompositor, WAYLAND_CLIENTS } from './waylandSession.js';
+import {
+  abandonSession,
+  planSession,
+  sessionDesktop,
+  startAccessibility,
+  startBuses,
+  startPipeWire,
+  waitForCompositor,
+  WAYLAND_CLIENTS,
+} from './waylandSession.js';
 
 export const GNOME_DIR_PREFIX = 'overseer-gnome-';
 
@@ -71,7 +80,7 @@ async function startGnomeOnce(options: { width?: number; height?: number; xwayla
   const height = options.height ?? 800;
   const xwayland = options.xwayland ?? true;
   const plan = planSession(GNOME_DIR_PREFIX, { dirs: (dir) => [path.join(dir, 'pictures')] });
-  const { dir, logs, xdg, waylandDisplay, own, track } = plan;
+  const { dir, logs, xdg, waylandDisplay, track } = plan;
   const pictures = path.join(dir, 'pictures');
   // The Screenshot portal saves into the Pictures folder: this session's own.
   writeFileSync(path.join(xdg.XDG_CONFIG_HOME, 'user-dirs.dirs'), `XDG_PICTURES_DIR="${pictures}"\n`);
@@ -136,23 +145,8 @@ async function startGnomeOnce(options: { width?: number; height?: number; xwayla
     hand = await GnomeHand.open(plan.busAddress);
     await hand.key(0xff1b);
     await sleep(800); // the overview's closing animation
-    for (const p of collectOwned(own)) track(p.pid, p.comm);
-    sessionConn.disconnect();
+    const desktop = sessionDesktop(plan, sessionConn, { env, a11y, compositorPid: shellPid });
     sessionConn = null;
-
-    const desktop = makeDesktop({
-      dir,
-      display: `wayland:${waylandDisplay}`,
-      env,
-      a11yBusAddress: a11y.address,
-      a11yConn,
-      own,
-      xvfbPid: shellPid,
-      logs,
-      detached: false,
-      hookEntry: plan.hookEntry,
-      track,
-    });
     const theHand = hand;
     return {
       ...desktop,

@@ -6,10 +6,9 @@
 
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type MessageBus } from 'dbus-next';
-import { asRefs, connectBus, dbusCall, variantValue, type ObjectRef } from './dbus.js';
+import { ACCESSIBLE, accessibleProperty, asRefs, connectBus, dbusCall, type ObjectRef } from './dbus.js';
 import type { GnomeDesktop } from './gnomeDesktop.js';
 
-const ACCESSIBLE = 'org.a11y.atspi.Accessible';
 /** AT-SPI state bit of a ticked check box. */
 const STATE_CHECKED = 4;
 const MAX_NODES = 3000;
@@ -21,12 +20,7 @@ interface Found extends ObjectRef {
 
 /** The children, one by one (GTK 4 does not answer GetChildren). */
 async function children(bus: MessageBus, ref: ObjectRef): Promise<ObjectRef[]> {
-  const [count] = await dbusCall(bus, ref.busName, ref.path, 'org.freedesktop.DBus.Properties', 'Get', {
-    signature: 'ss',
-    body: [ACCESSIBLE, 'ChildCount'],
-    timeoutMs: 3000,
-  });
-  const n = Math.min(Number(variantValue(count)), 200);
+  const n = Math.min(Number(await accessibleProperty(bus, ref, 'ChildCount')), 200);
   const out: ObjectRef[] = [];
   for (let i = 0; i < n; i++) {
     const [child] = await dbusCall(bus, ref.busName, ref.path, ACCESSIBLE, 'GetChildAtIndex', { signature: 'i', body: [i], timeoutMs: 3000 });
@@ -40,11 +34,11 @@ async function children(bus: MessageBus, ref: ObjectRef): Promise<ObjectRef[]> {
 const ROLES: Record<number, string> = { 7: 'check box', 23: 'frame', 29: 'label', 43: 'push button', 75: 'application' };
 
 async function describe(bus: MessageBus, ref: ObjectRef): Promise<Found> {
-  const [[roleNumber], [name]] = await Promise.all([
+  const [[roleNumber], name] = await Promise.all([
     dbusCall(bus, ref.busName, ref.path, ACCESSIBLE, 'GetRole', { timeoutMs: 3000 }),
-    dbusCall(bus, ref.busName, ref.path, 'org.freedesktop.DBus.Properties', 'Get', { signature: 'ss', body: [ACCESSIBLE, 'Name'], timeoutMs: 3000 }),
+    accessibleProperty(bus, ref, 'Name'),
   ]);
-  return { ...ref, role: ROLES[Number(roleNumber)] ?? `role ${String(roleNumber)}`, name: String(variantValue(name)) };
+  return { ...ref, role: ROLES[Number(roleNumber)] ?? `role ${String(roleNumber)}`, name: String(name) };
 }
 
 /** The first element of `app` with this role and name (breadth first), or undefined. */
@@ -72,13 +66,9 @@ async function waitFind(bus: MessageBus, app: string, role: string, name: string
 }
 
 async function doAction(bus: MessageBus, node: Found, action: string): Promise<void> {
-  const [count] = await dbusCall(bus, node.busName, node.path, 'org.freedesktop.DBus.Properties', 'Get', {
-    signature: 'ss',
-    body: ['org.a11y.atspi.Action', 'NActions'],
-    timeoutMs: 3000,
-  });
+  const count = Number(await accessibleProperty(bus, node, 'NActions', 'org.a11y.atspi.Action'));
   const names: string[] = [];
-  for (let i = 0; i < Number(variantValue(count)); i++) {
+  for (let i = 0; i < count; i++) {
     const [name] = await dbusCall(bus, node.busName, node.path, 'org.a11y.atspi.Action', 'GetName', { signature: 'i', body: [i], timeoutMs: 3000 });
     names.push(String(name));
   }

@@ -18,11 +18,20 @@ import { copyFileSync, existsSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { type MessageBus } from 'dbus-next';
 import { type ServiceContext } from './busServices.js';
-import { asRefs, connectBus, dbusCall, variantValue } from './dbus.js';
-import { MARKER_VAR, collectOwned } from './procs.js';
-import { makeDesktop, type PrivateDesktop } from './runningDesktop.js';
+import { ACCESSIBLE, accessibleProperty, asRefs, connectBus, dbusCall, type ObjectRef } from './dbus.js';
+import { MARKER_VAR } from './procs.js';
+import { type PrivateDesktop } from './runningDesktop.js';
 import { logTail, spawnLogged } from './spawnLogged.js';
-import { abandonSession, planSession, startAccessibility, startBuses, startPipeWire, waitForCompositor, WAYLAND_CLIENTS } from './waylandSession.js';
+import {
+  abandonSession,
+  planSession,
+  sessionDesktop,
+  startAccessibility,
+  startBuses,
+  startPipeWire,
+  waitForCompositor,
+  WAYLAND_CLIENTS,
+} from './waylandSession.js';
 
 export const KDE_DIR_PREFIX = 'overseer-kde-';
 
@@ -46,7 +55,7 @@ export async function startKdeDesktop(options: { width?: number; height?: number
   const height = options.height ?? 800;
   // kwin_wayland picks its own Qt platform: the caller's must not reach it.
   const plan = planSession(KDE_DIR_PREFIX, { dirs: (dir) => [path.join(dir, 'home', 'Pictures'), path.join(dir, 'bin')], removed: ['QT_QPA_PLATFORM'] });
-  const { dir, logs, xdg, waylandDisplay, own, track } = plan;
+  const { dir, logs, xdg, waylandDisplay, track } = plan;
   const home = path.join(dir, 'home');
   const pictures = path.join(home, 'Pictures');
   const bin = path.join(dir, 'bin');
@@ -110,23 +119,8 @@ export async function startKdeDesktop(options: { width?: number; height?: number
     // 4. The accessibility bus (activated on the session bus) and its registry.
     const a11y = await startAccessibility(sessionConn, env, ctx);
     a11yConn = a11y.a11yConn;
-    for (const p of collectOwned(own)) track(p.pid, p.comm);
-    sessionConn.disconnect();
+    const desktop = sessionDesktop(plan, sessionConn, { env, a11y, compositorPid: kwinPid });
     sessionConn = null;
-
-    const desktop = makeDesktop({
-      dir,
-      display: `wayland:${waylandDisplay}`,
-      env,
-      a11yBusAddress: a11y.address,
-      a11yConn,
-      own,
-      xvfbPid: kwinPid,
-      logs,
-      detached: false,
-      hookEntry: plan.hookEntry,
-      track,
-    });
     return {
       ...desktop,
       waylandDisplay,
@@ -139,19 +133,10 @@ export async function startKdeDesktop(options: { width?: number; height?: number
   }
 }
 
-const ACCESSIBLE = 'org.a11y.atspi.Accessible';
-
 /** `<application>: <name>` of every application's top-level children on the a11y bus. */
 async function topLevelWindows(a11yBusAddress: string): Promise<string[]> {
   const bus = await connectBus(a11yBusAddress, 10_000);
-  const name = async (ref: { busName: string; path: string }): Promise<string> => {
-    const [value] = await dbusCall(bus, ref.busName, ref.path, 'org.freedesktop.DBus.Properties', 'Get', {
-      signature: 'ss',
-      body: [ACCESSIBLE, 'Name'],
-      timeoutMs: 3000,
-    });
-    return String(variantValue(value));
-  };
+  const name = async (ref: ObjectRef): Promise<string> => String(await accessibleProperty(bus, ref, 'Name'));
   try {
     const [apps] = await dbusCall(bus, 'org.a11y.atspi.Registry', '/org/a11y/atspi/accessible/root', ACCESSIBLE, 'GetChildren', { timeoutMs: 3000 });
     const out: string[] = [];

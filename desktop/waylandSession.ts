@@ -14,7 +14,8 @@ import { startRegistry, startSessionBus, type ServiceContext } from './busServic
 import { connectBus, dbusCall } from './dbus.js';
 import { makeDesktopFolder } from './desktopFolder.js';
 import { registerEmergencyCleanup, unregisterEmergencyCleanup, type CleanupEntry } from './emergencyCleanup.js';
-import { terminateOwned } from './procs.js';
+import { collectOwned, terminateOwned } from './procs.js';
+import { makeDesktop, type PrivateDesktop } from './runningDesktop.js';
 import { createProcessTracker, type ProcessTracker } from './processTracker.js';
 import { logTail, spawnLogged, type Spawned } from './spawnLogged.js';
 import { missingPackagesHint } from './systemPackages.js';
@@ -141,6 +142,33 @@ export async function startAccessibility(
   const a11yConn = await connectBus(address, ctx.timeoutMs);
   await startRegistry(a11yConn, address, env, ctx);
   return { address, a11yConn };
+}
+
+/**
+ * The started session as a private desktop: what the session's programs started on their own is
+ * recorded, the session bus connection is closed, and the compositor stands where Xvfb stands for an
+ * X session (stopped last).
+ */
+export function sessionDesktop(
+  plan: SessionPlan,
+  conn: MessageBus,
+  parts: { env: Record<string, string>; a11y: { address: string; a11yConn: MessageBus }; compositorPid: number },
+): PrivateDesktop {
+  for (const p of collectOwned(plan.own)) plan.track(p.pid, p.comm);
+  conn.disconnect();
+  return makeDesktop({
+    dir: plan.dir,
+    display: `wayland:${plan.waylandDisplay}`,
+    env: parts.env,
+    a11yBusAddress: parts.a11y.address,
+    a11yConn: parts.a11y.a11yConn,
+    own: plan.own,
+    xvfbPid: parts.compositorPid,
+    logs: plan.logs,
+    detached: false,
+    hookEntry: plan.hookEntry,
+    track: plan.track,
+  });
 }
 
 /**

@@ -288,7 +288,7 @@ export const LAYERS = [
   },
   {
     folder: 'bench',
-    why: "Benchmarks measure the product through its real entry points, against peers in the same run. The screen bench drives the X11 screen backend in-process (x11Backend.ts): no RPC method of the screen tier exists yet; the osworld click bench drives the osworld screen backend (osworldScreen.ts over osworldHttp.ts) in-process beside it; the Wayland bench drives the portal backend (waylandBackend.ts) beside the X11 one, finding the canvas as the GNOME lane does (gnomeLane.ts). getItemsDecode.ts compares the two decode paths of one AT-SPI call in-process (A11yBus, the GetItems reader, AppCache): they are below any RPC method. marshalCalls.ts compares the hand marshaller of method calls (fastCalls.ts) with dbus-next's own, in-process: it is below any RPC method too.",
+    why: "Benchmarks measure the product through its real entry points, against peers in the same run. The screen bench drives the X11 screen backend in-process (x11Backend.ts), below the screen tier's RPC methods; the osworld click bench drives the osworld screen backend (osworldScreen.ts over osworldHttp.ts) in-process beside it; the Wayland bench drives the portal backend (waylandBackend.ts) beside the X11 one, finding the canvas as the Wayland lanes do (portalLane.ts). getItemsDecode.ts compares the two decode paths of one AT-SPI call in-process (A11yBus, the GetItems reader, AppCache): they are below any RPC method. marshalCalls.ts compares the hand marshaller of method calls (fastCalls.ts) with dbus-next's own, in-process: it is below any RPC method too.",
     may: [
       'protocol',
       'bench',
@@ -309,7 +309,7 @@ export const LAYERS = [
       'helper/screen/osworld/osworldScreen.ts',
       'helper/osworld/osworldHttp.ts',
       'helper/screen/wayland/waylandBackend.ts',
-      'helper/screen/contract/gnomeLane.ts',
+      'helper/screen/contract/portalLane.ts',
       'helper/screen/screenBackend.ts',
     ],
     packages: [NODE, '@modelcontextprotocol/sdk', 'playwright-core', 'dbus-next'],

@@ -1,117 +1,30 @@
-// The GNOME Wayland lane of the screen contract: the portal backend in-process against a private
-// headless GNOME session (desktop/gnomeDesktop.ts) and desktop/apps/canvasApp.py on Wayland. The
-// desktop's two consent dialogs are answered once, as the person would, when the lane opens. The
-// compositor places the canvas where it likes and tells no client where: the lane finds the pattern
-// on the screen, and turns the canvas's window-relative event points into screen ones.
+// The GNOME Wayland lane of the screen contract: the portal lane (portalLane.ts) against a private
+// headless GNOME session (desktop/gnomeDesktop.ts). The desktop's two consent dialogs are answered
+// once, as the person would, when the lane opens.
 
-import { readdirSync } from 'node:fs';
-import path from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { answerRemoteDesktop, answerScreenshotQuestion } from '../../../desktop/gnomeDialogs.js';
 import { startGnomeDesktop, type GnomeDesktop } from '../../../desktop/gnomeDesktop.js';
-import { REPO_ROOT } from '../../../main/core/paths.js';
-import type { CapturedImage, ScreenRect } from '../screenBackend.js';
-import { openWaylandBackend, type WaylandScreenBackend } from '../wayland/waylandBackend.js';
+import { openPortalLane, PORTAL_LACKS, PORTAL_SCREEN, type PortalLane } from './portalLane.js';
 import { gtkCanvasEvents } from './x11Lane.js';
-import { EventLog, pixel, type CanvasEvent, type ScreenLane } from './screenLane.js';
 
-const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
-const SIZE = { width: 400, height: 300 };
-const SCREEN = { x: 0, y: 0, width: 1280, height: 800 };
-
-/** What the contract expects of the portal backend on a 1280×800 session, GNOME's or KDE's. */
-export const PORTAL_EXPECT = {
-  session: 'wayland',
-  capturePath: /^portal:Screenshot$/,
-  inputPath: 'portal:RemoteDesktop',
-  screen: SCREEN,
-  primaryMonitors: 1,
-  monitorScale: 1,
-} as const;
-
-/** What the portal backend cannot do on any compositor, and why. */
-export const PORTAL_LACKS = {
-  windowCapture: 'the Screenshot portal takes the whole screen only: the backend has no captureWindow',
-  windowStack: 'Wayland tells no client where windows are or which has the focus: the backend lists none',
-  cursorReadBack: 'Wayland tells no client where the pointer is: cursor() is where the backend put it, so reading it back proves nothing',
-};
-
-/** Where the canvas's pattern is on the screen: the bounding box of its red quadrant, less the border. */
-export function findCanvas(img: CapturedImage): ScreenRect | undefined {
-  let [minX, minY, maxX, maxY] = [Infinity, Infinity, -1, -1];
-  for (let y = 0; y < img.height; y++)
-    for (let x = 0; x < img.width; x++) {
-      const [r, g, b] = pixel(img, img.origin.x + x, img.origin.y + y);
-      if (r !== 255 || g !== 0 || b !== 0) continue;
-      minX = Math.min(minX, x);
-      minY = Math.min(minY, y);
-      maxX = Math.max(maxX, x);
-      maxY = Math.max(maxY, y);
-    }
-  // The red quadrant is 199x149 inside the border: anything else is a preview, an animation, or no canvas.
-  if (maxX - minX + 1 !== SIZE.width / 2 - 1 || maxY - minY + 1 !== SIZE.height / 2 - 1) return undefined;
-  return { x: img.origin.x + minX - 1, y: img.origin.y + minY - 1, ...SIZE };
-}
-
-export interface GnomeScreenLane extends ScreenLane {
-  desktop: GnomeDesktop;
-  screen: WaylandScreenBackend;
-}
+export type GnomeScreenLane = PortalLane<GnomeDesktop>;
 
 /** Starts the GNOME session with the canvas, opens the portal backend and lets the person consent once. */
 export async function gnomeSetup(): Promise<GnomeScreenLane> {
-  const desktop = await startGnomeDesktop(SCREEN);
-  let screen: WaylandScreenBackend | undefined;
-  try {
-    const app = await desktop.launch('/usr/bin/python3', [CANVAS], { waitForWindow: 'Overseer Canvas' });
-    const logs = path.join(desktop.dir, 'logs');
-    let origin = { x: 0, y: 0 };
-    // GTK on Wayland reports points relative to the window: made screen points with the found place.
-    const toScreen = (e: CanvasEvent): CanvasEvent => (e.kind === 'button' || e.kind === 'scroll' ? { ...e, x: e.x + origin.x, y: e.y + origin.y } : e);
-    const events = new EventLog(
-      () => path.join(logs, readdirSync(logs).find((f) => f.endsWith('-python3.out.log')) ?? 'none'),
-      (line) => gtkCanvasEvents(line).map(toScreen),
-    );
-    screen = await openWaylandBackend({ env: desktop.env, tokens: memoryTokens(), log: () => undefined });
+  const desktop = await startGnomeDesktop(PORTAL_SCREEN);
+  return openPortalLane(desktop, {
+    canvasArgs: [],
+    events: gtkCanvasEvents,
     // The first screenshot asks the person; they allow it.
-    const [first] = await Promise.all([screen.capture(), answerScreenshotQuestion(desktop, 'Allow')]);
-    let canvas = findCanvas(first);
-    for (let i = 0; canvas === undefined && i < 100; i++) {
-      await sleep(100);
-      canvas = findCanvas(await screen.capture());
-    }
-    if (canvas === undefined) throw new Error('the canvas pattern is nowhere on the screen');
-    origin = { x: canvas.x, y: canvas.y };
+    firstCapture: async (screen) => (await Promise.all([screen.capture(), answerScreenshotQuestion(desktop, 'Allow')]))[0],
     // The first input asks the person; they share the screen and allow remote interaction.
-    await Promise.all([screen.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2), answerRemoteDesktop(desktop, 'share')]);
-    const opened = screen;
-    return {
-      desktop,
-      screen: opened,
-      canvas: { ...canvas, title: 'Overseer Canvas', pid: app.pid },
-      events,
-      handlePattern: /^$/,
-      expect: PORTAL_EXPECT,
-      namedKeyText: '\ra',
-      quirks: {
-        doublePressAfterPress: "GTK reports a double click's second press, then its own 2BUTTON_PRESS",
-        horizontalWheelReversed: 'GTK 3 on Wayland turns a horizontal wheel detent around (gdkdevice-wayland.c: a positive discrete x is GDK_SCROLL_LEFT)',
-      },
-      lacks: PORTAL_LACKS,
-      async stop() {
-        await opened.close();
-        await desktop.stop();
-      },
-    };
-  } catch (error) {
-    await screen?.close().catch(() => undefined);
-    await desktop.stop();
-    throw error;
-  }
-}
-
-/** The restore token kept in memory (GNOME 43's portal gives none: RemoteDesktop is version 1 there). */
-function memoryTokens(): { load(): string | undefined; save(token: string | undefined): void } {
-  let kept: string | undefined;
-  return { load: () => kept, save: (token) => void (kept = token) };
+    found: async (screen, canvas) => {
+      await Promise.all([screen.move(canvas.x + canvas.width / 2, canvas.y + canvas.height / 2), answerRemoteDesktop(desktop, 'share')]);
+    },
+    quirks: {
+      doublePressAfterPress: "GTK reports a double click's second press, then its own 2BUTTON_PRESS",
+      horizontalWheelReversed: 'GTK 3 on Wayland turns a horizontal wheel detent around (gdkdevice-wayland.c: a positive discrete x is GDK_SCROLL_LEFT)',
+    },
+    lacks: PORTAL_LACKS,
+  });
 }
