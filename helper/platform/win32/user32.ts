@@ -48,6 +48,15 @@ export function library(name: string): Koffi.LibraryHandle {
   return lib;
 }
 
+/** A function that older Windows (or Wine) may not export: undefined there, or when `lib` is missing. */
+export function optionalFunc<T>(lib: Koffi.LibraryHandle | null, decl: string): T | undefined {
+  try {
+    return lib === null ? undefined : (lib.func(decl) as T);
+  } catch {
+    return undefined;
+  }
+}
+
 /** Binds the shared window functions (once). Throws where koffi or the DLLs are missing. */
 export function windowFunctions(): WindowFunctions {
   if (bound !== undefined) return bound;
@@ -55,12 +64,8 @@ export function windowFunctions(): WindowFunctions {
   const u = library('user32.dll');
   const k = library('kernel32.dll');
   const f = <T>(lib: Koffi.LibraryHandle, decl: string): T => lib.func(decl) as T;
-  let dpi: WindowFunctions['SetProcessDpiAwarenessContext'];
-  try {
-    dpi = f(u, 'bool __stdcall SetProcessDpiAwarenessContext(intptr_t value)');
-  } catch {
-    dpi = undefined; // Older Windows (and some Wine versions) lack it.
-  }
+  // Older Windows (and some Wine versions) lack it.
+  const dpi = optionalFunc<WindowFunctions['SetProcessDpiAwarenessContext']>(u, 'bool __stdcall SetProcessDpiAwarenessContext(intptr_t value)');
   // Registers the callback type the EnumWindows declaration (and win32Api's EnumChildWindows) names.
   koffi.proto(`bool __stdcall ${ENUM_WINDOWS_PROC}(intptr_t hwnd, intptr_t lp)`);
   bound = {

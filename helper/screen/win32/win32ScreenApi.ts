@@ -4,7 +4,7 @@
 // this module anywhere else never touches koffi. Handles travel as numbers (intptr_t), native pointers as bigint.
 
 import type * as Koffi from 'koffi';
-import { library, windowFunctions, type WindowFunctions } from '../../platform/win32/user32.js';
+import { library, optionalFunc, windowFunctions, type WindowFunctions } from '../../platform/win32/user32.js';
 
 export const SM = { XVIRTUALSCREEN: 76, YVIRTUALSCREEN: 77, CXVIRTUALSCREEN: 78, CYVIRTUALSCREEN: 79 } as const;
 export const SRCCOPY = 0x00cc0020;
@@ -51,13 +51,6 @@ export function screenApi(): ScreenApi {
   const u = library('user32.dll');
   const g = library('gdi32.dll');
   const f = <T>(lib: Koffi.LibraryHandle, decl: string): T => lib.func(decl) as T;
-  const maybe = <T>(lib: Koffi.LibraryHandle | null, decl: string): T | undefined => {
-    try {
-      return lib === null ? undefined : f<T>(lib, decl);
-    } catch {
-      return undefined; // not exported by this Windows (or Wine)
-    }
-  };
   let shcore: Koffi.LibraryHandle | null = null;
   try {
     shcore = library('shcore.dll');
@@ -66,13 +59,16 @@ export function screenApi(): ScreenApi {
   }
   shared.koffi.proto('bool __stdcall OverseerMonitorEnumProc(intptr_t monitor, intptr_t hdc, void *rect, intptr_t lp)');
   const optional = {
-    GetDpiForMonitor: maybe<ScreenApi['GetDpiForMonitor']>(
+    GetDpiForMonitor: optionalFunc<ScreenApi['GetDpiForMonitor']>(
       shcore,
       'int32_t __stdcall GetDpiForMonitor(intptr_t monitor, int type, _Out_ uint32_t *dpiX, _Out_ uint32_t *dpiY)',
     ),
-    GetThreadDpiAwarenessContext: maybe<ScreenApi['GetThreadDpiAwarenessContext']>(u, 'intptr_t __stdcall GetThreadDpiAwarenessContext()'),
-    AreDpiAwarenessContextsEqual: maybe<ScreenApi['AreDpiAwarenessContextsEqual']>(u, 'bool __stdcall AreDpiAwarenessContextsEqual(intptr_t a, intptr_t b)'),
-    GetAwarenessFromDpiAwarenessContext: maybe<ScreenApi['GetAwarenessFromDpiAwarenessContext']>(
+    GetThreadDpiAwarenessContext: optionalFunc<ScreenApi['GetThreadDpiAwarenessContext']>(u, 'intptr_t __stdcall GetThreadDpiAwarenessContext()'),
+    AreDpiAwarenessContextsEqual: optionalFunc<ScreenApi['AreDpiAwarenessContextsEqual']>(
+      u,
+      'bool __stdcall AreDpiAwarenessContextsEqual(intptr_t a, intptr_t b)',
+    ),
+    GetAwarenessFromDpiAwarenessContext: optionalFunc<ScreenApi['GetAwarenessFromDpiAwarenessContext']>(
       u,
       'int __stdcall GetAwarenessFromDpiAwarenessContext(intptr_t context)',
     ),
