@@ -81,6 +81,14 @@ export const LAYERS = [
   },
   { folder: 'helper/rpc', why: "The helper's own transports (its worker-thread stdout writer).", may: ['rpc', 'helper/rpc'], packages: [NODE] },
   {
+    folder: 'helper/platform/win32',
+    why: "The user32 window functions both Windows sides bind (the accessibility backends' win32Api.ts, the screen backend's win32ScreenApi.ts), kernel32's GetLastError, and koffi with its DLLs loaded once: one binding instead of one per side. Loaded on Windows only, on first use.",
+    may: ['helper/platform/win32'],
+    packages: [NODE, 'koffi'],
+    reach:
+      'The Windows accessibility backends (helper/backends/windows) and the Windows screen backend (helper/screen/win32) bind through it; everyone else reaches Windows through the helper, over RPC.',
+  },
+  {
     folder: 'helper/backends/atspi',
     why: 'The AT-SPI backend implements helper/core/backend.ts over D-Bus; it knows no other backend.',
     may: ['protocol', 'base', 'helper/core', 'helper/backends/atspi'],
@@ -91,7 +99,7 @@ export const LAYERS = [
   {
     folder: 'helper/backends/windows',
     why: 'The Windows backends (UIA and plain Win32 over koffi) implement helper/core/backend.ts; they know no other backend.',
-    may: ['protocol', 'helper/core', 'helper/backends/windows'],
+    may: ['protocol', 'helper/core', 'helper/platform/win32', 'helper/backends/windows'],
     packages: [NODE, 'koffi'],
     testsMay: ['helper/contract', 'e2e/windows', 'desktop', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
     reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
@@ -130,7 +138,7 @@ export const LAYERS = [
   {
     folder: 'helper/screen/win32',
     why: 'The Windows screen backend over koffi (loaded on Windows only): BitBlt and PrintWindow capture, SendInput input, monitors and DPI awareness.',
-    may: ['protocol', 'helper/screen'],
+    may: ['protocol', 'helper/screen', 'helper/platform/win32'],
     packages: [NODE, 'koffi'],
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },

@@ -1,41 +1,16 @@
-import { rect, type Pattern, type Rect } from '../../../protocol/index.js';
+import { rect } from '../../../protocol/index.js';
 import type { DetailScope } from '../../core/backend.js';
 import type { Deadline } from '../../core/deadline.js';
-import { I, makeNode, patternsOf, type AtspiNode } from './atspiNode.js';
+import { AppCacheState, type Detail } from './appCacheState.js';
+import { I, makeNode, type AtspiNode } from './atspiNode.js';
 import { DBusReplyError, type A11yBus } from './dbus.js';
 import { CACHE_ITEMS_SIGNATURE, cacheItemNodes } from './cacheItems.js';
-import { formatNumber, pool, str, type Problems } from './readSupport.js';
+import { actionNames, hasValue, readValue } from './detailReads.js';
+import { pool, str, type Problems } from './readSupport.js';
 import { boundedChildList, boundedChildren } from './children.js';
 import { NULL_PATH, ROOT_PATH, asRef, keyOf, refOf, type Ref } from './refs.js';
-import { classify, type EventEffect } from './events.js';
-import { S, STATE_NUMBERS, mapRole, mapState } from './roles.js';
-import { UNKNOWN_PROFILE, toolkitProfile, type ToolkitProfile } from './toolkits.js';
-
-/** Largest text read for a value; answers cut it further to max_text_chars. */
-const MAX_VALUE_READ = 20_001;
-/** Canonical AT-SPI action names (GTK, Qt, Chromium) whose English localized forms only differ in case. */
-const KNOWN_ACTIONS = new Set([
-  'click',
-  'press',
-  'activate',
-  'toggle',
-  'expand or contract',
-  'expand',
-  'collapse',
-  'jump',
-  'open',
-  'select',
-  'check',
-  'uncheck',
-  'edit',
-  'showcontextmenu',
-  'show menu',
-  'menu',
-  'increment',
-  'decrement',
-  'switch',
-  'scroll',
-]);
+import { S } from './roles.js';
+import { toolkitProfile, type ToolkitProfile } from './toolkits.js';
 
 /** Calls in flight at once towards one application. */
 const CONCURRENCY = 64;
@@ -44,261 +19,38 @@ const CONCURRENCY = 64;
  * left unasked when every one was empty (docs/performance.md#what-a-read-asks).
  */
 const ID_PROBE = 32;
-/** Objects whose last event is remembered (for passes in flight); an application that keeps making new ones must not grow the helper. */
-const TOUCHED_MAX = 50_000;
 /** How long the barrier a window's resolution made stands for the tree source opened right after it. */
 const PROOF_MS = 100;
 
 /**
- * Details of one object read by the detail pass, kept until an event says they may have changed:
- * the answer's details (value, actions) and the rectangle, each dropped on its own.
- */
-interface Detail {
-  base?: { value?: string; actions?: string[] };
-  /** The rectangle as read; `rect` undefined when the object had none on screen. */
-  rect?: { rect: Rect | undefined };
-}
-
-/** Roles whose text is what they show, read as their value where the toolkit keeps a document's text in them (ToolkitProfile.contentText). */
-const CONTENT_ROLES = new Set(['paragraph', 'heading', 'label', 'status_bar', 'list_item', 'cell', 'link', 'group', 'alert', 'tool_tip', 'header']);
-/** Roles GTK 4.8 names by joining their own name and their label's ("7 7"). */
-const LABELLED_ROLES = new Set(['button', 'toggle_button', 'check_box', 'radio_button', 'menu_item', 'tab_item', 'link', 'split_button']);
-/** U+FFFC stands in a hypertext for each embedded child; the children are listed in the tree. */
-const EMBEDDED = /\uFFFC/g;
-
-/** A state or name change that arrived while the structure was being read, applied again to the result. */
-type Patch = { key: string; state: { name: string; on: boolean } } | { key: string; name: string } | { key: string; role: number };
-
-/**
- * Everything known about one application's tree. The structure (Cache.GetItems) is reloaded after
+ * Everything known about one application's tree, loaded and read (appCacheState.ts holds it and
+ * applies the application's events to it). The structure (Cache.GetItems) is reloaded after
  * any event; objects read one by one (MANAGES_DESCENDANTS children, lazy GTK4 caches), children
  * lists and details are kept per object and dropped when an event names that object (or, for
  * positions, on any layout event). A D-Bus round trip to the application before reuse proves no
  * event was missed (its signals are ordered before the reply); anything read while an event
  * arrived is used for that answer only. Never serves stale data.
  */
-export class AppCache {
-  /** The latest loaded view; each tree source pins the map it opened with. */
-  nodes = new Map<string, AtspiNode>();
-  private fresh = false;
+export class AppCache extends AppCacheState {
   private loading: Promise<void> | undefined;
-  /** True from the first moment of a structural read (before `loading` is set) to its end. */
-  private reading = false;
-  private eventDuringLoad = false;
-  private patchesDuringLoad: Patch[] = [];
   /** The event counter when a barrier or a load last proved the cache current, and when. */
   private proven = { seq: -1, at: 0 };
   /** Loads that reused the cache after a barrier, and that read the structure again. */
   readonly loads = { reused: 0, reloaded: 0, nodes: 0, ms: 0 };
-  /** The application's toolkit and what it does differently (toolkits.ts), once read. */
-  private profile: ToolkitProfile = UNKNOWN_PROFILE;
   private profileRead = false;
   /** Set when the application answered Cache.GetItems with nothing though it has windows: it is walked (Qt 5). */
   bulkEmpty = false;
   /** Automation ids answered so far (empty or not), and whether any was not empty. */
   private idsAnswered = 0;
   private idSeen = false;
-  /** Event counter; details read before an event that touched their object are not kept. */
-  private eventSeq = 0;
-  private globalTouch = 0;
-  private readonly touched = new Map<string, number>();
   /** False once the application turned out not to publish Cache.GetItems. */
   private bulk = process.env['OVERSEER_ATSPI_NO_BULK'] !== '1';
-  private readonly gapNodes = new Map<string, AtspiNode>();
-  private readonly childLists = new Map<string, string[]>();
-  private readonly detailStore = new Map<string, Detail>();
-  /** Accessible ids are fixed for an object's life; kept until the object is removed. */
-  private readonly ids = new Map<string, string>();
 
   constructor(
     private readonly bus: A11yBus,
-    readonly busName: string,
-  ) {}
-
-  /** Called for every event the application emits (see events.ts for what each one changes); true when it changed anything. */
-  onEvent(path: string, iface: string, member: string, body: readonly unknown[]): boolean {
-    const key = keyOf(this.busName, path);
-    const effect = this.settleParent(key, classify(iface, member, body));
-    if (Object.keys(effect).length === 0) return false;
-    this.eventSeq++;
-    // Only what the structure holds spoils a load; states and names are applied to its result too.
-    if (this.reading && (effect.structure === true || effect.children === true || effect.reparented === true || effect.removed === true))
-      this.eventDuringLoad = true;
-    if (effect.structure) {
-      this.fresh = false;
-      this.gapNodes.delete(key);
-      this.detailStore.delete(key);
-      this.touch(key);
-    }
-    if (effect.children) {
-      this.childLists.delete(key);
-      for (const [k, gap] of this.gapNodes) if (gap.parent === key) this.gapNodes.delete(k);
-    }
-    if (effect.removed) this.ids.delete(key);
-    if (effect.reparented) this.childLists.clear();
-    if (effect.state !== undefined) {
-      this.patchState(key, effect.state.name, effect.state.on);
-      if (this.reading) this.patchesDuringLoad.push({ key, state: effect.state });
-    }
-    if (effect.name !== undefined) {
-      this.patchName(key, effect.name);
-      if (this.reading) this.patchesDuringLoad.push({ key, name: effect.name });
-    }
-    if (effect.role !== undefined) {
-      this.patchRole(key, effect.role);
-      if (this.reading) this.patchesDuringLoad.push({ key, role: effect.role });
-    }
-    if (effect.value) {
-      this.dropDetail(key, 'value');
-      this.touch(key);
-    }
-    if (effect.rects === 'subtree') for (const k of this.subtree(key)) this.dropDetail(k, 'rect');
-    if (effect.rects === 'app' || effect.details === 'app') this.dropAll(effect.details !== 'app');
-    return true;
-  }
-
-  /** An object and its known descendants (for position changes that move children too). */
-  private subtree(key: string): string[] {
-    const out: string[] = [];
-    const stack = [key];
-    while (stack.length > 0 && out.length < 100_000) {
-      const k = stack.pop() as string;
-      out.push(k);
-      for (const c of this.nodes.get(k)?.children ?? this.childLists.get(k) ?? []) stack.push(c);
-    }
-    return out;
-  }
-
-  /** Forgets one detail of an object, in the store and on the loaded node, so the next read asks again. */
-  private dropDetail(key: string, field: 'rect' | 'value'): void {
-    const d = this.detailStore.get(key);
-    if (d !== undefined) {
-      if (field === 'value') delete d.base;
-      else delete d.rect;
-    }
-    // Mark stale only: a read in flight keeps the values it read; the next read asks again.
-    for (const node of [this.nodes.get(key), this.gapNodes.get(key)])
-      if (node !== undefined) {
-        if (field === 'value') node.detailed = false;
-        else node.rectRead = false;
-      }
-    this.touch(key);
-  }
-
-  /** Forgets every detail of the application (or only positions). */
-  private dropAll(onlyRects: boolean): void {
-    // Like dropDetail: stale, not erased.
-    this.globalTouch = this.eventSeq;
-    if (onlyRects) for (const d of this.detailStore.values()) delete d.rect;
-    else this.detailStore.clear();
-    for (const map of [this.nodes, this.gapNodes])
-      for (const node of map.values()) {
-        node.rectRead = false;
-        if (!onlyRects) node.detailed = false;
-      }
-  }
-
-  private touch(key: string): void {
-    // Bounded: past TOUCHED_MAX objects, forget which and count the whole application as touched
-    // now (passes in flight then keep nothing they read: correct, and rare).
-    if (this.touched.size >= TOUCHED_MAX) {
-      this.touched.clear();
-      this.globalTouch = this.eventSeq;
-    }
-    this.touched.set(key, this.eventSeq);
-  }
-
-  /** True when no event touched this object (or the whole application) since `since`. */
-  private untouchedSince(key: string, since: number): boolean {
-    return this.globalTouch <= since && (this.touched.get(key) ?? 0) <= since;
-  }
-
-  /** Applies a StateChanged event to the cached object (the event carries the new value). */
-  private patchState(key: string, name: string, on: boolean): void {
-    const n = STATE_NUMBERS.get(name);
-    if (n === undefined) {
-      // A state this table does not know cannot be applied: read the structure again.
-      this.fresh = false;
-      if (this.reading) this.eventDuringLoad = true;
-      return;
-    }
-    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) {
-      if (node === undefined) continue;
-      const states = new Set(node.states);
-      if (on) states.add(n);
-      else states.delete(n);
-      node.states = states;
-      node.state = mapState(states, node.nativeRole ?? '');
-      this.adjustState(node);
-      node.patterns = this.patternsOf(node, this.nodes);
-    }
-    if (name === 'showing' || name === 'visible') for (const k of this.subtree(key)) this.dropDetail(k, 'rect');
-  }
-
-  /**
-   * A parent change is structural only for an object held under another parent. An object not held
-   * was made on first access (GTK3 announces its parent then): its parent's children list, where
-   * held, already counts it, and a real insertion also sends ChildrenChanged.
-   */
-  private settleParent(key: string, effect: EventEffect): EventEffect {
-    if (effect.parent === undefined) return effect;
-    const { parent, ...rest } = effect;
-    const held = this.nodes.get(key) ?? this.gapNodes.get(key);
-    if (held === undefined || held.parent === keyOf(parent.bus, parent.path)) return rest;
-    return { ...rest, structure: true, reparented: true, rects: 'app' };
-  }
-
-  /** Applies a role change to the cached object (its patterns follow the role). */
-  private patchRole(key: string, roleNumber: number): void {
-    const { role, nativeRole } = mapRole(roleNumber);
-    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) {
-      if (node === undefined) continue;
-      node.role = role;
-      node.nativeRole = nativeRole;
-      node.state = mapState(node.states, nativeRole);
-      this.adjustState(node);
-      node.patterns = this.patternsOf(node, this.nodes);
-    }
-  }
-
-  /** Applies an accessible-name change to the cached object. */
-  private patchName(key: string, name: string): void {
-    for (const node of [this.nodes.get(key), this.gapNodes.get(key)]) if (node !== undefined) this.adjustName(node, name);
-  }
-
-  /** The name a person sees, from the provider's (ToolkitProfile.name). */
-  private adjustName(node: AtspiNode, raw: string): void {
-    const fixed = LABELLED_ROLES.has(node.role) || raw.startsWith('Gtk') || raw.startsWith('Adw') ? this.profile.name(raw) : { name: raw };
-    node.name = fixed.name;
-    if (fixed.className !== undefined) node.className = fixed.className;
-  }
-
-  /** States as the toolkit means them (GTK 4.8 sets no SHOWING: only VISIBLE says whether an element shows). */
-  private adjustState(node: AtspiNode): void {
-    if (this.profile.showingUnreported && node.state !== undefined) node.state.offscreen = !node.states.has(S.visible);
-  }
-
-  /** Applies the profile to a node as read. */
-  private adjust(node: AtspiNode): void {
-    this.adjustName(node, node.name ?? '');
-    this.adjustState(node);
-    if (this.profile.meaninglessValue.has(node.role)) node.patterns = node.patterns.filter((p) => p !== 'range_value');
-  }
-
-  /** The node's patterns (atspiNode.ts), less what its toolkit's provider offers without meaning. */
-  private patternsOf(node: AtspiNode, nodes: ReadonlyMap<string, AtspiNode>): Pattern[] {
-    const patterns = patternsOf(node, node.parent === undefined ? undefined : nodes.get(node.parent));
-    return this.profile.meaninglessValue.has(node.role) ? patterns.filter((p) => p !== 'range_value') : patterns;
-  }
-
-  /** Drops everything (used after a read met provider failures). */
-  invalidate(): void {
-    this.fresh = false;
-    this.eventSeq++;
-    this.globalTouch = this.eventSeq;
-    this.gapNodes.clear();
-    this.childLists.clear();
-    this.detailStore.clear();
+    busName: string,
+  ) {
+    super(busName);
   }
 
   /**
@@ -372,12 +124,7 @@ export class AppCache {
     for (const node of nodes.values()) this.restore(node, nodes);
     this.nodes = nodes;
     // States and names that changed meanwhile carry their new values: whichever the structure holds, these are current.
-    for (const patch of this.patchesDuringLoad) {
-      if ('state' in patch) this.patchState(patch.key, patch.state.name, patch.state.on);
-      else if ('role' in patch) this.patchRole(patch.key, patch.role);
-      else this.patchName(patch.key, patch.name);
-    }
-    this.patchesDuringLoad = [];
+    this.replayPatches();
     this.loads.reloaded++;
     this.loads.nodes += loaded.length;
     this.loads.ms += performance.now() - started;
@@ -443,22 +190,6 @@ export class AppCache {
     const nodes = await Promise.all(list.map((r, index) => this.readNode(r.bus, r.path, root, index, deadline)));
     for (const n of nodes) if (n.childCount !== 0) n.childCount = -1;
     return nodes;
-  }
-
-  /** Puts kept id and details back on a freshly loaded node. */
-  private restore(node: AtspiNode, nodes: ReadonlyMap<string, AtspiNode>): void {
-    const id = this.ids.get(node.key);
-    if (id !== undefined && id !== '') node.automationId = id;
-    const d = this.detailStore.get(node.key);
-    if (d?.rect !== undefined) {
-      if (d.rect.rect !== undefined) node.rect = d.rect.rect;
-      node.rectRead = true;
-    }
-    if (d?.base === undefined) return;
-    if (d.base.value !== undefined) node.value = d.base.value;
-    if (d.base.actions !== undefined) node.actions = d.base.actions;
-    node.patterns = this.patternsOf(node, nodes);
-    node.detailed = true;
   }
 
   /** The note of a read of an application whose provider has no accessible ids. */
@@ -600,23 +331,6 @@ export class AppCache {
   }
 
   /**
-   * Canonical action names in one GetActions call. GetActions answers localized names (GTK3:
-   * "Click"); those that fold to a known canonical English name are taken as such, any other
-   * is asked for with GetName(i), so a translated desktop still gets canonical names.
-   */
-  private async actionNames(node: AtspiNode, deadline: Deadline): Promise<string[]> {
-    const [list] = await this.bus.call(node.bus, node.path, I.action, 'GetActions', deadline.remaining());
-    const localized = (Array.isArray(list) ? (list as unknown[][]) : []).slice(0, 32).map((a) => str(a[0]));
-    return Promise.all(
-      localized.map(async (name, i) => {
-        const lower = name.toLowerCase();
-        if (KNOWN_ACTIONS.has(lower) || (name !== '' && name === lower && /^[a-z0-9._-]+$/.test(name))) return lower;
-        return str((await this.bus.call(node.bus, node.path, I.action, 'GetName', deadline.remaining(), 'i', [i]))[0]);
-      }),
-    );
-  }
-
-  /**
    * Puts an automation id another read already learned on this node. Reads pin the node map they
    * opened with, so a map loaded before the id was known lacks it; skipping the call because the id
    * is known must never leave the node without it (that answered a false not_found).
@@ -644,94 +358,17 @@ export class AppCache {
     const todo = keys
       .map((k) => nodes.get(k))
       // An id is asked unless known: a detailed node may have been left unasked (idsToAsk).
-      .filter((n): n is AtspiNode => n !== undefined && (scope === 'ids' ? !this.ids.has(n.key) : !n.detailed && this.hasValue(n)));
+      .filter((n): n is AtspiNode => n !== undefined && (scope === 'ids' ? !this.ids.has(n.key) : !n.detailed && hasValue(this.profile, n)));
     await pool(todo, CONCURRENCY, deadline, async (node) => {
       try {
         if (scope === 'ids') {
           this.learnId(node, str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', deadline.remaining())));
-        } else await this.readValue(node, deadline, nodes);
+        } else await readValue(this.bus, this.profile, node, deadline, nodes);
       } catch (error) {
         node.unread.add(scope === 'ids' ? 'automation_id' : 'value');
         problems.note(error, `${scope === 'ids' ? 'automation id' : 'value'} of ${node.role} "${node.name ?? ''}"`);
       }
     });
-  }
-
-  /** What a node's value is read from, if anything (docs/compatibility.md#text). */
-  private valueSource(node: AtspiNode): 'selected_item' | 'number' | 'text' | 'content' | undefined {
-    const text = node.interfaces.has(I.text);
-    const editable = node.patterns.includes('value') || node.role === 'edit';
-    // A combo box that cannot be typed into shows its selected item (its own selection, or its popup list's).
-    if (node.role === 'combo_box' && !editable) return node.interfaces.has(I.selection) || node.childCount > 0 ? 'selected_item' : text ? 'text' : undefined;
-    // A cell's text is what it shows (LibreOffice answers 0 as the number of a text cell).
-    if (node.interfaces.has(I.value) && !(text && node.role === 'cell') && !this.profile.meaninglessValue.has(node.role)) return 'number';
-    if (text && editable) return 'text';
-    // A document's or paragraph's text, where the toolkit keeps the text there and not in elements of its own.
-    if (text && this.profile.contentText === 'containers' && (CONTENT_ROLES.has(node.role) || node.role === 'document' || node.role === 'paragraph'))
-      return 'content';
-    return undefined;
-  }
-
-  /** Objects whose value or text the answer carries. */
-  private hasValue(node: AtspiNode): boolean {
-    return this.valueSource(node) !== undefined;
-  }
-
-  /**
-   * The object's text as it shows, read with the character count the provider reports where it
-   * answers "" past the end (Gecko, LibreOffice, Qt), bounded by MAX_VALUE_READ.
-   */
-  private async readText(node: AtspiNode, deadline: Deadline): Promise<string> {
-    let end = MAX_VALUE_READ;
-    if (this.profile.textEnd === 'exact') {
-      const count = Number(await this.bus.getProperty(node.bus, node.path, I.text, 'CharacterCount', deadline.remaining()));
-      if (!Number.isFinite(count) || count <= 0) return '';
-      end = Math.min(count, MAX_VALUE_READ);
-    }
-    const [text] = await this.bus.call(node.bus, node.path, I.text, 'GetText', deadline.remaining(), 'ii', [0, end]);
-    return str(text);
-  }
-
-  /** The selected item's name of a combo box: its own selection, or its popup list's (Gecko puts the selection on the list). */
-  private async selectedItem(node: AtspiNode, nodes: ReadonlyMap<string, AtspiNode>, deadline: Deadline): Promise<string> {
-    let holder: { bus: string; path: string } | undefined = node.interfaces.has(I.selection) ? node : undefined;
-    if (holder === undefined) {
-      const first = node.children?.[0] !== undefined ? nodes.get(node.children[0]) : undefined;
-      if (first !== undefined) holder = first.interfaces.has(I.selection) ? first : undefined;
-      else {
-        const [child] = await this.bus.call(node.bus, node.path, I.accessible, 'GetChildAtIndex', deadline.remaining(), 'i', [0]);
-        const ref = asRef(child);
-        if (ref !== undefined && ref.path !== NULL_PATH) holder = ref;
-      }
-    }
-    if (holder === undefined) return '';
-    const [child] = await this.bus.call(holder.bus, holder.path, I.selection, 'GetSelectedChild', deadline.remaining(), 'i', [0]);
-    const ref = asRef(child);
-    return ref === undefined || ref.path === NULL_PATH ? '' : str(await this.bus.getProperty(ref.bus, ref.path, I.accessible, 'Name', deadline.remaining()));
-  }
-
-  private async readValue(node: AtspiNode, deadline: Deadline, nodes: ReadonlyMap<string, AtspiNode> = this.nodes): Promise<void> {
-    switch (this.valueSource(node)) {
-      case 'selected_item':
-        // A combo box's value is its selected item (UIA's ValuePattern on a combo box says the same).
-        node.value = await this.selectedItem(node, nodes, deadline);
-        return;
-      case 'number':
-        node.value = formatNumber(Number(await this.bus.getProperty(node.bus, node.path, I.value, 'CurrentValue', deadline.remaining())));
-        return;
-      case 'text':
-        node.value = await this.readText(node, deadline);
-        return;
-      case 'content': {
-        // A paragraph's text without the marks of its embedded children (they are in the tree), and none when it only repeats the name.
-        const text = (await this.readText(node, deadline)).replace(EMBEDDED, '').trim();
-        if (text !== '' && text !== (node.name ?? '').trim()) node.value = text;
-        else delete node.value;
-        return;
-      }
-      case undefined:
-        return;
-    }
   }
 
   /**
@@ -763,7 +400,7 @@ export class AppCache {
     const unasked: AtspiNode[] = [];
     const calls: AtspiNode[] = [];
     for (const node of todo) {
-      if (needsRect(node) || (!node.detailed && (askIds.has(node) || this.hasValue(node) || node.interfaces.has(I.action)))) calls.push(node);
+      if (needsRect(node) || (!node.detailed && (askIds.has(node) || hasValue(this.profile, node) || node.interfaces.has(I.action)))) calls.push(node);
       else {
         // Nothing to ask (a label, a panel): settled at once, without a round of the pool.
         if (!node.detailed && !this.knownId(node)) unasked.push(node);
@@ -828,10 +465,10 @@ export class AppCache {
           this.learnId(node, str(await this.bus.getProperty(node.bus, node.path, I.accessible, 'AccessibleId', t())));
         });
       } else if (!this.knownId(node)) unasked.push(node);
-      if (this.hasValue(node)) guard('value', () => this.readValue(node, deadline, nodes));
+      if (hasValue(this.profile, node)) guard('value', () => readValue(this.bus, this.profile, node, deadline, nodes));
       if (node.interfaces.has(I.action)) {
         guard('patterns', async () => {
-          node.actions = await this.actionNames(node, deadline);
+          node.actions = await actionNames(this.bus, node, deadline);
         });
       }
     }

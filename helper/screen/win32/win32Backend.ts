@@ -5,10 +5,11 @@
 // the process has is named as a degradation, because coordinates may then be scaled by the system.
 
 import { fail, OverseerError } from '../../../protocol/index.js';
+import { DPI_CONTEXT } from '../../platform/win32/user32.js';
 import type { CapturedImage, KeyName, Monitor, MouseButton, ScreenBackend, ScreenCapabilities, ScreenRect, ScrollDirection } from '../screenBackend.js';
 import { captureScreen, captureWindow, PATH_BITBLT, PATH_PRINTWINDOW } from './win32Capture.js';
 import { INPUT_PATH, Win32Input } from './win32Input.js';
-import { DPI_CONTEXT, MONITORINFOF_PRIMARY, readRect, screenApi, SM, type ScreenApi } from './win32ScreenApi.js';
+import { MONITORINFOF_PRIMARY, readRect, screenApi, SM, type ScreenApi } from './win32ScreenApi.js';
 import { foregroundWindow, listWindows } from './win32Windows.js';
 
 /** What the screen (BitBlt from the screen DC) shows: whatever is on top. */

@@ -1,9 +1,10 @@
-// The Win32 functions the screen backend calls (user32, gdi32, kernel32, shcore), bound with koffi.
-// Loaded on Windows only (and under Wine in the Wine lane), on first use: importing this module
-// anywhere else never touches koffi. Handles travel as numbers (intptr_t), native pointers as bigint.
+// The Win32 functions the screen backend calls (user32, gdi32, shcore), bound with koffi: the window
+// functions the accessibility backends call too come from helper/platform/win32/user32.ts, and these
+// are added to them. Loaded on Windows only (and under Wine in the Wine lane), on first use: importing
+// this module anywhere else never touches koffi. Handles travel as numbers (intptr_t), native pointers as bigint.
 
-import { createRequire } from 'node:module';
 import type * as Koffi from 'koffi';
+import { library, optionalFunc, windowFunctions, type WindowFunctions } from '../../platform/win32/user32.js';
 
 export const SM = { XVIRTUALSCREEN: 76, YVIRTUALSCREEN: 77, CXVIRTUALSCREEN: 78, CYVIRTUALSCREEN: 79 } as const;
 export const SRCCOPY = 0x00cc0020;
@@ -12,12 +13,9 @@ export const CAPTUREBLT = 0x40000000;
 /** PrintWindow: ask DWM for the window's full content (Windows 8.1+; Wine treats it as WM_PRINT). */
 export const PW_RENDERFULLCONTENT = 0x2;
 export const MONITORINFOF_PRIMARY = 0x1;
-/** DPI_AWARENESS_CONTEXT pseudo-handles. */
-export const DPI_CONTEXT = { UNAWARE: -1, SYSTEM_AWARE: -2, PER_MONITOR_AWARE: -3, PER_MONITOR_AWARE_V2: -4 } as const;
 
-/** The bound functions. Optional members are those older Windows (or Wine) may lack. */
-export interface ScreenApi {
-  koffi: typeof Koffi;
+/** The bound functions, the shared window functions among them. Optional members are those older Windows (or Wine) may lack. */
+export interface ScreenApi extends WindowFunctions {
   GetSystemMetrics(index: number): number;
   SendInput(count: number, inputs: Buffer, size: number): number;
   GetCursorPos(point: Buffer): boolean;
@@ -27,12 +25,9 @@ export interface ScreenApi {
   EnumDisplayMonitors(hdc: number, clip: null, callback: (monitor: number, hdc: number, rect: unknown, lp: number) => boolean, lp: number): boolean;
   GetMonitorInfoW(monitor: number, info: Buffer): boolean;
   GetDpiForMonitor?(monitor: number, type: number, dpiX: number[], dpiY: number[]): number;
-  SetProcessDpiAwarenessContext?(context: number): boolean;
   GetThreadDpiAwarenessContext?(): number;
   AreDpiAwarenessContextsEqual?(a: number, b: number): boolean;
   GetAwarenessFromDpiAwarenessContext?(context: number): number;
-  IsWindow(hwnd: number): boolean;
-  GetWindowRect(hwnd: number, rect: Buffer): boolean;
   PrintWindow(hwnd: number, hdc: number, flags: number): boolean;
   GetDC(hwnd: number): number;
   ReleaseDC(hwnd: number, hdc: number): number;
@@ -43,14 +38,8 @@ export interface ScreenApi {
   DeleteObject(object: number): boolean;
   BitBlt(dest: number, x: number, y: number, w: number, h: number, src: number, sx: number, sy: number, rop: number): boolean;
   GdiFlush(): boolean;
-  GetLastError(): number;
-  EnumWindows(callback: (hwnd: number, lp: number) => boolean, lp: number): boolean;
-  IsWindowVisible(hwnd: number): boolean;
   IsIconic(hwnd: number): boolean;
-  GetWindowThreadProcessId(hwnd: number, pid: number[]): number;
   GetWindowTextW(hwnd: number, text: Buffer, max: number): number;
-  GetClassNameW(hwnd: number, text: Buffer, max: number): number;
-  GetForegroundWindow(): number;
 }
 
 let bound: ScreenApi | undefined;
@@ -58,42 +47,34 @@ let bound: ScreenApi | undefined;
 /** Binds the functions through koffi (once). Throws where koffi or the DLLs are missing. */
 export function screenApi(): ScreenApi {
   if (bound !== undefined) return bound;
-  const require = createRequire(import.meta.url);
-  const koffi = require('koffi') as typeof Koffi;
-  const u = koffi.load('user32.dll');
-  const g = koffi.load('gdi32.dll');
-  const k = koffi.load('kernel32.dll');
+  const shared = windowFunctions();
+  const u = library('user32.dll');
+  const g = library('gdi32.dll');
   const f = <T>(lib: Koffi.LibraryHandle, decl: string): T => lib.func(decl) as T;
-  const maybe = <T>(lib: Koffi.LibraryHandle | null, decl: string): T | undefined => {
-    try {
-      return lib === null ? undefined : f<T>(lib, decl);
-    } catch {
-      return undefined; // not exported by this Windows (or Wine)
-    }
-  };
   let shcore: Koffi.LibraryHandle | null = null;
   try {
-    shcore = koffi.load('shcore.dll');
+    shcore = library('shcore.dll');
   } catch {
     shcore = null; // before Windows 8.1
   }
-  koffi.proto('bool __stdcall OverseerMonitorEnumProc(intptr_t monitor, intptr_t hdc, void *rect, intptr_t lp)');
-  koffi.proto('bool __stdcall OverseerScreenWindowProc(intptr_t hwnd, intptr_t lp)');
+  shared.koffi.proto('bool __stdcall OverseerMonitorEnumProc(intptr_t monitor, intptr_t hdc, void *rect, intptr_t lp)');
   const optional = {
-    GetDpiForMonitor: maybe<ScreenApi['GetDpiForMonitor']>(
+    GetDpiForMonitor: optionalFunc<ScreenApi['GetDpiForMonitor']>(
       shcore,
       'int32_t __stdcall GetDpiForMonitor(intptr_t monitor, int type, _Out_ uint32_t *dpiX, _Out_ uint32_t *dpiY)',
     ),
-    SetProcessDpiAwarenessContext: maybe<ScreenApi['SetProcessDpiAwarenessContext']>(u, 'bool __stdcall SetProcessDpiAwarenessContext(intptr_t value)'),
-    GetThreadDpiAwarenessContext: maybe<ScreenApi['GetThreadDpiAwarenessContext']>(u, 'intptr_t __stdcall GetThreadDpiAwarenessContext()'),
-    AreDpiAwarenessContextsEqual: maybe<ScreenApi['AreDpiAwarenessContextsEqual']>(u, 'bool __stdcall AreDpiAwarenessContextsEqual(intptr_t a, intptr_t b)'),
-    GetAwarenessFromDpiAwarenessContext: maybe<ScreenApi['GetAwarenessFromDpiAwarenessContext']>(
+    GetThreadDpiAwarenessContext: optionalFunc<ScreenApi['GetThreadDpiAwarenessContext']>(u, 'intptr_t __stdcall GetThreadDpiAwarenessContext()'),
+    AreDpiAwarenessContextsEqual: optionalFunc<ScreenApi['AreDpiAwarenessContextsEqual']>(
+      u,
+      'bool __stdcall AreDpiAwarenessContextsEqual(intptr_t a, intptr_t b)',
+    ),
+    GetAwarenessFromDpiAwarenessContext: optionalFunc<ScreenApi['GetAwarenessFromDpiAwarenessContext']>(
       u,
       'int __stdcall GetAwarenessFromDpiAwarenessContext(intptr_t context)',
     ),
   };
   const api: ScreenApi = {
-    koffi,
+    ...shared,
     GetSystemMetrics: f(u, 'int __stdcall GetSystemMetrics(int index)'),
     SendInput: f(u, 'uint32_t __stdcall SendInput(uint32_t count, const uint8_t *inputs, int size)'),
     GetCursorPos: f(u, 'bool __stdcall GetCursorPos(_Out_ uint8_t *point)'),
@@ -102,8 +83,6 @@ export function screenApi(): ScreenApi {
     VkKeyScanW: f(u, 'int16_t __stdcall VkKeyScanW(uint16_t ch)'),
     EnumDisplayMonitors: f(u, 'bool __stdcall EnumDisplayMonitors(intptr_t hdc, void *clip, OverseerMonitorEnumProc *cb, intptr_t lp)'),
     GetMonitorInfoW: f(u, 'bool __stdcall GetMonitorInfoW(intptr_t monitor, _Inout_ uint8_t *info)'),
-    IsWindow: f(u, 'bool __stdcall IsWindow(intptr_t hwnd)'),
-    GetWindowRect: f(u, 'bool __stdcall GetWindowRect(intptr_t hwnd, _Out_ uint8_t *rect)'),
     PrintWindow: f(u, 'bool __stdcall PrintWindow(intptr_t hwnd, intptr_t hdc, uint32_t flags)'),
     GetDC: f(u, 'intptr_t __stdcall GetDC(intptr_t hwnd)'),
     ReleaseDC: f(u, 'int __stdcall ReleaseDC(intptr_t hwnd, intptr_t hdc)'),
@@ -117,14 +96,8 @@ export function screenApi(): ScreenApi {
     DeleteObject: f(g, 'bool __stdcall DeleteObject(intptr_t object)'),
     BitBlt: f(g, 'bool __stdcall BitBlt(intptr_t dest, int x, int y, int w, int h, intptr_t src, int sx, int sy, uint32_t rop)'),
     GdiFlush: f(g, 'bool __stdcall GdiFlush()'),
-    GetLastError: f(k, 'uint32_t __stdcall GetLastError()'),
-    EnumWindows: f(u, 'bool __stdcall EnumWindows(OverseerScreenWindowProc *cb, intptr_t lp)'),
-    IsWindowVisible: f(u, 'bool __stdcall IsWindowVisible(intptr_t hwnd)'),
     IsIconic: f(u, 'bool __stdcall IsIconic(intptr_t hwnd)'),
-    GetWindowThreadProcessId: f(u, 'uint32_t __stdcall GetWindowThreadProcessId(intptr_t hwnd, _Out_ uint32_t *pid)'),
     GetWindowTextW: f(u, 'int __stdcall GetWindowTextW(intptr_t hwnd, _Out_ uint8_t *text, int max)'),
-    GetClassNameW: f(u, 'int __stdcall GetClassNameW(intptr_t hwnd, _Out_ uint8_t *text, int max)'),
-    GetForegroundWindow: f(u, 'intptr_t __stdcall GetForegroundWindow()'),
   };
   for (const [name, fn] of Object.entries(optional)) if (fn !== undefined) Object.assign(api, { [name]: fn });
   bound = api;

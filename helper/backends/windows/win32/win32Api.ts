@@ -1,7 +1,8 @@
-// The Win32 functions the Windows backends call (user32, kernel32, advapi32), bound with koffi. Loaded on Windows only (and
-// under Wine in the Wine lane): importing this module elsewhere never touches koffi.
-import { createRequire } from 'node:module';
+// The Win32 functions the Windows accessibility backends call (user32, kernel32, advapi32), bound with koffi: the
+// window functions the screen backend calls too come from helper/platform/win32/user32.ts, and these are added to
+// them. Loaded on Windows only (and under Wine in the Wine lane): importing this module elsewhere never touches koffi.
 import type * as Koffi from 'koffi';
+import { ENUM_WINDOWS_PROC, library, windowFunctions, type WindowFunctions } from '../../../platform/win32/user32.js';
 
 export const WM = { SETTEXT: 0x000c, GETTEXT: 0x000d, GETTEXTLENGTH: 0x000e, COMMAND: 0x0111, APP: 0x8000 } as const;
 export const BM = { GETCHECK: 0x00f0, SETCHECK: 0x00f1, CLICK: 0x00f5 } as const;
@@ -17,26 +18,16 @@ export const PROCESS_QUERY_LIMITED_INFORMATION = 0x1000;
 export const TOKEN_QUERY = 0x8;
 /** TOKEN_INFORMATION_CLASS TokenElevation. */
 export const TOKEN_ELEVATION = 20;
-/** DPI_AWARENESS_CONTEXT_PER_MONITOR_AWARE_V2. */
-export const PER_MONITOR_AWARE_V2 = -4;
 
-/** The bound functions. HWNDs travel as numbers (intptr_t). */
-export interface User32 {
-  koffi: typeof Koffi;
-  EnumWindows(callback: (hwnd: number, lp: number) => boolean, lp: number): boolean;
+/** The bound functions, the shared window functions among them. HWNDs travel as numbers (intptr_t). */
+export interface User32 extends WindowFunctions {
   EnumChildWindows(parent: number, callback: (hwnd: number, lp: number) => boolean, lp: number): boolean;
-  GetClassNameW(hwnd: number, buffer: Buffer, max: number): number;
   InternalGetWindowText(hwnd: number, buffer: Buffer, max: number): number;
   GetWindowLongPtrW(hwnd: number, index: number): number;
   GetDlgCtrlID(hwnd: number): number;
   GetParent(hwnd: number): number;
   GetAncestor(hwnd: number, flags: number): number;
   GetWindow(hwnd: number, cmd: number): number;
-  GetWindowRect(hwnd: number, rect: Buffer): boolean;
-  IsWindow(hwnd: number): boolean;
-  IsWindowVisible(hwnd: number): boolean;
-  GetWindowThreadProcessId(hwnd: number, pid: number[]): number;
-  GetForegroundWindow(): number;
   GetFocus(): number;
   /** SendMessageTimeoutW with a buffer as lParam (WM_GETTEXT, CB_GETLBTEXT, LB_GETTEXT). */
   SendMessageTimeoutBuf(hwnd: number, msg: number, wp: number, lp: Buffer, flags: number, timeoutMs: number, result: number[]): number;
@@ -45,12 +36,10 @@ export interface User32 {
   /** SendMessageTimeoutW with a number as lParam. */
   SendMessageTimeoutInt(hwnd: number, msg: number, wp: number, lp: number, flags: number, timeoutMs: number, result: number[]): number;
   PostMessageW(hwnd: number, msg: number, wp: number, lp: number): boolean;
-  SetProcessDpiAwarenessContext?(context: number): boolean;
   OpenProcess(access: number, inherit: boolean, pid: number): number;
   CloseHandle(handle: number): boolean;
   GetProcessTimes(handle: number, creation: Buffer, exit: Buffer, kernel: Buffer, user: Buffer): boolean;
   QueryFullProcessImageNameW(handle: number, flags: number, buffer: Buffer, size: number[]): boolean;
-  GetLastError(): number;
   GetCurrentProcess(): number;
   OpenProcessToken(process: number, access: number, token: number[]): boolean;
   GetTokenInformation(token: number, infoClass: number, info: Buffer, length: number, returned: number[]): boolean;
@@ -58,16 +47,15 @@ export interface User32 {
 
 let bound: User32 | undefined;
 
-/** Binds user32/kernel32 through koffi (once). Throws where koffi or the DLLs are missing. */
+/** Binds user32/kernel32/advapi32 through koffi (once). Throws where koffi or the DLLs are missing. */
 export function user32(): User32 {
   if (bound !== undefined) return bound;
-  const require = createRequire(import.meta.url);
-  const koffi = require('koffi') as typeof Koffi;
-  const u = koffi.load('user32.dll');
-  const k = koffi.load('kernel32.dll');
-  const a = koffi.load('advapi32.dll');
-  // Registers the callback type the EnumWindows declarations below name.
-  koffi.proto('bool __stdcall OverseerEnumProc(intptr_t hwnd, intptr_t lp)');
+  // First: it registers the callback type EnumChildWindows names below.
+  const shared = windowFunctions();
+  const koffi = shared.koffi;
+  const u = library('user32.dll');
+  const k = library('kernel32.dll');
+  const a = library('advapi32.dll');
   const f = (lib: Koffi.LibraryHandle, decl: string) => lib.func(decl) as (...args: unknown[]) => unknown;
   const sendBuf = u.func('__stdcall', 'SendMessageTimeoutW', 'intptr_t', [
     'intptr_t',
@@ -96,36 +84,21 @@ export function user32(): User32 {
     'uint32_t',
     koffi.out(koffi.pointer('uintptr_t')),
   ]);
-  let dpi: ((context: number) => boolean) | undefined;
-  try {
-    dpi = u.func('bool __stdcall SetProcessDpiAwarenessContext(intptr_t value)') as (context: number) => boolean;
-  } catch {
-    dpi = undefined; // Older Windows (and some Wine versions) lack it.
-  }
-  const enumWindows = f(u, 'bool __stdcall EnumWindows(OverseerEnumProc *cb, intptr_t lp)');
-  const enumChildWindows = f(u, 'bool __stdcall EnumChildWindows(intptr_t parent, OverseerEnumProc *cb, intptr_t lp)');
+  const enumChildWindows = f(u, `bool __stdcall EnumChildWindows(intptr_t parent, ${ENUM_WINDOWS_PROC} *cb, intptr_t lp)`);
   bound = {
-    koffi,
-    EnumWindows: (cb, lp) => enumWindows(cb, lp) as boolean,
+    ...shared,
     EnumChildWindows: (parent, cb, lp) => enumChildWindows(parent, cb, lp) as boolean,
-    GetClassNameW: f(u, 'int __stdcall GetClassNameW(intptr_t hwnd, _Out_ uint16_t *name, int max)') as User32['GetClassNameW'],
     InternalGetWindowText: f(u, 'int __stdcall InternalGetWindowText(intptr_t hwnd, _Out_ uint16_t *text, int max)') as User32['InternalGetWindowText'],
     GetWindowLongPtrW: f(u, 'intptr_t __stdcall GetWindowLongPtrW(intptr_t hwnd, int index)') as User32['GetWindowLongPtrW'],
     GetDlgCtrlID: f(u, 'int __stdcall GetDlgCtrlID(intptr_t hwnd)') as User32['GetDlgCtrlID'],
     GetParent: f(u, 'intptr_t __stdcall GetParent(intptr_t hwnd)') as User32['GetParent'],
     GetAncestor: f(u, 'intptr_t __stdcall GetAncestor(intptr_t hwnd, uint32_t flags)') as User32['GetAncestor'],
     GetWindow: f(u, 'intptr_t __stdcall GetWindow(intptr_t hwnd, uint32_t cmd)') as User32['GetWindow'],
-    GetWindowRect: f(u, 'bool __stdcall GetWindowRect(intptr_t hwnd, _Out_ uint8_t *rect)') as User32['GetWindowRect'],
-    IsWindow: f(u, 'bool __stdcall IsWindow(intptr_t hwnd)') as User32['IsWindow'],
-    IsWindowVisible: f(u, 'bool __stdcall IsWindowVisible(intptr_t hwnd)') as User32['IsWindowVisible'],
-    GetWindowThreadProcessId: f(u, 'uint32_t __stdcall GetWindowThreadProcessId(intptr_t hwnd, _Out_ uint32_t *pid)') as User32['GetWindowThreadProcessId'],
-    GetForegroundWindow: f(u, 'intptr_t __stdcall GetForegroundWindow()') as User32['GetForegroundWindow'],
     GetFocus: f(u, 'intptr_t __stdcall GetFocus()') as User32['GetFocus'],
     SendMessageTimeoutBuf: sendBuf as User32['SendMessageTimeoutBuf'],
     SendMessageTimeoutStr: sendStr as User32['SendMessageTimeoutStr'],
     SendMessageTimeoutInt: sendInt as User32['SendMessageTimeoutInt'],
     PostMessageW: f(u, 'bool __stdcall PostMessageW(intptr_t hwnd, uint32_t msg, uintptr_t wp, intptr_t lp)') as User32['PostMessageW'],
-    ...(dpi !== undefined ? { SetProcessDpiAwarenessContext: dpi } : {}),
     OpenProcess: f(k, 'intptr_t __stdcall OpenProcess(uint32_t access, bool inherit, uint32_t pid)') as User32['OpenProcess'],
     CloseHandle: f(k, 'bool __stdcall CloseHandle(intptr_t handle)') as User32['CloseHandle'],
     GetProcessTimes: f(
@@ -136,7 +109,6 @@ export function user32(): User32 {
       k,
       'bool __stdcall QueryFullProcessImageNameW(intptr_t handle, uint32_t flags, _Out_ uint16_t *name, _Inout_ uint32_t *size)',
     ) as User32['QueryFullProcessImageNameW'],
-    GetLastError: f(k, 'uint32_t __stdcall GetLastError()') as User32['GetLastError'],
     GetCurrentProcess: f(k, 'intptr_t __stdcall GetCurrentProcess()') as User32['GetCurrentProcess'],
     OpenProcessToken: f(a, 'bool __stdcall OpenProcessToken(intptr_t process, uint32_t access, _Out_ intptr_t *token)') as User32['OpenProcessToken'],
     GetTokenInformation: f(

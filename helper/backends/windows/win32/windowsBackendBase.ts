@@ -1,8 +1,9 @@
 import { fail, type Exclusions, type ProcessIdentity, type Truncation, type WindowInfo } from '../../../../protocol/index.js';
 import type { WindowHandle } from '../../../core/backend.js';
 import type { Deadline } from '../../../core/deadline.js';
+import { DPI_CONTEXT } from '../../../platform/win32/user32.js';
 import { DesktopWindows } from './desktopWindows.js';
-import { PER_MONITOR_AWARE_V2, user32, type User32 } from './win32Api.js';
+import { user32, type User32 } from './win32Api.js';
 
 /** Turns a synchronous throw into a rejected promise (backends answer with promises). */
 export function settle<T>(work: () => T): Promise<T> {
@@ -38,7 +39,7 @@ export abstract class WindowsBackendBase {
           reason: `${this.tier}_unavailable`,
         });
       }
-      if (!(u.SetProcessDpiAwarenessContext?.(PER_MONITOR_AWARE_V2) ?? false))
+      if (!(u.SetProcessDpiAwarenessContext?.(DPI_CONTEXT.PER_MONITOR_AWARE_V2) ?? false))
         this.log(`[${this.tier}] Per-Monitor-V2 DPI awareness is not available here; rects may be scaled`);
       this.u = u;
       this.windows = new DesktopWindows(u);
