@@ -243,16 +243,23 @@ export const LAYERS = [
     testPackages: [NODE],
   },
   {
+    folder: 'renderer/model',
+    why: 'What the views show and say, as pure functions of protocol and state types: wording, receipt rows and filters, arming, pane widths, the flattened tree. It holds no state.',
+    may: ['protocol', 'renderer/model'],
+    testPackages: [NODE],
+    reach: 'The store and the views may import renderer/model; it imports neither.',
+  },
+  {
     folder: 'renderer/store',
     why: 'The zustand store: typed slices, state and the actions that change it.',
-    may: ['protocol', 'renderer/api', 'renderer/store'],
+    may: ['protocol', 'renderer/api', 'renderer/model', 'renderer/store'],
     packages: ['zustand'],
     testPackages: [NODE],
   },
   {
     folder: 'renderer/features',
-    why: 'React views, one folder per feature: they read the store and call its actions.',
-    may: ['protocol', 'renderer/api', 'renderer/store', 'renderer/features'],
+    why: 'React views, one folder per feature: they read the store and call its actions, and say things through renderer/model.',
+    may: ['protocol', 'renderer/api', 'renderer/model', 'renderer/store', 'renderer/features'],
     packages: ['react', 'react-dom', '@tanstack/react-virtual'],
   },
   {

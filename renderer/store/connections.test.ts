@@ -12,11 +12,11 @@ import {
   type RemoteExecApproval,
   type UiSnapshot,
 } from '../../protocol/index.js';
-import { emptyDraft, parseDraft, publicUrlWarning } from './connectionForm.js';
-import { agentConnection, isRemote, mayAllowForSession, ruleDesktopWords, statusWords, whereLine } from './connectionWords.js';
-import { outcomeLine, type DecisionRecord } from './outcome.js';
-import { groupReceipts, type ReceiptRow } from './receiptRows.js';
-import { detailFields, reasonOf, resultWords, searchText } from './receiptWords.js';
+import { emptyDraft, parseDraft, publicUrlWarning } from '../model/connectionForm.js';
+import { agentConnection, isRemote, mayAllowForSession, ruleDesktopWords, statusWords, whereLine } from '../model/connectionWords.js';
+import { outcomeLine, type DecisionRecord } from '../model/outcome.js';
+import { groupReceipts, type ReceiptRow } from '../model/receiptRows.js';
+import { detailFields, reasonOf, resultWords, searchText } from '../model/receiptWords.js';
 import { selectConnections, selectViewedConnection } from './selectors.js';
 import { createAppStore } from './store.js';
 

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, type Decision, type Receipt, type ReceiptEntry, type UiSnapshot } from '../../protocol/index.js';
-import { filterRows, type ReceiptFilters } from './receiptFilter.js';
-import { groupReceipts, type ReceiptRow } from './receiptRows.js';
-import { actLine, detailFields, reasonOf, resultWords, searchText } from './receiptWords.js';
+import { filterRows, type ReceiptFilters } from '../model/receiptFilter.js';
+import { groupReceipts, type ReceiptRow } from '../model/receiptRows.js';
+import { actLine, detailFields, reasonOf, resultWords, searchText } from '../model/receiptWords.js';
 import { createAppStore } from './store.js';
 
 const T0 = Date.parse('2025-03-04T10:00:00Z');

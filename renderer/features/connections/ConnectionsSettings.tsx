@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { LOCAL_CONNECTION_NAME, escapeHiddenPlain, type ConnectionInfo, type ConnectionTest } from '../../../protocol/index.js';
-import { kindWords, statusWords } from '../../store/connectionWords.js';
+import { kindWords, statusWords } from '../../model/connectionWords.js';
 import { selectAgents, selectConnections, selectLive } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useApi } from '../shell/apiContext.js';

@@ -1,6 +1,6 @@
 import { useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
-import { cropView, type PictureRect } from '../../store/screenMarks.js';
+import { cropView, type PictureRect } from '../../model/screenMarks.js';
 import { PictureViewer } from '../shell/PictureViewer.js';
 import { ScreenPicture } from './ScreenPicture.js';
 

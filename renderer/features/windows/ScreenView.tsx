@@ -1,6 +1,6 @@
 import { useState } from 'react';
-import { elementLabel } from '../../store/cardSubject.js';
-import { rectOnPicture } from '../../store/screenMarks.js';
+import { elementLabel } from '../../model/cardSubject.js';
+import { rectOnPicture } from '../../model/screenMarks.js';
 import { captureFailureText } from '../../store/screenSlice.js';
 import { selectChosenWindow, selectLive, selectScreen, selectSelectedNode, selectWindows } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
