@@ -246,6 +246,7 @@ export const LAYERS = [
     folder: 'renderer/model',
     why: 'What the views show and say, as pure functions of protocol and state types: wording, receipt rows and filters, arming, pane widths, the flattened tree. It holds no state.',
     may: ['protocol', 'renderer/model'],
+    testsMay: ['renderer/testing'],
     testPackages: [NODE],
     reach: 'The store and the views may import renderer/model; it imports neither.',
   },
@@ -254,7 +255,15 @@ export const LAYERS = [
     why: 'The zustand store: typed slices, state and the actions that change it.',
     may: ['protocol', 'renderer/api', 'renderer/model', 'renderer/store'],
     packages: ['zustand'],
+    testsMay: ['renderer/testing'],
     testPackages: [NODE],
+  },
+  {
+    folder: 'renderer/testing',
+    why: "The renderer's test fixtures (receipts as the UI gets them), shared by the model's tests and the store's.",
+    may: ['protocol', 'renderer/testing'],
+    reach: "Only tests use renderer/testing: a test file gets it from its folder's testsMay.",
+    testOnly: true,
   },
   {
     folder: 'renderer/features',
