@@ -6,6 +6,7 @@ import { useApp } from '../../store/useApp.js';
 import { clock, formatDuration, useNow } from '../shell/time.js';
 import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import './agents.css';
 
 /**
  * Connected agents: client, transport, the desktop it acts on, since, calls and pending approvals; marked as possibly out of

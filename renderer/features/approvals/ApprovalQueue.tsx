@@ -35,6 +35,7 @@ import { useApprovalKeys } from './useApprovalKeys.js';
 import { useArmingMeasure } from './useArming.js';
 import { usePointerInQueue } from './usePointerInQueue.js';
 import { useQueuePlacement } from './useQueuePlacement.js';
+import './approvals.css';
 
 /** How often placeholders are considered for collapsing and old notes dropped. */
 const TICK_MS = 250;

@@ -8,6 +8,7 @@ import { clock, useNow } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ConnectionAddForm } from './ConnectionAddForm.js';
 import { FailureWords, failureOf, type Failure } from './FailureWords.js';
+import './connections.css';
 
 /**
  * Settings → Connections (docs/supervision.md#where-an-action-lands): every desktop this supervisor reaches, whether it

@@ -9,6 +9,7 @@ import { useNow } from '../shell/time.js';
 import { ReceiptDetails } from './ReceiptDetails.js';
 import { ReceiptFilters } from './ReceiptFilters.js';
 import { ReceiptRow } from './ReceiptRow.js';
+import './receipts.css';
 
 /** A row's two lines; a screen input's row has a third: where the input landed and on what. */
 const ROW_HEIGHT = 50;

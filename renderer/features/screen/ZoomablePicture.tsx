@@ -3,6 +3,7 @@ import { escapeHiddenPlain } from '../../../protocol/index.js';
 import { cropView, type PictureRect } from '../../model/screenMarks.js';
 import { PictureViewer } from '../shell/PictureViewer.js';
 import { ScreenPicture } from './ScreenPicture.js';
+import './screen.css';
 
 /** The region a card shows large: a rectangle of the picture and how large to show it. */
 export interface CropSpec {

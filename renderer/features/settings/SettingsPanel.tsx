@@ -9,6 +9,7 @@ import { ConnectionSnippets } from './ConnectionSnippets.js';
 import { ruleDesktopWords } from '../../model/connectionWords.js';
 import { PairLink } from './PairLink.js';
 import { ScreenConsentSettings } from './ScreenConsentSettings.js';
+import './settings.css';
 
 /** Policy, exclusions and timeouts; deny-app rules; the desktops agents act on; how agents connect. */
 export function SettingsPanel() {

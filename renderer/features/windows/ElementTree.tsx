@@ -25,6 +25,7 @@ import { Splitter } from '../shell/Splitter.js';
 import { SPLITTER_WIDTH, treeSplit } from '../../model/paneLayout.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ViewedDesktop } from './ConnectionSwitcher.js';
+import './windows.css';
 
 const ROW_HEIGHT = 24;
 
