@@ -13,7 +13,7 @@ import { Splitter } from './features/shell/Splitter.js';
 import { TreeView } from './features/windows/ElementTree.js';
 import { WindowsList } from './features/windows/WindowsList.js';
 import { selectConnection, selectLive, selectPendingCount, selectView } from './store/selectors.js';
-import { CENTER_MIN, SPLITTER_WIDTH, fitWidths, maxWidth } from './store/paneLayout.js';
+import { CENTER_MIN, SPLITTER_WIDTH, fitWidths, maxWidth } from './model/paneLayout.js';
 import type { View } from './store/slices.js';
 import { appStore, useApp } from './store/useApp.js';
 

@@ -1,10 +1,11 @@
+// The shared base first: every feature's stylesheet comes after it.
+import './base.css';
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { connect, uiChannelUrl } from './api/api.js';
 import { App } from './App.js';
 import { ApiContext } from './features/shell/apiContext.js';
 import { appStore } from './store/useApp.js';
-import './styles.css';
 
 // Inside the desktop app the preload exposes `window.overseer`; in a browser it is absent.
 const channel = uiChannelUrl(window.location, import.meta.env.DEV);

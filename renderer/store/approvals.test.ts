@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CardBase, Element, ElementApproval, HeldApproval, PendingApproval, ReceiptEntry, Receipt, ScreenApproval } from '../../protocol/index.js';
-import { ARM_MS, armKey, notArmedWhy, see, VISIBLE_MIN } from './arming.js';
+import { ARM_MS, armKey, notArmedWhy, see, VISIBLE_MIN } from '../model/arming.js';
 import { PLACEHOLDER_MS, QUEUE_NOTE, settledSlots, type Slot } from './approvalsSlice.js';
-import { emptyQueueText, outcomeLine } from './outcome.js';
-import { mustReadToEnd, unreadWait } from './readToEnd.js';
+import { emptyQueueText, outcomeLine } from '../model/outcome.js';
+import { mustReadToEnd, unreadWait } from '../model/readToEnd.js';
 import { createAppStore } from './store.js';
 
 const el = (key: string): Element => ({ key, role: 'button', name: key, state: {}, patterns: [] });

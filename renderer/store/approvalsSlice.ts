@@ -1,10 +1,10 @@
 import type { StateCreator } from 'zustand';
 import type { HeldApproval, PendingApproval, ReceiptEntry } from '../../protocol/index.js';
-import { armKey, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Sighting } from './arming.js';
-import { cardElementKey } from './cardSubject.js';
-import { cardConnectionName } from './connectionWords.js';
-import { isFinal, type DecisionRecord, type Verdict } from './outcome.js';
-import { mustReadToEnd, unreadWhy } from './readToEnd.js';
+import { armKey, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Sighting } from '../model/arming.js';
+import { cardElementKey } from '../model/cardSubject.js';
+import { cardConnectionName } from '../model/connectionWords.js';
+import { isFinal, type DecisionRecord, type Verdict } from '../model/outcome.js';
+import { mustReadToEnd, unreadWhy } from '../model/readToEnd.js';
 import type { AppState } from './store.js';
 
 /** A decided card at the end of the queue stays at least this long after it left, and as long as the pointer is over the queue. */

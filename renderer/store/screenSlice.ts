@@ -1,15 +1,10 @@
 import type { StateCreator } from 'zustand';
-import type { ReceiptEntry, ScreenView } from '../../protocol/index.js';
+import type { ScreenView } from '../../protocol/index.js';
+import type { CaptureFailure } from '../model/screenCapture.js';
 import type { AppState } from './store.js';
 
 /** What sits beside the tree: the selected element's fields, or the Screen view. */
 export type TreeAside = 'detail' | 'screen';
-
-/** Why a capture failed: an error code of docs/tools.md#errors (capture_unavailable…), or `disconnected`, and the reason. */
-export interface CaptureFailure {
-  code: string;
-  detail: string;
-}
 
 /** The Screen view: what it shows, the capture under way, and the last failure. */
 export interface ScreenState {
@@ -51,20 +46,3 @@ export const screenSlice: StateCreator<AppState, [], [], ScreenSlice> = (set, ge
     else set({ screen: { ...s, capturing: false, error: answer.error } });
   },
 });
-
-/**
- * The sequence number of the latest receipt of an action that reached the application (dispatched,
- * or perhaps dispatched): the Screen view captures again after each. Undefined when there is none.
- */
-export function lastDispatchSeq(receipts: readonly ReceiptEntry[]): number | undefined {
-  for (let i = receipts.length - 1; i >= 0; i--) {
-    const r = receipts[i] as ReceiptEntry;
-    if (r.receipt !== undefined && r.receipt.outcome !== 'pending' && r.receipt.action_call_made !== false) return r.seq;
-  }
-  return undefined;
-}
-
-/** What the view says when a capture fails: always "capture unavailable", with the supervisor's reason. */
-export function captureFailureText(error: CaptureFailure): string {
-  return error.code === 'capture_unavailable' ? `capture unavailable: ${error.detail}` : `capture unavailable: ${error.code} — ${error.detail}`;
-}

@@ -1,4 +1,4 @@
-import { lastDispatchSeq } from './screenSlice.js';
+import { lastDispatchSeq } from '../model/screenCapture.js';
 import type { AppState } from './store.js';
 
 // One selector per value read, so a component re-renders only when that value changes.

@@ -13,9 +13,9 @@ import {
   type WindowInfo,
 } from '../../protocol/index.js';
 import type { LinkStatus } from '../api/api.js';
-import { ancestorsOf, flattenTree, searchTree, type TreeNode } from './tree.js';
+import { ancestorsOf, flattenTree, searchTree, type TreeNode } from '../model/tree.js';
 import type { AppState } from './store.js';
-import type { ReceiptFilters } from './receiptFilter.js';
+import type { ReceiptFilters } from '../model/receiptFilter.js';
 
 /** The center view. */
 export type View = 'tree' | 'receipts' | 'settings';

@@ -2,8 +2,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, type Element, type PendingApproval, type ReceiptEntry, type UiSnapshot, type WindowInfo } from '../../protocol/index.js';
 import { selectSelectedNode } from './selectors.js';
-import { filterRows } from './receiptFilter.js';
-import { groupReceipts } from './receiptRows.js';
+import { filterRows } from '../model/receiptFilter.js';
+import { groupReceipts } from '../model/receiptRows.js';
 import { createAppStore } from './store.js';
 
 const win = (id: string): WindowInfo => ({ window: id, title: `Window ${id}`, app: 'fixture', pid: 42, process_start: '1', foreground: false });

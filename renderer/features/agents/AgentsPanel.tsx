@@ -1,11 +1,12 @@
 import { useState } from 'react';
 import { LOCAL_CONNECTION_NAME, type AgentInfo } from '../../../protocol/index.js';
-import { agentConnection, isRemote, kindWords } from '../../store/connectionWords.js';
+import { agentConnection, isRemote, kindWords } from '../../model/connectionWords.js';
 import { selectAgents, selectConnections, selectHelper, selectLive } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { clock, formatDuration, useNow } from '../shell/time.js';
 import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import './agents.css';
 
 /**
  * Connected agents: client, transport, the desktop it acts on, since, calls and pending approvals; marked as possibly out of

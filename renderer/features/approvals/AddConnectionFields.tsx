@@ -1,5 +1,5 @@
 import type { ConnectionConfig } from '../../../protocol/index.js';
-import { kindWords } from '../../store/connectionWords.js';
+import { kindWords } from '../../model/connectionWords.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
 /** The entry's fields in the order the person reads them; those absent are said to be absent. */

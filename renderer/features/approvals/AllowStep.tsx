@@ -1,8 +1,8 @@
 import { useEffect, useMemo, useState } from 'react';
 import { cardText, type PendingApproval } from '../../../protocol/index.js';
-import { armKey } from '../../store/arming.js';
-import { subjectApp } from '../../store/cardSubject.js';
-import { cardConnectionName } from '../../store/connectionWords.js';
+import { armKey } from '../../model/arming.js';
+import { subjectApp } from '../../model/cardSubject.js';
+import { cardConnectionName } from '../../model/connectionWords.js';
 import { selectPending, selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useApi } from '../shell/apiContext.js';

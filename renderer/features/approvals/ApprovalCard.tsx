@@ -1,9 +1,9 @@
 import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
 import { unreachable, type ApprovableCard } from '../../../protocol/index.js';
-import { armKey } from '../../store/arming.js';
-import { subjectLabel } from '../../store/cardSubject.js';
-import { isRemote, mayAllowForSession } from '../../store/connectionWords.js';
-import { mustReadToEnd, unreadWait } from '../../store/readToEnd.js';
+import { armKey } from '../../model/arming.js';
+import { subjectLabel } from '../../model/cardSubject.js';
+import { isRemote, mayAllowForSession } from '../../model/connectionWords.js';
+import { mustReadToEnd, unreadWait } from '../../model/readToEnd.js';
 import { selectEndSeen, selectRefusal } from '../../store/selectors.js';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
 import { appStore, useApp } from '../../store/useApp.js';

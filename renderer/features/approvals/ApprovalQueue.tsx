@@ -1,10 +1,10 @@
 import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
 import { unreachable, type PendingApproval } from '../../../protocol/index.js';
 import type { Slot } from '../../store/approvalsSlice.js';
-import { cardWindowId } from '../../store/cardSubject.js';
-import { cardConnectionName } from '../../store/connectionWords.js';
+import { cardWindowId } from '../../model/cardSubject.js';
+import { cardConnectionName } from '../../model/connectionWords.js';
 import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
-import { emptyQueueText, inFlight } from '../../store/outcome.js';
+import { emptyQueueText, inFlight } from '../../model/outcome.js';
 import {
   selectAllowing,
   selectBrake,
@@ -35,6 +35,7 @@ import { useApprovalKeys } from './useApprovalKeys.js';
 import { useArmingMeasure } from './useArming.js';
 import { usePointerInQueue } from './usePointerInQueue.js';
 import { useQueuePlacement } from './useQueuePlacement.js';
+import './approvals.css';
 
 /** How often placeholders are considered for collapsing and old notes dropped. */
 const TICK_MS = 250;

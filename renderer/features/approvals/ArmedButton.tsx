@@ -1,5 +1,5 @@
 import type { MouseEvent, ReactNode } from 'react';
-import { ARM_MS } from '../../store/arming.js';
+import { ARM_MS } from '../../model/arming.js';
 import { useArmed } from './useArming.js';
 
 interface Props {

@@ -1,7 +1,7 @@
 import { Fragment } from 'react';
 import { isPrivateUrl, unreachable, type ApprovableCard, type ElementApproval } from '../../../protocol/index.js';
-import { mustReadToEnd, textMasked } from '../../store/readToEnd.js';
-import { displayValue } from '../../store/tree.js';
+import { mustReadToEnd, textMasked } from '../../model/readToEnd.js';
+import { displayValue } from '../../model/tree.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { AddConnectionFields } from './AddConnectionFields.js';
 import { ElementCardPicture } from './ElementCardPicture.js';

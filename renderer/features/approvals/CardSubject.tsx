@@ -1,6 +1,6 @@
 import { unreachable, type PendingApproval } from '../../../protocol/index.js';
-import { subjectParts } from '../../store/cardSubject.js';
-import { isRemote } from '../../store/connectionWords.js';
+import { subjectParts } from '../../model/cardSubject.js';
+import { isRemote } from '../../model/connectionWords.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
 /** What a card acts on: `button "Send"`, or `412,300 in "Canvas"` (as `subjectLabel` writes it); the application's words shown as untrusted text. */

@@ -1,5 +1,5 @@
 import type { ConnectionRef } from '../../../protocol/index.js';
-import { isRemote, kindWords } from '../../store/connectionWords.js';
+import { isRemote, kindWords } from '../../model/connectionWords.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 
 /**

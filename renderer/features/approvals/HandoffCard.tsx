@@ -1,6 +1,6 @@
 import { useState, type MouseEvent } from 'react';
 import { QUESTION_HANDOFF_LIMITS, type HandoffApproval } from '../../../protocol/index.js';
-import { armKey } from '../../store/arming.js';
+import { armKey } from '../../model/arming.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ArmedButton } from './ArmedButton.js';

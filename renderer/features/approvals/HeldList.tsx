@@ -1,6 +1,6 @@
 import type { HeldApproval } from '../../../protocol/index.js';
-import { armKey } from '../../store/arming.js';
-import { subjectApp } from '../../store/cardSubject.js';
+import { armKey } from '../../model/arming.js';
+import { subjectApp } from '../../model/cardSubject.js';
 import { selectConnection, selectHeld, selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';

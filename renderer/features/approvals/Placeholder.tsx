@@ -1,5 +1,5 @@
 import type { PendingApproval } from '../../../protocol/index.js';
-import { outcomeLine } from '../../store/outcome.js';
+import { outcomeLine } from '../../model/outcome.js';
 import { selectIsHeld, selectRecord, selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { UntrustedText } from '../shell/UntrustedText.js';

@@ -1,6 +1,6 @@
 import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
 import { QUESTION_HANDOFF_LIMITS, escapeHiddenPlain, type HandoffApproval, type PendingApproval, type QuestionApproval } from '../../../protocol/index.js';
-import { armKey } from '../../store/arming.js';
+import { armKey } from '../../model/arming.js';
 import { selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';

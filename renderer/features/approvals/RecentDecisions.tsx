@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import { outcomeLine } from '../../store/outcome.js';
+import { outcomeLine } from '../../model/outcome.js';
 import { selectHeld, selectRecords } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { clock } from '../shell/time.js';

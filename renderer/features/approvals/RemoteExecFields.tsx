@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import type { RemoteExecApproval } from '../../../protocol/index.js';
 import { selectEndSeen } from '../../store/selectors.js';
-import { lineCount, segments } from '../../store/untrustedText.js';
+import { lineCount, segments } from '../../model/untrustedText.js';
 import { useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';

@@ -1,6 +1,6 @@
 import type { ScreenApproval } from '../../../protocol/index.js';
-import { mustReadToEnd } from '../../store/readToEnd.js';
-import { inputVerb, placeOf, type Place as PlaceWords } from '../../store/screenDescribe.js';
+import { mustReadToEnd } from '../../model/readToEnd.js';
+import { inputVerb, placeOf, type Place as PlaceWords } from '../../model/screenDescribe.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { WindowLine } from './WindowLine.js';
 

@@ -1,5 +1,5 @@
 import type { ScreenApproval } from '../../../protocol/index.js';
-import { pictureAlt } from '../../store/screenDescribe.js';
+import { pictureAlt } from '../../model/screenDescribe.js';
 import { InputMarks } from '../screen/InputMarks.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
 import { PointMark } from '../screen/PointMark.js';

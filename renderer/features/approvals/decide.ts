@@ -1,6 +1,6 @@
 import { useCallback } from 'react';
 import type { PolicyRule } from '../../../protocol/index.js';
-import { armKey, wholeOnScreen } from '../../store/arming.js';
+import { armKey, wholeOnScreen } from '../../model/arming.js';
 import { QUEUE_NOTE, type Aim } from '../../store/approvalsSlice.js';
 import { appStore } from '../../store/useApp.js';
 import { describeError, useApi } from '../shell/apiContext.js';

@@ -1,6 +1,6 @@
 import { useEffect, type RefObject } from 'react';
 import { isQuestionOrHandoffCard } from '../../../protocol/index.js';
-import { mayAllowForSession } from '../../store/connectionWords.js';
+import { mayAllowForSession } from '../../model/connectionWords.js';
 import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
 import { appStore } from '../../store/useApp.js';
 import { mayAct, type Decision } from './decide.js';

@@ -1,5 +1,5 @@
 import { useEffect, useLayoutEffect, useReducer, type RefObject } from 'react';
-import { ARM_MS, armsAt, VISIBLE_MIN, type Sighting } from '../../store/arming.js';
+import { ARM_MS, armsAt, VISIBLE_MIN, type Sighting } from '../../model/arming.js';
 import { selectSeen, selectSelectedSince } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { shareIn, viewOf } from './visibility.js';

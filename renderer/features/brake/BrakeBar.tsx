@@ -3,6 +3,7 @@ import type { BrakeState } from '../../../protocol/index.js';
 import { selectBrake, selectConnection, selectLive } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
+import './brake.css';
 
 const LABELS: Record<BrakeState, { title: string; detail: string }> = {
   running: { title: 'Running', detail: 'Approved actions are dispatched.' },

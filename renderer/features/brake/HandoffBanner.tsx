@@ -3,6 +3,7 @@ import type { HandoffApproval } from '../../../protocol/index.js';
 import { selectPending } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import './brake.css';
 
 /** Longest part of a handoff reason the banner shows (the card shows all of it). */
 const BANNER_LIMIT = 200;

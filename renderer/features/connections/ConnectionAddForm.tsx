@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { DRAFT_FIELDS, emptyDraft, parseDraft, publicUrlWarning, type ConnectionDraft, type DraftField } from '../../store/connectionForm.js';
+import { DRAFT_FIELDS, emptyDraft, parseDraft, publicUrlWarning, type ConnectionDraft, type DraftField } from '../../model/connectionForm.js';
 import { selectLive } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useApi } from '../shell/apiContext.js';

@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { LOCAL_CONNECTION_NAME, escapeHiddenPlain, type ConnectionInfo, type ConnectionTest } from '../../../protocol/index.js';
-import { kindWords, statusWords } from '../../store/connectionWords.js';
+import { kindWords, statusWords } from '../../model/connectionWords.js';
 import { selectAgents, selectConnections, selectLive } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useApi } from '../shell/apiContext.js';
@@ -8,6 +8,7 @@ import { clock, useNow } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ConnectionAddForm } from './ConnectionAddForm.js';
 import { FailureWords, failureOf, type Failure } from './FailureWords.js';
+import './connections.css';
 
 /**
  * Settings → Connections (docs/supervision.md#where-an-action-lands): every desktop this supervisor reaches, whether it

@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import type { ReceiptRow } from '../../store/receiptRows.js';
-import { detailFields } from '../../store/receiptWords.js';
-import { escapedJson } from '../../store/untrustedText.js';
+import type { ReceiptRow } from '../../model/receiptRows.js';
+import { detailFields } from '../../model/receiptWords.js';
+import { escapedJson } from '../../model/untrustedText.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ReceiptPicture } from './ReceiptPicture.js';
 import { ReceiptScreenFields } from './ReceiptScreen.js';

@@ -1,7 +1,7 @@
 import { useMemo, useState } from 'react';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
-import { DECISION_FILTERS, TIME_RANGES, anyFilter, type ReceiptFilters as Filters } from '../../store/receiptFilter.js';
-import type { ReceiptRow } from '../../store/receiptRows.js';
+import { DECISION_FILTERS, TIME_RANGES, anyFilter, type ReceiptFilters as Filters } from '../../model/receiptFilter.js';
+import type { ReceiptRow } from '../../model/receiptRows.js';
 import { appStore } from '../../store/useApp.js';
 
 const set = (k: keyof Filters, v: string): void => appStore.getState().setReceiptFilter(k, v);

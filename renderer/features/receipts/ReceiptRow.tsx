@@ -1,6 +1,6 @@
-import type { ReceiptRow as Row } from '../../store/receiptRows.js';
-import { decisionLabel } from '../../store/receiptRows.js';
-import { actLine, reasonOf, resultWords } from '../../store/receiptWords.js';
+import type { ReceiptRow as Row } from '../../model/receiptRows.js';
+import { decisionLabel } from '../../model/receiptRows.js';
+import { actLine, reasonOf, resultWords } from '../../model/receiptWords.js';
 import { appStore } from '../../store/useApp.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ReceiptScreenLine } from './ReceiptScreen.js';

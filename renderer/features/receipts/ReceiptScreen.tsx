@@ -1,5 +1,5 @@
 import type { ReceiptEntry } from '../../../protocol/index.js';
-import { inputVerb, pointElementLine, receiptScreenLine, windowLine } from '../../store/screenDescribe.js';
+import { inputVerb, pointElementLine, receiptScreenLine, windowLine } from '../../model/screenDescribe.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
 

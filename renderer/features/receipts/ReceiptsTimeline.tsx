@@ -1,14 +1,15 @@
 import { useVirtualizer } from '@tanstack/react-virtual';
 import { useMemo, useRef } from 'react';
 import type { ReceiptEntry } from '../../../protocol/index.js';
-import { anyFilter, filterRows } from '../../store/receiptFilter.js';
-import { groupReceipts, type ReceiptRow as Row } from '../../store/receiptRows.js';
+import { anyFilter, filterRows } from '../../model/receiptFilter.js';
+import { groupReceipts, type ReceiptRow as Row } from '../../model/receiptRows.js';
 import { selectReceiptFilters, selectReceipts, selectSelectedReceipt } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { useNow } from '../shell/time.js';
 import { ReceiptDetails } from './ReceiptDetails.js';
 import { ReceiptFilters } from './ReceiptFilters.js';
 import { ReceiptRow } from './ReceiptRow.js';
+import './receipts.css';
 
 /** A row's two lines; a screen input's row has a third: where the input landed and on what. */
 const ROW_HEIGHT = 50;

@@ -1,5 +1,6 @@
 import type { ImageRect } from '../../../protocol/index.js';
-import type { PictureSize } from '../../store/screenMarks.js';
+import type { PictureSize } from '../../model/screenMarks.js';
+import './screen.css';
 
 /** Space between the element and its outline, in CSS px: the outline frames the element, never covers its edge. */
 export const ELEMENT_BOX_PAD = 4;

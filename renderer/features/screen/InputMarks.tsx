@@ -1,5 +1,6 @@
 import type { Point } from '../../../protocol/index.js';
-import { arrow, directionVector, markRadius, pixelCenter, type PictureSize } from '../../store/screenMarks.js';
+import { arrow, directionVector, markRadius, pixelCenter, type PictureSize } from '../../model/screenMarks.js';
+import './screen.css';
 
 interface Props {
   size: PictureSize;

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { ImageRect } from '../../../protocol/index.js';
-import { markRadius, type PictureSize } from '../../store/screenMarks.js';
+import { markRadius, type PictureSize } from '../../model/screenMarks.js';
+import './screen.css';
 
 /** The picture's blacked-out rectangles (the supervisor itself, excluded apps), hatched and labelled "masked". */
 export function MaskedRects({ rects, size }: { rects: readonly ImageRect[]; size: PictureSize }) {

@@ -1,5 +1,6 @@
 import type { Point } from '../../../protocol/index.js';
-import { POINT_MARK, pixelCenter, pointMarkLines, type PictureSize } from '../../store/screenMarks.js';
+import { POINT_MARK, pixelCenter, pointMarkLines, type PictureSize } from '../../model/screenMarks.js';
+import './screen.css';
 
 const LINES = pointMarkLines();
 /** On a thumbnail (the whole screen beside its 1:1 crop) the mark is half as large: it points, the crop shows. */

@@ -1,5 +1,6 @@
 import type { ReactNode, Ref } from 'react';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
+import './screen.css';
 
 interface Props {
   /** data: URL of the picture; undefined while it is being fetched (the box keeps its size). */

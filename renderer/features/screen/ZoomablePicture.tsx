@@ -1,8 +1,9 @@
 import { useCallback, useLayoutEffect, useRef, useState, type KeyboardEvent, type ReactNode, type Ref } from 'react';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
-import { cropView, type PictureRect } from '../../store/screenMarks.js';
+import { cropView, type PictureRect } from '../../model/screenMarks.js';
 import { PictureViewer } from '../shell/PictureViewer.js';
 import { ScreenPicture } from './ScreenPicture.js';
+import './screen.css';
 
 /** The region a card shows large: a rectangle of the picture and how large to show it. */
 export interface CropSpec {

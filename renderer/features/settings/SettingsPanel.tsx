@@ -6,9 +6,10 @@ import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ConnectionsSettings } from '../connections/ConnectionsSettings.js';
 import { ConnectionSnippets } from './ConnectionSnippets.js';
-import { ruleDesktopWords } from '../../store/connectionWords.js';
+import { ruleDesktopWords } from '../../model/connectionWords.js';
 import { PairLink } from './PairLink.js';
 import { ScreenConsentSettings } from './ScreenConsentSettings.js';
+import './settings.css';
 
 /** Policy, exclusions and timeouts; deny-app rules; the desktops agents act on; how agents connect. */
 export function SettingsPanel() {

@@ -1,6 +1,7 @@
 import { selectConnection, selectNotice } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { formatDuration, useNow } from './time.js';
+import './shell.css';
 
 /** Says plainly when the supervisor is unreachable, and that the UI reconnects by itself. */
 export function ConnectionBanner() {

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
+import './shell.css';
 
 interface Props {
   /** What the picture shows, in words: the dialog's name. */

@@ -1,6 +1,7 @@
 import { useRef, type KeyboardEvent, type PointerEvent } from 'react';
-import { PANES, keyWidth, type GrowKey, type PaneName, type PaneWidths } from '../../store/paneLayout.js';
+import { PANES, keyWidth, type GrowKey, type PaneName, type PaneWidths } from '../../model/paneLayout.js';
 import { setPaneWidths } from './paneWidths.js';
+import './shell.css';
 
 interface Props {
   /** The pane this separator resizes. */

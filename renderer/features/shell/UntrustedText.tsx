@@ -1,5 +1,6 @@
 import { Fragment, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
-import { firstSegments, lineCount, segments, type Segment } from '../../store/untrustedText.js';
+import { firstSegments, lineCount, segments, type Segment } from '../../model/untrustedText.js';
+import './shell.css';
 
 /** Code points an inline text shows before "show all". */
 const INLINE_LIMIT = 160;

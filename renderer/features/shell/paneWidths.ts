@@ -1,5 +1,5 @@
 import { useEffect, useState, useSyncExternalStore, type RefObject } from 'react';
-import { PANES_STORAGE_KEY, parsePaneWidths, type PaneWidths } from '../../store/paneLayout.js';
+import { PANES_STORAGE_KEY, parsePaneWidths, type PaneWidths } from '../../model/paneLayout.js';
 
 /**
  * The person's pane widths, kept in localStorage so a reload or the next session opens as they

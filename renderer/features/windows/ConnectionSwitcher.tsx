@@ -1,6 +1,6 @@
 import { useState } from 'react';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
-import { kindWords, isRemote } from '../../store/connectionWords.js';
+import { kindWords, isRemote } from '../../model/connectionWords.js';
 import { selectConnections, selectLive, selectViewedConnection } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';

@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { selectSelectedNode } from '../../store/selectors.js';
-import { displayValue } from '../../store/tree.js';
+import { displayValue } from '../../model/tree.js';
 import { useApp } from '../../store/useApp.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 

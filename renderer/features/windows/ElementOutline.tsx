@@ -1,4 +1,4 @@
-import type { PictureRect } from '../../store/screenMarks.js';
+import type { PictureRect } from '../../model/screenMarks.js';
 
 /** The selected element's rectangle on the screen picture (picture pixels), dashed over a dark halo. */
 export function ElementOutline({ rect }: { rect: PictureRect }) {

@@ -12,9 +12,9 @@ import {
   selectViewedConnection,
   selectWindows,
 } from '../../store/selectors.js';
-import { cardElementKey } from '../../store/cardSubject.js';
-import { cardConnectionName } from '../../store/connectionWords.js';
-import { displayValue, visibleNodes, type TreeNode } from '../../store/tree.js';
+import { cardElementKey } from '../../model/cardSubject.js';
+import { cardConnectionName } from '../../model/connectionWords.js';
+import { displayValue, visibleNodes, type TreeNode } from '../../model/tree.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { ElementDetail } from './ElementDetail.js';
 import { ScreenView } from './ScreenView.js';
@@ -22,9 +22,10 @@ import { TreeSearch } from './TreeSearch.js';
 import { TreeStatusLine } from './TreeStatusLine.js';
 import { usePaneWidths, useSize } from '../shell/paneWidths.js';
 import { Splitter } from '../shell/Splitter.js';
-import { SPLITTER_WIDTH, treeSplit } from '../../store/paneLayout.js';
+import { SPLITTER_WIDTH, treeSplit } from '../../model/paneLayout.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ViewedDesktop } from './ConnectionSwitcher.js';
+import './windows.css';
 
 const ROW_HEIGHT = 24;
 

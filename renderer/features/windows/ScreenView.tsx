@@ -1,7 +1,7 @@
 import { useState } from 'react';
-import { elementLabel } from '../../store/cardSubject.js';
-import { rectOnPicture } from '../../store/screenMarks.js';
-import { captureFailureText } from '../../store/screenSlice.js';
+import { elementLabel } from '../../model/cardSubject.js';
+import { rectOnPicture } from '../../model/screenMarks.js';
+import { captureFailureText } from '../../model/screenCapture.js';
 import { selectChosenWindow, selectLive, selectScreen, selectSelectedNode, selectWindows } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { MaskedRects } from '../screen/MaskedRects.js';

@@ -4,6 +4,7 @@ import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ConnectionSwitcher } from './ConnectionSwitcher.js';
+import './windows.css';
 
 /** Top-level windows of the desktop shown (the switcher picks which); choosing one reads its tree. */
 export function WindowsList() {

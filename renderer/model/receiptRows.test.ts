@@ -1,112 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { DEFAULT_SETTINGS, type Decision, type Receipt, type ReceiptEntry, type UiSnapshot } from '../../protocol/index.js';
+import type { ReceiptEntry } from '../../protocol/index.js';
+import { by, entry, nineActs, pendingThenFinal, person, receipt, T0 } from '../testing/receiptFixtures.js';
 import { filterRows, type ReceiptFilters } from './receiptFilter.js';
 import { groupReceipts, type ReceiptRow } from './receiptRows.js';
 import { actLine, detailFields, reasonOf, resultWords, searchText } from './receiptWords.js';
-import { createAppStore } from './store.js';
-
-const T0 = Date.parse('2025-03-04T10:00:00Z');
-const WINDOW = { window: 'w1', title: 'Overseer Fixture', app: 'fixtureApp.py', pid: 4242, process_start: '1', foreground: true };
-
-const receipt = (id: string, extra: Partial<Receipt> = {}): Receipt => ({
-  receipt_id: id,
-  action: 'invoke',
-  window: WINDOW,
-  target: { key: `k-${id}`, role: 'button', name: 'Counter', automation_id: 'counter', state: {}, patterns: [] },
-  outcome: 'completed',
-  action_call_made: true,
-  verification: 'not_checked',
-  after_read: { status: 'full' },
-  ...extra,
-});
-
-/** One journal record as the UI gets it, `atS` seconds after T0. */
-const entry = (seq: number, atS: number, tool: string, r?: Receipt, extra: Partial<ReceiptEntry> = {}): ReceiptEntry => ({
-  seq,
-  at: new Date(T0 + atS * 1000).toISOString(),
-  session: 'session-1234abcd',
-  agent: 'claude',
-  tool,
-  outcome: r?.outcome ?? 'ok',
-  duration_ms: 200,
-  summary: r !== undefined ? `${r.action} ${r.target?.role ?? ''} "${r.target?.name ?? ''}" → ${r.outcome}` : `${tool} ok`,
-  ...(r !== undefined ? { receipt: r, receipt_id: r.receipt_id } : {}),
-  ...extra,
-});
-
-const by = (verdict: Decision['verdict'], who: Decision['by'], note?: string): Decision => ({
-  verdict,
-  by: who,
-  at: new Date(T0).toISOString(),
-  ...(note !== undefined ? { note } : {}),
-});
-const person = by('approved', 'human');
-
-/** An act first answered pending, then its final receipt journaled on its own, then the agent's action_wait: three records. */
-function pendingThenFinal(seq: number, atS: number, id: string, final: Partial<Receipt>): ReceiptEntry[] {
-  const pending = receipt(id, { outcome: 'pending', action_call_made: false, ...(final.action !== undefined ? { action: final.action } : {}) });
-  const done = receipt(id, { decision: person, ...final });
-  return [
-    entry(seq, atS, 'element_act', pending, { duration_ms: 1000 }),
-    entry(seq + 1, atS + 4, 'element_act', done, { duration_ms: 0, summary: `invoke "Counter" → ${done.outcome} (after the agent was answered)` }),
-    entry(seq + 2, atS + 5, 'action_wait', done, { duration_ms: 20 }),
-  ];
-}
-
-/** The records nine acts and one read leave, 14 in all: pending answers, finals, action_waits, refusals. */
-function nineActs(): ReceiptEntry[] {
-  return [
-    entry(1, 0, 'window_list'),
-    entry(2, 1, 'element_act', receipt('A1', { decision: person })),
-    entry(3, 2, 'element_act', receipt('A2', { decision: by('auto', 'policy', 'rule R7') })),
-    ...pendingThenFinal(4, 3, 'A3', { action: 'set_value', text: 'Rita', verification: 'verified' }),
-    entry(
-      7,
-      10,
-      'element_act',
-      receipt('A4', {
-        action: 'toggle',
-        outcome: 'refused',
-        action_call_made: false,
-        decision: by('denied', 'human', 'wrong checkbox'),
-        refusal: { code: 'denied', detail: 'wrong checkbox' },
-      }),
-    ),
-    entry(
-      8,
-      11,
-      'element_act',
-      receipt('A5', { outcome: 'refused', action_call_made: false, refusal: { code: 'not_found', detail: 'nothing matched {"automation_id":"nope"}' } }),
-    ),
-    entry(9, 12, 'element_act', receipt('A6', { action: 'focus', decision: by('auto', 'policy') })),
-    entry(
-      10,
-      13,
-      'type_text',
-      receipt('A7', {
-        action: 'type_text',
-        target: undefined,
-        text: 'hello',
-        decision: person,
-        screen: { element: { role: 'edit', name: 'Name', password: false } },
-      }),
-    ),
-    ...pendingThenFinal(11, 14, 'A8', { outcome: 'failed', error: { code: 'stale_window', detail: 'the window closed' } }),
-    entry(
-      14,
-      20,
-      'type_text',
-      receipt('A9', {
-        action: 'type_text',
-        target: undefined,
-        text: 'sesame',
-        decision: person,
-        screen: { element: { role: 'password_text', name: 'Password', password: true } },
-      }),
-    ),
-  ];
-}
 
 const rows = (): ReceiptRow[] => groupReceipts(nineActs());
 const row = (id: string): ReceiptRow => rows().find((r) => r.key === `r:${id}`) as ReceiptRow;
@@ -273,35 +171,5 @@ describe('receipt filters', () => {
     assert.deepEqual(shown({ range: 'custom', to: local(T0) }), ['seq-1', 'r:A1'], 'to includes its whole second');
     assert.deepEqual(shown({ range: 'custom', from: local(T0 + 10_000), to: local(T0 + 11_000) }), ['r:A5', 'r:A6']);
     assert.equal(shown({ range: 'custom', from: 'not a time' }).length, 10, 'an unfinished field filters nothing');
-  });
-
-  it('groups the snapshot with the older receipts_backfill chunks into the same rows', () => {
-    const store = createAppStore();
-    const all = nineActs();
-    const snap: UiSnapshot = {
-      agents: [],
-      windows: [],
-      tree_status: { state: 'none' },
-      pending: [],
-      held: [],
-      receipts: all.slice(5),
-      brake: 'running',
-      helper: { state: 'ready', restarts: 0 },
-      settings: DEFAULT_SETTINGS,
-      rules: [],
-      connections: { list: [{ name: 'local', kind: 'local', where: 'this desktop', enabled: true, status: 'up' }], viewed: 'local' },
-      connection: { mcp_url: '', stdio_command: [] },
-    };
-    store.getState().applyEvent({ event: 'snapshot', data: snap });
-    assert.equal(groupReceipts(store.getState().receipts).find((r) => r.key === 'r:A3')?.records.length, 1, 'only the action_wait came so far');
-    store.getState().applyEvent({ event: 'receipts_backfill', data: all.slice(2, 5) });
-    store.getState().applyEvent({ event: 'receipts_backfill', data: all.slice(0, 2) });
-    store.getState().applyEvent({ event: 'receipts_backfill', data: all.slice(0, 2) });
-    const out = groupReceipts(store.getState().receipts);
-    assert.equal(out.length, 10);
-    assert.deepEqual(
-      out.find((r) => r.key === 'r:A3')?.records.map((r) => r.seq),
-      [4, 5, 6],
-    );
   });
 });
