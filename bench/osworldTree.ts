@@ -14,7 +14,7 @@ import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { spawnHelper } from '../main/core/helperProcess.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 
 const CELLS = Number(process.env['CELLS'] ?? 60_000);
 const IDLE_MS = Number(process.env['IDLE_MS'] ?? 5000);

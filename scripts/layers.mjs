@@ -85,7 +85,7 @@ export const LAYERS = [
     why: 'The AT-SPI backend implements helper/core/backend.ts over D-Bus; it knows no other backend.',
     may: ['protocol', 'base', 'helper/core', 'helper/backends/atspi'],
     packages: [NODE, 'dbus-next'],
-    testsMay: ['helper/contract', 'desktop', 'e2e/realApps', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    testsMay: ['helper/contract', 'desktop', 'e2e/realApps', 'main/core/helperProcess.ts', 'main/core/runtime/paths.ts'],
     reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
   },
   {
@@ -93,7 +93,7 @@ export const LAYERS = [
     why: 'The Windows backends (UIA and plain Win32 over koffi) implement helper/core/backend.ts; they know no other backend.',
     may: ['protocol', 'helper/core', 'helper/backends/windows'],
     packages: [NODE, 'koffi'],
-    testsMay: ['helper/contract', 'e2e/windows', 'desktop', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    testsMay: ['helper/contract', 'e2e/windows', 'desktop', 'main/core/helperProcess.ts', 'main/core/runtime/paths.ts'],
     reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
   },
   {
@@ -101,7 +101,7 @@ export const LAYERS = [
     why: 'The screen tier: the backend-neutral ScreenBackend interface (capture, pointer, keyboard, monitors) in physical pixels, the service that binds captures and input to it, and its tests.',
     may: ['protocol', 'helper/screen'],
     packages: [NODE],
-    testsMay: ['helper/testing', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    testsMay: ['helper/testing', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/runtime/paths.ts'],
     reach: 'The helper wires screen backends; everyone else reaches them over RPC.',
   },
   {
@@ -109,7 +109,7 @@ export const LAYERS = [
     why: 'The X11 screen backend, in-process over the X protocol (`x11`): GetImage/MIT-SHM capture, XTEST input, RandR monitors, keysym mapping.',
     may: ['protocol', 'helper/screen'],
     packages: [NODE, 'x11'],
-    testsMay: ['desktop', 'main/core/helperProcess.ts', 'main/core/paths.ts'],
+    testsMay: ['desktop', 'main/core/helperProcess.ts', 'main/core/runtime/paths.ts'],
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },
   {
@@ -144,7 +144,7 @@ export const LAYERS = [
       'desktop',
       'e2e/windows',
       'main/core/helperProcess.ts',
-      'main/core/paths.ts',
+      'main/core/runtime/paths.ts',
       'main/testing/osworldServer.ts',
     ],
     packages: [NODE],
@@ -166,7 +166,7 @@ export const LAYERS = [
       'desktop',
       'e2e/windows',
       'main/core/helperProcess.ts',
-      'main/core/paths.ts',
+      'main/core/runtime/paths.ts',
       'main/core/connections',
       'main/testing/privateSshd.ts',
       'main/testing/remoteHelperBuild.ts',
@@ -196,6 +196,14 @@ export const LAYERS = [
     testsMay: ['main/testing', 'main/cliArgs.ts', 'desktop', 'e2e/realApps'],
     reach:
       'The supervisor core is imported by its shells (main/commands, main/electron) and tests; the helper answers it over RPC (protocol/helperRpc.ts), the renderer over the UI channel (protocol/uiChannel.ts).',
+  },
+  {
+    folder: 'main/core/runtime',
+    why: 'What the core takes from the process it runs in: time (an injectable Clock), where it is installed (REPO_ROOT), and the OVERSEER_PROF call profiler. It imports nothing of the project.',
+    may: ['main/core/runtime'],
+    packages: [NODE],
+    testPackages: ['esbuild'],
+    reach: 'Every folder of main/core may import main/core/runtime.',
   },
   {
     folder: 'main/core/native',
@@ -283,7 +291,7 @@ export const LAYERS = [
   {
     folder: 'e2e/windows',
     why: 'The Wine lane: builds the Win32 fixture and runs the helper under Wine.',
-    may: ['main/core/helperProcess.ts', 'main/core/paths.ts', 'e2e/windows'],
+    may: ['main/core/helperProcess.ts', 'main/core/runtime/paths.ts', 'e2e/windows'],
     packages: [NODE],
   },
   {

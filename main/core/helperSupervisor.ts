@@ -11,7 +11,7 @@ import {
   type HelperResult,
 } from '../../protocol/index.js';
 import { spawnHelper, type HelperProcess } from './helperProcess.js';
-import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { systemClock, type Clock, type TimerHandle } from './runtime/clock.js';
 import { FairLanes } from './fairLanes.js';
 
 /** Options of the helper supervisor. */

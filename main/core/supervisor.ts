@@ -12,7 +12,7 @@ import {
   type WindowInfo,
 } from '../../protocol/index.js';
 import type { HelperProcess } from './helperProcess.js';
-import { systemClock, type Clock } from './clock.js';
+import { systemClock, type Clock } from './runtime/clock.js';
 import { LandingGuard } from './supervision/landingGuard.js';
 import { HelperSupervisor, type HelperCaller } from './helperSupervisor.js';
 import { localTarget } from './connections/localTarget.js';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { answerRemoteDesktop, answerScreenshotQuestion } from '../../../desktop/gnomeDialogs.js';
 import { startGnomeDesktop, type GnomeDesktop } from '../../../desktop/gnomeDesktop.js';
-import { REPO_ROOT } from '../../../main/core/paths.js';
+import { REPO_ROOT } from '../../../main/core/runtime/paths.js';
 import type { CapturedImage, ScreenRect } from '../screenBackend.js';
 import { openWaylandBackend, type WaylandScreenBackend } from '../wayland/waylandBackend.js';
 import { gtkCanvasEvents } from './x11Lane.js';

@@ -10,7 +10,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { startKdeDesktop, type KdeDesktop } from '../../../desktop/kdeDesktop.js';
-import { REPO_ROOT } from '../../../main/core/paths.js';
+import { REPO_ROOT } from '../../../main/core/runtime/paths.js';
 import { openWaylandBackend, type WaylandScreenBackend } from '../wayland/waylandBackend.js';
 import { findCanvas, PORTAL_EXPECT, PORTAL_LACKS } from './gnomeLane.js';
 import { gtkCanvasEvents } from './x11Lane.js';

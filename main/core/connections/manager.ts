@@ -22,7 +22,7 @@ import {
   type HelperResult,
   type CallScope,
 } from '../../../protocol/index.js';
-import { systemClock, type Clock, type TimerHandle } from '../clock.js';
+import { systemClock, type Clock, type TimerHandle } from '../runtime/clock.js';
 import { HelperSupervisor } from '../helperSupervisor.js';
 import { LOCAL_WHERE } from './localTarget.js';
 import { qualifyAnswer, unqualifyParams } from './qualifiedIds.js';

@@ -16,7 +16,7 @@ import { OverseerError, type OsworldConnectionConfig } from '../../../protocol/i
 import { startOsworldServer, type OsworldServer } from '../../testing/osworldServer.js';
 import { decodePng, rgbAt } from '../../testing/pngDecode.js';
 import type { HelperProcess } from '../helperProcess.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { osworldTarget } from './osworldTarget.js';
 import type { ConnectionTarget } from './target.js';
 

@@ -12,7 +12,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/priva
 import { SSHD_FORCED_OUTPUT, startPrivateSshd, type PrivateSshd } from '../../testing/privateSshd.js';
 import { buildRemoteHelperForTest } from '../../testing/remoteHelperBuild.js';
 import { spawnHelper, type HelperProcess } from '../helperProcess.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { sshTarget } from './sshTarget.js';
 import type { ConnectionTarget } from './target.js';
 

@@ -4,7 +4,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MAX_TOOL_NAME, errorInfo } from '../../../protocol/index.js';
-import { phase, profileTool } from '../callProfile.js';
+import { phase, profileTool } from '../runtime/callProfile.js';
 import { agentName, type AgentSession } from '../tools/agentSession.js';
 import type { ToolResult, ToolRunner } from '../tools/toolRunner.js';
 import { renderError } from '../tools/render.js';

@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ERROR_CODES } from '../../../protocol/index.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { activateTool, connectionToolList, screenToolList, questionHandoffToolList, toolList } from './toolList.js';
 
 // Every tool an agent is told about exists (docs/tools.md#overview): a description or a hint that

@@ -6,7 +6,7 @@ import { z } from 'zod';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
 import { AgentSession, agentName } from '../tools/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
-import { PROFILING, profileFinisher, profiled } from '../callProfile.js';
+import { PROFILING, profileFinisher, profiled } from '../runtime/callProfile.js';
 import { peerCredentials, type PeerCredentials } from '../native/peerCredentials.js';
 import { tokenMatches } from './auth.js';
 import type { ByteBudget } from './byteBudget.js';

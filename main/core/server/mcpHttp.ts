@@ -6,7 +6,7 @@ import { errorInfo } from '../../../protocol/index.js';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
 import { AgentSession } from '../tools/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
-import { profileFinisher, profiled } from '../callProfile.js';
+import { profileFinisher, profiled } from '../runtime/callProfile.js';
 import { CALL_DEPARTED } from '../tools/supervisedFlow.js';
 import { bearer, tokenMatches } from './auth.js';
 import { allowPlainJson, asksNoProgress, withAnswerMode } from './jsonResponses.js';

@@ -1,4 +1,4 @@
-import { systemClock, type Clock, type TimerHandle } from '../clock.js';
+import { systemClock, type Clock, type TimerHandle } from '../runtime/clock.js';
 import type { AgentSession } from '../tools/agentSession.js';
 
 /** Most agent sessions at once; past it, the longest-idle HTTP session with nothing pending makes room, or the new one is refused. */

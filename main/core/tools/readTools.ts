@@ -12,7 +12,7 @@ import {
   type WindowReadAnswer,
   type WindowReadArgs,
 } from '../../../protocol/index.js';
-import { phase } from '../callProfile.js';
+import { phase } from '../runtime/callProfile.js';
 import type { HelperRouter } from '../connections/manager.js';
 import { observationScope } from '../session/canonical.js';
 import type { AgentSession } from './agentSession.js';

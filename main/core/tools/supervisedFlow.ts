@@ -15,7 +15,7 @@ import {
   type WindowInfo,
 } from '../../../protocol/index.js';
 import type { LandingGuard } from '../supervision/landingGuard.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../runtime/clock.js';
 import type { AllowScope, ApprovalOutcome, ApprovalQueue, RuleSubject, WithdrawReason } from '../supervision/approvals.js';
 import { ApprovalQueue as Queue } from '../supervision/approvals.js';
 import { QUEUE_BOUNDS, type Admitted, type QueueAdmission } from '../supervision/admission.js';

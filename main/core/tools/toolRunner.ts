@@ -13,7 +13,7 @@ import {
   type Receipt,
   type ReceiptEntry,
 } from '../../../protocol/index.js';
-import { phase } from '../callProfile.js';
+import { phase } from '../runtime/callProfile.js';
 import type { Journal } from '../journal/index.js';
 import type { ActDeps, Progress } from './actTool.js';
 import type { AgentSession } from './agentSession.js';
