@@ -23,7 +23,7 @@ describe('import layers', () => {
     const helperToMain = checkImport('helper/core/read.ts', '../../main/core/supervisor.js');
     assert.match(helperToMain ?? '', /helper\/core\/ may not import main\/core\/supervisor\.js.*over RPC/);
     const mainToHelper = checkImport('main/core/supervisor.ts', '../../helper/core/act.js');
-    assert.match(mainToHelper ?? '', /only over RPC, through its client main\/core\/helperProcess\.ts/);
+    assert.match(mainToHelper ?? '', /only over RPC, through its client main\/core\/helperLink\/helperProcess\.ts/);
     assert.match(checkImport('main/testing/fixtureDriver.ts', '../../helper/backends/atspi/dbus.js') ?? '', /helper\/backends\/atspi/);
     assert.match(checkImport('helper/backends/atspi/atspiBackend.ts', '../windows/uia/uiaBackend.js') ?? '', /knows no other backend/);
     assert.match(checkImport('protocol/tools.ts', '../main/core/paths.js') ?? '', /imports nothing of the project/);

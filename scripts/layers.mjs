@@ -48,7 +48,7 @@ export const LAYERS = [
     why: 'The helper process: its entry point wires the RPC server to a backend.',
     may: ['protocol', 'rpc', 'helper'],
     packages: [NODE],
-    reach: 'The supervisor reaches the helper only over RPC, through its client main/core/helperProcess.ts.',
+    reach: 'The supervisor reaches the helper only over RPC, through its client main/core/helperLink/helperProcess.ts.',
   },
   {
     folder: 'helper/core',
@@ -56,7 +56,7 @@ export const LAYERS = [
     may: ['protocol', 'rpc', 'helper/core'],
     packages: [NODE, 'zod'],
     testsMay: ['helper/testing'],
-    reach: 'The supervisor reaches the helper only over RPC, through its client main/core/helperProcess.ts.',
+    reach: 'The supervisor reaches the helper only over RPC, through its client main/core/helperLink/helperProcess.ts.',
   },
   {
     folder: 'helper/screen/image',
@@ -85,7 +85,7 @@ export const LAYERS = [
     why: 'The AT-SPI backend implements helper/core/backend.ts over D-Bus; it knows no other backend.',
     may: ['protocol', 'base', 'helper/core', 'helper/backends/atspi'],
     packages: [NODE, 'dbus-next'],
-    testsMay: ['helper/contract', 'desktop', 'e2e/realApps', 'main/core/helperProcess.ts', 'main/core/runtime/paths.ts'],
+    testsMay: ['helper/contract', 'desktop', 'e2e/realApps', 'main/core/helperLink/helperProcess.ts', 'main/core/runtime/paths.ts'],
     reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
   },
   {
@@ -93,7 +93,7 @@ export const LAYERS = [
     why: 'The Windows backends (UIA and plain Win32 over koffi) implement helper/core/backend.ts; they know no other backend.',
     may: ['protocol', 'helper/core', 'helper/backends/windows'],
     packages: [NODE, 'koffi'],
-    testsMay: ['helper/contract', 'e2e/windows', 'desktop', 'main/core/helperProcess.ts', 'main/core/runtime/paths.ts'],
+    testsMay: ['helper/contract', 'e2e/windows', 'desktop', 'main/core/helperLink/helperProcess.ts', 'main/core/runtime/paths.ts'],
     reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
   },
   {
@@ -101,7 +101,7 @@ export const LAYERS = [
     why: 'The screen tier: the backend-neutral ScreenBackend interface (capture, pointer, keyboard, monitors) in physical pixels, the service that binds captures and input to it, and its tests.',
     may: ['protocol', 'helper/screen'],
     packages: [NODE],
-    testsMay: ['helper/testing', 'desktop', 'e2e/windows', 'main/core/helperProcess.ts', 'main/core/runtime/paths.ts'],
+    testsMay: ['helper/testing', 'desktop', 'e2e/windows', 'main/core/helperLink/helperProcess.ts', 'main/core/runtime/paths.ts'],
     reach: 'The helper wires screen backends; everyone else reaches them over RPC.',
   },
   {
@@ -109,7 +109,7 @@ export const LAYERS = [
     why: 'The X11 screen backend, in-process over the X protocol (`x11`): GetImage/MIT-SHM capture, XTEST input, RandR monitors, keysym mapping.',
     may: ['protocol', 'helper/screen'],
     packages: [NODE, 'x11'],
-    testsMay: ['desktop', 'main/core/helperProcess.ts', 'main/core/runtime/paths.ts'],
+    testsMay: ['desktop', 'main/core/helperLink/helperProcess.ts', 'main/core/runtime/paths.ts'],
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',
   },
   {
@@ -143,7 +143,7 @@ export const LAYERS = [
       'helper/osworld',
       'desktop',
       'e2e/windows',
-      'main/core/helperProcess.ts',
+      'main/core/helperLink/helperProcess.ts',
       'main/core/runtime/paths.ts',
       'main/testing/osworldServer.ts',
     ],
@@ -165,7 +165,7 @@ export const LAYERS = [
       'helper/contract',
       'desktop',
       'e2e/windows',
-      'main/core/helperProcess.ts',
+      'main/core/helperLink/helperProcess.ts',
       'main/core/runtime/paths.ts',
       'main/core/connections',
       'main/testing/privateSshd.ts',
@@ -204,6 +204,14 @@ export const LAYERS = [
     packages: [NODE],
     testPackages: ['esbuild'],
     reach: 'Every folder of main/core may import main/core/runtime.',
+  },
+  {
+    folder: 'main/core/helperLink',
+    why: "The supervisor's link to a helper process: the RPC client that spawns it and validates every answer (helperProcess.ts), the supervisor that restarts and watches it (helperSupervisor.ts), and the fair lanes its calls queue in.",
+    may: ['protocol', 'rpc', 'main/core/runtime', 'main/core/helperLink'],
+    packages: [NODE],
+    testsMay: ['main/testing'],
+    reach: 'The core reaches a helper through main/core/helperLink; a connection of another desktop, through main/core/connections.',
   },
   {
     folder: 'main/core/native',
@@ -291,7 +299,7 @@ export const LAYERS = [
   {
     folder: 'e2e/windows',
     why: 'The Wine lane: builds the Win32 fixture and runs the helper under Wine.',
-    may: ['main/core/helperProcess.ts', 'main/core/runtime/paths.ts', 'e2e/windows'],
+    may: ['main/core/helperLink/helperProcess.ts', 'main/core/runtime/paths.ts', 'e2e/windows'],
     packages: [NODE],
   },
   {

@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Locator, Page } from 'playwright-core';
 import { physicalToImage, type Element, type Receipt, type ScreenshotAnswer } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { spawnHelper, type HelperProcess } from '../../main/core/helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../../main/core/helperLink/helperProcess.js';
 import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { startOsworldServer, type OsworldServer } from '../../main/testing/osworldServer.js';
 import { startPrivateSshd, type PrivateSshd } from '../../main/testing/privateSshd.js';

@@ -11,10 +11,10 @@ import {
   type UiSnapshot,
   type WindowInfo,
 } from '../../protocol/index.js';
-import type { HelperProcess } from './helperProcess.js';
+import type { HelperProcess } from './helperLink/helperProcess.js';
 import { systemClock, type Clock } from './runtime/clock.js';
 import { LandingGuard } from './supervision/landingGuard.js';
-import { HelperSupervisor, type HelperCaller } from './helperSupervisor.js';
+import { HelperSupervisor, type HelperCaller } from './helperLink/helperSupervisor.js';
 import { localTarget } from './connections/localTarget.js';
 import { makeTarget, type TargetFactory } from './connections/makeTarget.js';
 import { ConnectionManager } from './connections/manager.js';
