@@ -9,7 +9,7 @@ import { encodePng } from '../helper/screen/image/png.js';
 import type { X11ScreenBackend } from '../helper/screen/x11/x11Backend.js';
 import { spawnHelper, type HelperProcess } from '../main/core/helperLink/helperProcess.js';
 import { REPO_ROOT } from '../main/core/runtime/paths.js';
-import { AgentSession } from '../main/core/tools/agentSession.js';
+import { AgentSession } from '../main/core/session/agentSession.js';
 import { windowRead } from '../main/core/tools/readTools.js';
 import { renderWindowRead } from '../main/core/tools/render.js';
 import { DEFAULT_SETTINGS, type WindowInfo } from '../protocol/index.js';

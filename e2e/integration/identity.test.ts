@@ -4,7 +4,7 @@ import { HELPER_METHODS, rect, type ElementRef, type HelperMethod, type HelperPa
 import { FakeBackend } from '../../helper/testing/fakeBackend.js';
 import { HelperService } from '../../helper/core/service.js';
 import type { HelperCaller } from '../../main/core/helperLink/helperSupervisor.js';
-import { AgentSession } from '../../main/core/tools/agentSession.js';
+import { AgentSession } from '../../main/core/session/agentSession.js';
 import { elementFind, windowRead } from '../../main/core/tools/readTools.js';
 
 const LONG = 'A group whose accessible name runs far past the read budget';

@@ -31,7 +31,7 @@ import { HandoffGate } from './supervision/handoff.js';
 import { HoldList } from './supervision/holds.js';
 import { Policy } from './supervision/policy.js';
 import { supervisorUiHandlers } from './supervisorUi.js';
-import { type AgentSession } from './tools/agentSession.js';
+import { type AgentSession } from './session/agentSession.js';
 import type { PersonState } from './tools/questionsHandoffs.js';
 import { ToolRunner } from './tools/toolRunner.js';
 import { TreeFollower } from './treeFollower.js';

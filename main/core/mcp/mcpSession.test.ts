@@ -23,7 +23,7 @@ import { Brakes } from '../supervision/brakes.js';
 import { HoldList } from '../supervision/holds.js';
 import { Policy } from '../supervision/policy.js';
 import { QueueAdmission } from '../supervision/admission.js';
-import { AgentSession } from '../tools/agentSession.js';
+import { AgentSession } from '../session/agentSession.js';
 import { ToolRunner } from '../tools/toolRunner.js';
 import { createMcpServer } from './mcpSession.js';
 import { ACTIVATE_TOOL, toolList } from './toolList.js';

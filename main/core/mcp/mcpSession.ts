@@ -5,7 +5,7 @@ import { ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelco
 import { z } from 'zod';
 import { MAX_TOOL_NAME, errorInfo } from '../../../protocol/index.js';
 import { phase, profileTool } from '../runtime/callProfile.js';
-import { agentName, type AgentSession } from '../tools/agentSession.js';
+import { agentName, type AgentSession } from '../session/agentSession.js';
 import type { ToolResult, ToolRunner } from '../tools/toolRunner.js';
 import { renderError } from '../tools/render.js';
 import { ACTIVATE_TOOL } from './toolList.js';

@@ -3,7 +3,7 @@
 // Every tool stays callable by name; one of an inactive tier answers how to activate it.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import { ActivateArgs, TIERS, invalidArgument, type ActivateAnswer, type ErrorInfo, type Tier } from '../../../protocol/index.js';
-import type { AgentSession } from '../tools/agentSession.js';
+import type { AgentSession } from '../session/agentSession.js';
 import { ACTIVATE_TOOL, activateTool, connectionToolList, screenToolList, questionHandoffToolList, toolList } from './toolList.js';
 
 /**

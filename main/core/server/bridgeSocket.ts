@@ -4,7 +4,7 @@ import { Transform } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
-import { AgentSession, agentName } from '../tools/agentSession.js';
+import { AgentSession, agentName } from '../session/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { PROFILING, profileFinisher, profiled } from '../runtime/callProfile.js';
 import { peerCredentials, type PeerCredentials } from '../native/peerCredentials.js';

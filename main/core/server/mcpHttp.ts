@@ -4,7 +4,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorInfo } from '../../../protocol/index.js';
 import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
-import { AgentSession } from '../tools/agentSession.js';
+import { AgentSession } from '../session/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { profileFinisher, profiled } from '../runtime/callProfile.js';
 import { CALL_DEPARTED } from '../tools/supervisedFlow.js';

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { OverseerError } from '../../../protocol/index.js';
 import { ownerOf, qualify, qualifyAnswer, unqualifyParams } from '../connections/qualifiedIds.js';
 import { checkBindings } from '../tools/bindingCheck.js';
-import { AgentSession } from '../tools/agentSession.js';
+import { AgentSession } from './agentSession.js';
 import { ConnectionBindings, type BoundKind } from './connectionBindings.js';
 
 function errorOf(f: () => void): { code: string; data: unknown } | undefined {

@@ -25,7 +25,7 @@ import type { HoldList } from '../supervision/holds.js';
 import type { Policy } from '../supervision/policy.js';
 import type { HelperRouter } from '../connections/manager.js';
 import { queueCard } from './personQueue.js';
-import type { ActFlow, AgentSession } from './agentSession.js';
+import type { ActFlow, AgentSession } from '../session/agentSession.js';
 
 /** What a supervised action needs from the supervisor. */
 export interface ActDeps {

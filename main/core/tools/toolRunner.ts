@@ -16,7 +16,7 @@ import {
 import { phase } from '../runtime/callProfile.js';
 import type { Journal } from '../journal/index.js';
 import type { ActDeps, Progress } from './actTool.js';
-import type { AgentSession } from './agentSession.js';
+import type { AgentSession } from '../session/agentSession.js';
 import type { ReadDeps } from './readTools.js';
 import { renderError } from './render.js';
 import { HandoffGate } from '../supervision/handoff.js';
