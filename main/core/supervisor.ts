@@ -30,13 +30,13 @@ import { Brakes } from './supervision/brakes.js';
 import { HandoffGate } from './supervision/handoff.js';
 import { HoldList } from './supervision/holds.js';
 import { Policy } from './supervision/policy.js';
-import { supervisorUiHandlers } from './supervisorUi.js';
+import { supervisorUiHandlers } from './ui/supervisorUi.js';
 import { type AgentSession } from './session/agentSession.js';
 import type { PersonState } from './tools/questionsHandoffs.js';
 import { ToolRunner } from './tools/toolRunner.js';
-import { TreeFollower } from './treeFollower.js';
-import { UiHub } from './uiHub.js';
-import { receiptForUi } from './uiFrames.js';
+import { TreeFollower } from './ui/treeFollower.js';
+import { UiHub } from './ui/uiHub.js';
+import { receiptForUi } from './ui/uiFrames.js';
 
 /** Version reported to agents and the UI. */
 export const OVERSEER_VERSION = '0.1.0';

@@ -3,10 +3,10 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { WebSocket } from 'ws';
-import type { UiFrame, UiSnapshot } from '../../protocol/index.js';
-import { uiSocket } from './server/uiSocket.js';
-import type { UiAuth } from './server/uiAuth.js';
-import type { Supervisor } from './supervisor.js';
+import type { UiFrame, UiSnapshot } from '../../../protocol/index.js';
+import { uiSocket } from '../server/uiSocket.js';
+import type { UiAuth } from '../server/uiAuth.js';
+import type { Supervisor } from '../supervisor.js';
 import { UiHub, type UiClient, type UiHandlers } from './uiHub.js';
 
 /** A hub whose snapshot answers only when the test says so (or fails). */

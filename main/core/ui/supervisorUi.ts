@@ -12,11 +12,11 @@ import {
   type PendingApproval,
   type PolicyRule,
   type QuestionApproval,
-} from '../../protocol/index.js';
-import type { AllowScope } from './supervision/approvals.js';
-import type { AllowRequest } from './supervision/policy.js';
-import { coveredCards, whyNotCovered } from './supervision/ruleCoverage.js';
-import type { Supervisor } from './supervisor.js';
+} from '../../../protocol/index.js';
+import type { AllowScope } from '../supervision/approvals.js';
+import type { AllowRequest } from '../supervision/policy.js';
+import { coveredCards, whyNotCovered } from '../supervision/ruleCoverage.js';
+import type { Supervisor } from '../supervisor.js';
 import type { UiHandlers } from './uiHub.js';
 
 /** The Screen view's picture: the agents' default screenshot size, as JPEG (it is sent to the UI on every refresh). */
