@@ -22,7 +22,7 @@ import { ConnectionRegistry } from './connections/registry.js';
 import { Journal } from './journal/index.js';
 import { AgentRegistry, type AgentConnection } from './session/agentRegistry.js';
 import { ReceiptPictures } from './session/receiptPictures.js';
-import { SettingsStore } from './settingsStore.js';
+import { SettingsStore } from './settings/settingsStore.js';
 import { QueueAdmission } from './supervision/admission.js';
 import { ByteBudget } from './server/byteBudget.js';
 import { ApprovalQueue } from './supervision/approvals.js';
