@@ -37,9 +37,9 @@ import { ToolRunner } from './tools/toolRunner.js';
 import { TreeFollower } from './ui/treeFollower.js';
 import { UiHub } from './ui/uiHub.js';
 import { receiptForUi } from './ui/uiFrames.js';
+import { OVERSEER_VERSION } from './runtime/version.js';
+import type { ServerHost } from './server/sessionHost.js';
 
-/** Version reported to agents and the UI. */
-export const OVERSEER_VERSION = '0.1.0';
 /** A person used a shown UI this recently: computer_ctrl tells agents a person is watching. */
 export const WATCHING_MS = 120_000;
 /** Longest the emergency stop waits for answers in flight to be journaled and written before it drops connections. */
@@ -69,7 +69,7 @@ export interface SupervisorOptions {
  * approvals, holds and brakes, the journal, the tree a person sees, and the UI channel.
  * Transports (HTTP, socket, IPC) plug into it.
  */
-export class Supervisor {
+export class Supervisor implements ServerHost {
   readonly clock: Clock;
   /** Holds back the person's decisions while an agent's input lands where windows have no known places. */
   readonly landing: LandingGuard;
