@@ -37,6 +37,7 @@ import { ToolRunner } from './tools/toolRunner.js';
 import { TreeFollower } from './ui/treeFollower.js';
 import { UiHub } from './ui/uiHub.js';
 import { receiptForUi } from './ui/uiFrames.js';
+import type { UiHost } from './ui/uiHost.js';
 import { OVERSEER_VERSION } from './runtime/version.js';
 import type { ServerHost } from './server/sessionHost.js';
 
@@ -69,7 +70,7 @@ export interface SupervisorOptions {
  * approvals, holds and brakes, the journal, the tree a person sees, and the UI channel.
  * Transports (HTTP, socket, IPC) plug into it.
  */
-export class Supervisor implements ServerHost {
+export class Supervisor implements ServerHost, UiHost {
   readonly clock: Clock;
   /** Holds back the person's decisions while an agent's input lands where windows have no known places. */
   readonly landing: LandingGuard;
