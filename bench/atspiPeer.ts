@@ -3,7 +3,7 @@
 
 import { spawn } from 'node:child_process';
 import path from 'node:path';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import type { AppSpec } from './readApps.js';
 
 const PYTHON = '/usr/bin/python3';

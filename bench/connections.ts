@@ -29,7 +29,7 @@ import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { makeTarget } from '../main/core/connections/makeTarget.js';
 import { CONNECTIONS_FILE } from '../main/core/connections/registry.js';
 import { sshTarget } from '../main/core/connections/sshTarget.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import { startHttpServer } from '../main/core/server/httpServer.js';
 import { Supervisor } from '../main/core/supervisor.js';
 import { startOsworldServer } from '../main/testing/osworldServer.js';

@@ -9,7 +9,7 @@ import { execFile } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { promisify } from 'node:util';
-import { spawnHelper, type HelperProcess } from '../main/core/helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../main/core/helperLink/helperProcess.js';
 import { HELPER_METHODS, type Element, type HelperResult, type ReadProfile } from '../protocol/index.js';
 
 const run = promisify(execFile);

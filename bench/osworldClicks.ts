@@ -18,7 +18,7 @@ import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { OsworldHttp } from '../helper/osworld/osworldHttp.js';
 import { openOsworldScreenBackend } from '../helper/screen/osworld/osworldScreen.js';
 import { openX11Backend } from '../helper/screen/x11/x11Backend.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import { startOsworldServer } from '../main/testing/osworldServer.js';
 import { CanvasLog, leftClickAt, outLogs } from './canvasEvents.js';
 

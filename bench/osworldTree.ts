@@ -13,8 +13,8 @@ import { readFileSync } from 'node:fs';
 import { mkdir, writeFile } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { spawnHelper } from '../main/core/helperProcess.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { spawnHelper } from '../main/core/helperLink/helperProcess.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 
 const CELLS = Number(process.env['CELLS'] ?? 60_000);
 const IDLE_MS = Number(process.env['IDLE_MS'] ?? 5000);

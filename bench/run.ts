@@ -34,7 +34,7 @@ import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startPrivateDesktop, type LaunchedApp, type PrivateDesktop } from '../desktop/privateDesktop.js';
 import { startWindowManager } from '../desktop/windowManager.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import type { WindowInfo } from '../protocol/index.js';
 import { PEER_REPEAT_LARGE, PEER_REPEAT_SMALL, measurePeer, type PeerFields } from './atspiPeer.js';
 import {

@@ -27,7 +27,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../desktop/privateDesk
 import { downscale } from '../helper/screen/image/downscale.js';
 import { encodeFittedPng, encodePng } from '../helper/screen/image/png.js';
 import { openX11Backend, type X11ScreenBackend } from '../helper/screen/x11/x11Backend.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import { busyDesktop } from './busyDesktop.js';
 import { CanvasLog, outLogs } from './canvasEvents.js';
 import { measureClicks, type ClickFigures } from './screenClicks.js';

@@ -1,15 +1,15 @@
 // The screen bench's token part: what a screenshot of a real window costs an agent against what the
 // same window's window_read costs as the compact text it reads. The text comes the agent's way: the
-// helper over RPC (main/core/helperProcess.ts), the supervisor's read tool (readTools.windowRead,
+// helper over RPC (main/core/helperLink/helperProcess.ts), the supervisor's read tool (readTools.windowRead,
 // default settings) and its text renderer (render.ts renderWindowRead), as the MCP answer carries it.
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrivateDesktop } from '../desktop/privateDesktop.js';
 import { downscale } from '../helper/screen/image/downscale.js';
 import { encodePng } from '../helper/screen/image/png.js';
 import type { X11ScreenBackend } from '../helper/screen/x11/x11Backend.js';
-import { spawnHelper, type HelperProcess } from '../main/core/helperProcess.js';
-import { REPO_ROOT } from '../main/core/paths.js';
-import { AgentSession } from '../main/core/tools/agentSession.js';
+import { spawnHelper, type HelperProcess } from '../main/core/helperLink/helperProcess.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
+import { AgentSession } from '../main/core/session/agentSession.js';
 import { windowRead } from '../main/core/tools/readTools.js';
 import { renderWindowRead } from '../main/core/tools/render.js';
 import { DEFAULT_SETTINGS, type WindowInfo } from '../protocol/index.js';

@@ -7,7 +7,7 @@ import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPrivateDesktop } from '../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import { startHttpServer } from '../main/core/server/httpServer.js';
 import { Supervisor } from '../main/core/supervisor.js';
 import { httpClient, tool } from '../main/testing/serveHarness.js';

@@ -10,8 +10,8 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { sshTarget } from '../main/core/connections/sshTarget.js';
-import { spawnHelper, type HelperProcess } from '../main/core/helperProcess.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { spawnHelper, type HelperProcess } from '../main/core/helperLink/helperProcess.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import { startPrivateSshd } from '../main/testing/privateSshd.js';
 import { buildRemoteHelperForTest } from '../main/testing/remoteHelperBuild.js';
 

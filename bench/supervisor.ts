@@ -9,8 +9,8 @@ import { DEFAULT_SETTINGS, type HelperReadParams, type WindowReadAnswer, type Wi
 import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { spawnHelper } from '../main/core/helperProcess.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { spawnHelper } from '../main/core/helperLink/helperProcess.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import { FixtureDriver } from '../main/testing/fixtureDriver.js';
 import { activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../main/testing/serveHarness.js';
 

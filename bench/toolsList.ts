@@ -9,7 +9,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tier } from '../protocol/index.js';
 import { connectionToolList, screenToolList, toolList } from '../main/core/mcp/toolList.js';
 import { listedTools } from '../main/core/mcp/toolTiers.js';
-import { AgentSession } from '../main/core/tools/agentSession.js';
+import { AgentSession } from '../main/core/session/agentSession.js';
 
 /** The most the default tools/list may weigh, in bytes (docs/tools.md#progressive-tools). */
 const DEFAULT_BOUND = 20_000;

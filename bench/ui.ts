@@ -2,7 +2,7 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { launchBrowser, openUi, pageCookie } from '../e2e/ui/browser.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import type { PendingApproval } from '../protocol/index.js';
 import { UiClient, httpClient, removeDataDir, serve } from '../main/testing/serveHarness.js';
 

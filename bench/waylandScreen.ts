@@ -20,7 +20,7 @@ import { findCanvas } from '../helper/screen/contract/portalLane.js';
 import type { ScreenBackend } from '../helper/screen/screenBackend.js';
 import { openWaylandBackend } from '../helper/screen/wayland/waylandBackend.js';
 import { openX11Backend } from '../helper/screen/x11/x11Backend.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import { CanvasLog, leftClickAt, outLogs, type CanvasEvent } from './canvasEvents.js';
 
 const ROUNDS = 15;

@@ -4,7 +4,7 @@
 import { performance } from 'node:perf_hooks';
 import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import { prepareWine, wineUnavailable } from '../e2e/windows/lanes.js';
-import { spawnHelper } from '../main/core/helperProcess.js';
+import { spawnHelper } from '../main/core/helperLink/helperProcess.js';
 
 const BUTTONS = 400;
 const REPEATS = 20;

@@ -10,7 +10,7 @@ import { isAlive, listPids, readStat } from '../desktop/procs.js';
 import { packageSet } from '../desktop/systemPackages.js';
 
 import type { Rect } from '../protocol/index.js';
-import { REPO_ROOT } from './core/paths.js';
+import { REPO_ROOT } from './core/runtime/paths.js';
 import { httpClient, removeDataDir, serve, tool, toolJson } from './testing/serveHarness.js';
 
 /** Every package the demo desktop and the tests need: install-deps --test counts them. */

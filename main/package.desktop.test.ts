@@ -9,7 +9,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../desktop/privateDesktop.js';
-import { REPO_ROOT } from './core/paths.js';
+import { REPO_ROOT } from './core/runtime/paths.js';
 import { activateTiers, toolJson } from './testing/serveHarness.js';
 
 const run = promisify(execFile);

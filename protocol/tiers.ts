@@ -9,6 +9,9 @@ export const TIERS = ['accessibility', 'screen', 'connections'] as const;
 export const Tier = z.enum(TIERS);
 export type Tier = z.infer<typeof Tier>;
 
+/** The tool that adds tiers to what an agent lists: the MCP session's own (main/core/mcp/toolTiers.ts), not the runner's. */
+export const ACTIVATE_TOOL = 'computer_use_activate';
+
 /** computer_use_activate arguments. */
 export const ActivateArgs = z.strictObject({
   tiers: z
@@ -42,13 +45,9 @@ export type ActivateAnswer = z.infer<typeof ActivateAnswer>;
 
 /** The refusal of a tool whose tier this agent has not activated: it says exactly what to call. */
 export function inactiveTier(tool: string, tier: Tier): ErrorInfo {
-  return errorInfo(
-    'invalid_argument',
-    `${tool} is in the "${tier}" tier, which you have not activated: call computer_use_activate {"tiers": ["${tier}"]} first`,
-    {
-      reason: 'tier_inactive',
-      tier,
-      activate: { tool: 'computer_use_activate', arguments: { tiers: [tier] } },
-    },
-  );
+  return errorInfo('invalid_argument', `${tool} is in the "${tier}" tier, which you have not activated: call ${ACTIVATE_TOOL} {"tiers": ["${tier}"]} first`, {
+    reason: 'tier_inactive',
+    tier,
+    activate: { tool: ACTIVATE_TOOL, arguments: { tiers: [tier] } },
+  });
 }

@@ -5,6 +5,8 @@ import { isBuiltin } from 'node:module';
 import path from 'node:path';
 import { LAYERS } from './layers.mjs';
 
+export { LAYERS };
+
 const ROOT = path.resolve(path.dirname(new URL(import.meta.url).pathname), '..');
 const TEST_FILE = /\.test\.tsx?$/;
 
@@ -94,6 +96,45 @@ const rule = {
 
 /** The ESLint plugin that carries the rule. */
 export const layersPlugin = { rules: { layers: rule } };
+
+/**
+ * The allowlist as a graph among layers: from each layer, the other layers its `may` reaches (an
+ * entry that names a folder reaches every layer inside it, a test-only one only when named). Tests'
+ * `testsMay` is left out: nothing imports a test, so a test's imports close no loop.
+ */
+export function allowGraph() {
+  const graph = new Map();
+  for (const layer of LAYERS) {
+    const to = new Set();
+    for (const entry of layer.may) {
+      const named = layerOf(/\.[a-z]+$/.test(entry) ? entry : `${entry}/_`);
+      if (named !== undefined) to.add(named.folder);
+      for (const other of LAYERS) if (other.folder !== '.' && covers(entry, `${other.folder}/_`)) to.add(other.folder);
+    }
+    to.delete(layer.folder);
+    graph.set(layer.folder, [...to].sort());
+  }
+  return graph;
+}
+
+/** Every loop of layers that may import each other, as the path that closes it (`a → b → a`); none when the allowlist is a hierarchy. */
+export function layerCycles(graph = allowGraph()) {
+  const cycles = [];
+  const state = new Map(); // folder → 'open' while on the path, 'done' once every way out was followed
+  const path = [];
+  const visit = (folder) => {
+    state.set(folder, 'open');
+    path.push(folder);
+    for (const next of graph.get(folder) ?? []) {
+      if (state.get(next) === 'open') cycles.push([...path.slice(path.indexOf(next)), next].join(' → '));
+      else if (!state.has(next)) visit(next);
+    }
+    path.pop();
+    state.set(folder, 'done');
+  };
+  for (const folder of graph.keys()) if (!state.has(folder)) visit(folder);
+  return cycles;
+}
 
 /** The layer table as markdown, for docs/architecture.md (a test keeps the two equal). */
 export function layerTable() {

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe, it } from 'node:test';
-import { checkImport, layerOf, layerTable } from './layerRule.mjs';
+import { LAYERS, allowGraph, checkImport, layerCycles, layerOf, layerTable } from './layerRule.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 
@@ -23,7 +23,7 @@ describe('import layers', () => {
     const helperToMain = checkImport('helper/core/read.ts', '../../main/core/supervisor.js');
     assert.match(helperToMain ?? '', /helper\/core\/ may not import main\/core\/supervisor\.js.*over RPC/);
     const mainToHelper = checkImport('main/core/supervisor.ts', '../../helper/core/act.js');
-    assert.match(mainToHelper ?? '', /only over RPC, through its client main\/core\/helperProcess\.ts/);
+    assert.match(mainToHelper ?? '', /only over RPC, through its client main\/core\/helperLink\/helperProcess\.ts/);
     assert.match(checkImport('main/testing/fixtureDriver.ts', '../../helper/backends/atspi/dbus.js') ?? '', /helper\/backends\/atspi/);
     assert.match(checkImport('helper/backends/atspi/atspiBackend.ts', '../windows/uia/uiaBackend.js') ?? '', /knows no other backend/);
     assert.match(checkImport('protocol/tools.ts', '../main/core/paths.js') ?? '', /imports nothing of the project/);
@@ -57,6 +57,59 @@ describe('import layers', () => {
   it('refuses an import that leaves the repository, and a file in no layer', () => {
     assert.match(checkImport('main/core/supervisor.ts', '../../../shared/SPEC.md') ?? '', /leaves the repository/);
     assert.match(checkImport('elsewhere/x.ts', './y.js') ?? '', /is in no layer/);
+  });
+});
+
+/** The folders of the supervisor core, and what each may import among them. */
+const inCore = (folder: string): boolean => folder === 'main/core' || folder.startsWith('main/core/');
+
+/** Tracked TypeScript files of the repository, repository-relative. */
+function codeFiles(): string[] {
+  return execFileSync('git', ['ls-files', '-co', '--exclude-standard', '*.ts', '*.tsx'], { cwd: root, encoding: 'utf8' }).split('\n').filter(Boolean);
+}
+
+describe('the allowlist among folders', () => {
+  it('has no loop among the folders of main/core: its root composes them, and each imports only folders below it', () => {
+    const core = new Map([...allowGraph()].filter(([folder]) => inCore(folder)).map(([folder, to]) => [folder, to.filter(inCore)] as const));
+    assert.ok(core.size >= 12, `only ${core.size} folders of main/core have a row`);
+    assert.ok(core.get('main/core')?.includes('main/core/server'), 'the root may import every folder it composes');
+    assert.deepEqual(layerCycles(core), []);
+  });
+
+  it('names every loop of folders that list each other', () => {
+    const graph = new Map([
+      ['a', ['b']],
+      ['b', ['c']],
+      ['c', ['a']],
+      ['d', ['a']],
+    ]);
+    assert.deepEqual(layerCycles(graph), ['a → b → c → a']);
+    assert.deepEqual(
+      layerCycles(
+        new Map([
+          ['a', ['b']],
+          ['b', []],
+        ]),
+      ),
+      [],
+    );
+  });
+
+  it('lets each folder of main/core import no more of the core than its own files do', () => {
+    const used = new Map<string, Set<string>>();
+    for (const file of codeFiles().filter((f) => inCore(layerOf(f)?.folder ?? '') && !/\.test\.tsx?$/.test(f))) {
+      const from = layerOf(file)?.folder ?? '';
+      for (const m of readFileSync(join(root, file), 'utf8').matchAll(/(?:from|import)\s*\(?\s*'(\.[^']+)'/g)) {
+        const to = layerOf(join(dirname(file), m[1] ?? ''))?.folder;
+        if (to !== undefined && to !== from) used.set(from, (used.get(from) ?? new Set()).add(to));
+      }
+    }
+    const unused = LAYERS.filter((l) => inCore(l.folder) && l.folder !== 'main/core').flatMap((l) =>
+      l.may
+        .filter((entry) => inCore(entry) && entry !== l.folder && !used.get(l.folder)?.has(entry))
+        .map((entry) => `${l.folder} may import ${entry} but does not`),
+    );
+    assert.deepEqual(unused, []);
   });
 });
 

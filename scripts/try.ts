@@ -1,7 +1,7 @@
 // A first look without touching your own desktop: starts a private test desktop with the fixture
 // application, starts the helper, lists windows, reads the fixture, finds and invokes a button.
-import { spawnHelper } from '../main/core/helperProcess.js';
-import { REPO_ROOT } from '../main/core/paths.js';
+import { spawnHelper } from '../main/core/helperLink/helperProcess.js';
+import { REPO_ROOT } from '../main/core/runtime/paths.js';
 import { startPrivateDesktop } from '../desktop/privateDesktop.js';
 import type { Element } from '../protocol/index.js';
 

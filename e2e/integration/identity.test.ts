@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { HELPER_METHODS, rect, type ElementRef, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
 import { FakeBackend } from '../../helper/testing/fakeBackend.js';
 import { HelperService } from '../../helper/core/service.js';
-import type { HelperCaller } from '../../main/core/helperSupervisor.js';
-import { AgentSession } from '../../main/core/tools/agentSession.js';
+import type { HelperCaller } from '../../main/core/helperLink/helperSupervisor.js';
+import { AgentSession } from '../../main/core/session/agentSession.js';
 import { elementFind, windowRead } from '../../main/core/tools/readTools.js';
 
 const LONG = 'A group whose accessible name runs far past the read budget';

@@ -8,7 +8,7 @@ import type { AnyUiEvent } from '../../renderer/api/api.js';
 import { createAppStore } from '../../renderer/store/store.js';
 import { fakeHelperProcess } from '../../main/testing/fakeHelperProcess.js';
 import { Supervisor } from '../../main/core/supervisor.js';
-import type { UiClient } from '../../main/core/uiHub.js';
+import type { UiClient } from '../../main/core/ui/uiHub.js';
 
 const entry = (seq: number): ReceiptEntry => ({
   seq,

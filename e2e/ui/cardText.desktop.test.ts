@@ -6,7 +6,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { SCREENSHOTS } from './browser.js';
 import { armed, cardFor, settleQueue } from './queue.js';

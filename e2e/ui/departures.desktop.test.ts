@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { startDoomedAgent, type DoomedAgent } from '../../main/testing/doomedAgent.js';
 import { httpClient, removeDataDir, serve, toolJson, type Served } from '../../main/testing/serveHarness.js';
 import { launchBrowser, openUi, screenshot } from './browser.js';

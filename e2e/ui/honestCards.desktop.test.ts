@@ -10,7 +10,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Locator, Page } from 'playwright-core';
 import type { AskAnswer } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { audit, describeViolations } from './axe.js';
 import { screenshot } from './browser.js';

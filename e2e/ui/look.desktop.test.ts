@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Locator, Page } from 'playwright-core';
 import { physicalToImage, type Receipt, type ScreenshotAnswer } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { auditContrast, describeViolations } from './axe.js';
 import { screenshot } from './browser.js';

@@ -4,7 +4,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Page } from 'playwright-core';
 import type { AskAnswer, HandoffAnswer, Receipt } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
 import { approvalId, armed, cardFor, settleQueue } from './queue.js';

@@ -5,7 +5,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Browser, Page } from 'playwright-core';
 import type { PendingApproval, Receipt } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { warp } from '../../main/testing/pointer.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../../main/testing/serveHarness.js';
 import { launchBrowser, openUi, screenshot } from './browser.js';

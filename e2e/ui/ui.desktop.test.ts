@@ -9,7 +9,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { activateTiers, httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
 import { armed } from './queue.js';

@@ -2,7 +2,7 @@ import { mkdtemp, readFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { _electron, type Browser, type ElectronApplication, type Page } from 'playwright-core';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { removeDataDir, serve, type Served, type ServeOptions } from '../../main/testing/serveHarness.js';
 import { electronBinary } from '../../scripts/electronBinary.mjs';
 import { launchBrowser, openUi, pageCookie, screenshot } from './browser.js';

@@ -6,7 +6,7 @@ import type { Locator, Page } from 'playwright-core';
 import type { Receipt } from '../../protocol/index.js';
 import { answerRemoteDesktop, answerScreenshotQuestion } from '../../desktop/gnomeDialogs.js';
 import { startGnomeDesktop, type GnomeDesktop } from '../../desktop/gnomeDesktop.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { LANDING_GRACE_MS } from '../../main/core/supervision/landingGuard.js';
 import { canvasIn } from '../../main/testing/canvasPattern.js';
 import { decodePng } from '../../main/testing/pngDecode.js';

@@ -5,8 +5,8 @@
 import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import { SOURCE_HELPER, type HelperCommand } from '../../main/core/helperProcess.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { SOURCE_HELPER, type HelperCommand } from '../../main/core/helperLink/helperProcess.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 
 /** The Windows build of Node.js the helper runs in under Wine. */
 export const NODE_WIN_VERSION = '22.23.3';

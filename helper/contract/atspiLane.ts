@@ -1,6 +1,6 @@
 import { startPrivateDesktop } from '../../desktop/privateDesktop.js';
-import { spawnHelper } from '../../main/core/helperProcess.js';
-import { REPO_ROOT } from '../../main/core/paths.js';
+import { spawnHelper } from '../../main/core/helperLink/helperProcess.js';
+import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import type { ContractSetup } from './contractSetup.js';
 
 /** The GTK3 fixture application. */

@@ -1,5 +1,5 @@
 import type { ElementRef, HelperResult, Role, Selector } from '../../protocol/index.js';
-import type { HelperProcess } from '../../main/core/helperProcess.js';
+import type { HelperProcess } from '../../main/core/helperLink/helperProcess.js';
 
 /**
  * What a backend's test lane provides to the shared contract suite: a running helper on a desktop

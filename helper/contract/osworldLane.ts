@@ -5,7 +5,7 @@
 // ids, so the lane finds the contract's elements by role and name and says what it lacks.
 
 import { startPrivateDesktop } from '../../desktop/privateDesktop.js';
-import { spawnHelper } from '../../main/core/helperProcess.js';
+import { spawnHelper } from '../../main/core/helperLink/helperProcess.js';
 import { startOsworldServer, type OsworldServer } from '../../main/testing/osworldServer.js';
 import { FIXTURE } from './atspiLane.js';
 import type { ContractSetup } from './contractSetup.js';

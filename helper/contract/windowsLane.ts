@@ -2,7 +2,7 @@ import type { ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { prepareWindows, prepareWine, type WindowsLane } from '../../e2e/windows/lanes.js';
-import { spawnHelper } from '../../main/core/helperProcess.js';
+import { spawnHelper } from '../../main/core/helperLink/helperProcess.js';
 import type { ContractFeature, ContractSetup } from './contractSetup.js';
 
 const FREEZE_S = 6;

@@ -1,5 +1,5 @@
 import { missingPackages, missingPackagesHint } from '../../desktop/systemPackages.js';
-import { spawnHelper } from '../core/helperProcess.js';
+import { spawnHelper } from '../core/helperLink/helperProcess.js';
 import { OverseerError } from '../../protocol/index.js';
 
 /** One finding of the doctor; a note is worth knowing but is not a problem of this desktop. */

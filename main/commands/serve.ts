@@ -6,7 +6,7 @@ import { startHttpServer } from '../core/server/httpServer.js';
 import { staticFiles } from '../core/server/staticFiles.js';
 import { MIN_TOKEN_LENGTH, UI_SECRET_FILE, loadOrCreateSecret, newToken, writeTokenFile } from '../core/server/tokenFile.js';
 import { PAIR_LINK_TTL_MS, PAIR_PATH, UiAuth } from '../core/server/uiAuth.js';
-import { REPO_ROOT } from '../core/paths.js';
+import { REPO_ROOT } from '../core/runtime/paths.js';
 import type { TargetFactory } from '../core/connections/makeTarget.js';
 import { Supervisor } from '../core/supervisor.js';
 import { defaultDataDir, isLoopback, parseFlags, socketPath } from '../cliArgs.js';

@@ -7,7 +7,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateD
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from './runtime/paths.js';
 import { cardIs } from '../testing/cards.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;

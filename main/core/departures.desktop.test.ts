@@ -12,7 +12,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateD
 import { startDoomedAgent, type DoomedAgent } from '../testing/doomedAgent.js';
 import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from './runtime/paths.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 

@@ -6,7 +6,7 @@ import type WebSocket from 'ws';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { UI_COMMANDS, type PendingApproval, type Receipt, type UiSnapshot } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from './runtime/paths.js';
 import { socketPath } from '../cliArgs.js';
 import { BAD_UTF8, deepText, jsonValue, pick, prng, truncate } from '../testing/fuzzCases.js';
 import { rawHttp, rawMcpSession, rawSocket, rawWs } from '../testing/rawClients.js';

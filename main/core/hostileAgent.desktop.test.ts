@@ -20,7 +20,7 @@ import {
   type UiSnapshot,
 } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from './runtime/paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { mcpMessage, rawHttp, rawMcpSession, rawWs } from '../testing/rawClients.js';
 import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';

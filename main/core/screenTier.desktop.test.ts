@@ -13,7 +13,7 @@ import { imageToPhysical, uiTitle, type PendingApproval, type Receipt, type Scre
 import { decodePng, rgbAt } from '../testing/pngDecode.js';
 import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal } from './journal/index.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from './runtime/paths.js';
 import { warp } from '../testing/pointer.js';
 import { cardIs, type CardOf } from '../testing/cards.js';
 

@@ -21,7 +21,7 @@ import {
   type WindowReadAnswer,
 } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from './runtime/paths.js';
 import { FixtureDriver } from '../testing/fixtureDriver.js';
 import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../testing/serveHarness.js';
 import { exportJournal, verifyJournal } from './journal/index.js';

@@ -11,10 +11,10 @@ import {
   type UiSnapshot,
   type WindowInfo,
 } from '../../protocol/index.js';
-import type { HelperProcess } from './helperProcess.js';
-import { systemClock, type Clock } from './clock.js';
+import type { HelperProcess } from './helperLink/helperProcess.js';
+import { systemClock, type Clock } from './runtime/clock.js';
 import { LandingGuard } from './supervision/landingGuard.js';
-import { HelperSupervisor, type HelperCaller } from './helperSupervisor.js';
+import { HelperSupervisor, type HelperCaller } from './helperLink/helperSupervisor.js';
 import { localTarget } from './connections/localTarget.js';
 import { makeTarget, type TargetFactory } from './connections/makeTarget.js';
 import { ConnectionManager } from './connections/manager.js';
@@ -22,7 +22,7 @@ import { ConnectionRegistry } from './connections/registry.js';
 import { Journal } from './journal/index.js';
 import { AgentRegistry, type AgentConnection } from './session/agentRegistry.js';
 import { ReceiptPictures } from './session/receiptPictures.js';
-import { SettingsStore } from './settingsStore.js';
+import { SettingsStore } from './settings/settingsStore.js';
 import { QueueAdmission } from './supervision/admission.js';
 import { ByteBudget } from './server/byteBudget.js';
 import { ApprovalQueue } from './supervision/approvals.js';
@@ -30,16 +30,17 @@ import { Brakes } from './supervision/brakes.js';
 import { HandoffGate } from './supervision/handoff.js';
 import { HoldList } from './supervision/holds.js';
 import { Policy } from './supervision/policy.js';
-import { supervisorUiHandlers } from './supervisorUi.js';
-import { type AgentSession } from './tools/agentSession.js';
+import { supervisorUiHandlers } from './ui/supervisorUi.js';
+import { type AgentSession } from './session/agentSession.js';
 import type { PersonState } from './tools/questionsHandoffs.js';
 import { ToolRunner } from './tools/toolRunner.js';
-import { TreeFollower } from './treeFollower.js';
-import { UiHub } from './uiHub.js';
-import { receiptForUi } from './uiFrames.js';
+import { TreeFollower } from './ui/treeFollower.js';
+import { UiHub } from './ui/uiHub.js';
+import { receiptForUi } from './ui/uiFrames.js';
+import type { UiHost } from './ui/uiHost.js';
+import { OVERSEER_VERSION } from './runtime/version.js';
+import type { ServerHost } from './server/sessionHost.js';
 
-/** Version reported to agents and the UI. */
-export const OVERSEER_VERSION = '0.1.0';
 /** A person used a shown UI this recently: computer_ctrl tells agents a person is watching. */
 export const WATCHING_MS = 120_000;
 /** Longest the emergency stop waits for answers in flight to be journaled and written before it drops connections. */
@@ -69,7 +70,7 @@ export interface SupervisorOptions {
  * approvals, holds and brakes, the journal, the tree a person sees, and the UI channel.
  * Transports (HTTP, socket, IPC) plug into it.
  */
-export class Supervisor {
+export class Supervisor implements ServerHost, UiHost {
   readonly clock: Clock;
   /** Holds back the person's decisions while an agent's input lands where windows have no known places. */
   readonly landing: LandingGuard;

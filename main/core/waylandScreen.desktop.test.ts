@@ -15,7 +15,7 @@ import type { PendingApproval, Receipt, ScreenConsent, ScreenshotAnswer } from '
 import { canvasIn } from '../testing/canvasPattern.js';
 import { decodePng, rgbAt, type DecodedPng } from '../testing/pngDecode.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../testing/serveHarness.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from './runtime/paths.js';
 import { LANDING_GRACE_MS } from './supervision/landingGuard.js';
 import { cardIs, type CardOf } from '../testing/cards.js';
 

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { getConfig, validateConfiguration } from 'app-builder-lib/out/util/config/config.js';
 import { DebugLogger, log } from 'builder-util';
-import { REPO_ROOT } from '../core/paths.js';
+import { REPO_ROOT } from '../core/runtime/paths.js';
 import { desktopLayout } from './desktopLayout.js';
 
 const load = () => getConfig(REPO_ROOT, 'electron-builder.yml', null);

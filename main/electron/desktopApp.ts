@@ -17,7 +17,7 @@ import { startDesktopCore } from './desktopCore.js';
 import { desktopFlags, desktopLayout, type DesktopLayout } from './desktopLayout.js';
 import { APP_SCHEME, APP_URL, DESKTOP_CSP, isAllowedNavigation, permissionRequestHandler, webPreferences, windowOpenHandler, withCspMeta } from './security.js';
 import { EMERGENCY_SHORTCUT, approvalNotification, followEvent, trayView, type FollowedState, type TrayCommand, type TrayView } from './trayModel.js';
-import type { UiClient } from '../core/uiHub.js';
+import type { UiClient } from '../core/ui/uiHub.js';
 import { eventRelay, registerUiIpc } from './uiIpc.js';
 
 const log = (line: string): void => {

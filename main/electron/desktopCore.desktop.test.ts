@@ -8,7 +8,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { PendingApproval, Receipt, UiSnapshot, WindowListAnswer } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../core/paths.js';
+import { REPO_ROOT } from '../core/runtime/paths.js';
 import { activateTiers, httpClient, removeDataDir, tool, toolJson } from '../testing/serveHarness.js';
 import { startDesktopCore, type DesktopCore } from './desktopCore.js';
 import { desktopLayout } from './desktopLayout.js';

@@ -1,4 +1,4 @@
-import { spawnHelper } from '../core/helperProcess.js';
+import { spawnHelper } from '../core/helperLink/helperProcess.js';
 import { socketPath } from '../cliArgs.js';
 import { startBridgeSocket } from '../core/server/bridgeSocket.js';
 import { startHttpServer, type HttpHandle } from '../core/server/httpServer.js';

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { HelperCommand } from '../core/helperProcess.js';
+import type { HelperCommand } from '../core/helperLink/helperProcess.js';
 import type { UiSnapshot } from '../../protocol/index.js';
 
 /** Where the desktop app finds what it runs, from Electron's app path. */

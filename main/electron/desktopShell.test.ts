@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { UI_COMMANDS, UI_EVENT_CHANNEL, type ElementApproval, type IpcAnswer, type UiFrame } from '../../protocol/index.js';
 import { loadOrCreateToken } from '../core/server/tokenFile.js';
-import { UiHub, type UiHandlers } from '../core/uiHub.js';
+import { UiHub, type UiHandlers } from '../core/ui/uiHub.js';
 import { desktopFlags, desktopLayout, desktopStdioConnection } from './desktopLayout.js';
 import { APP_URL } from './security.js';
 import { EMERGENCY_SHORTCUT, approvalNotification, followEvent, trayView, type TrayItem } from './trayModel.js';

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { startPrivateDesktop } from '../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../core/paths.js';
+import { REPO_ROOT } from '../core/runtime/paths.js';
 
 describe('npm start', () => {
   it('without the Electron binary says so in one line and serves the UI in browser mode', async () => {

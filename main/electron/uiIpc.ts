@@ -1,5 +1,5 @@
 import { UI_EVENT_CHANNEL, errorInfo, type IpcAnswer, type UiCommand, type UiFrame } from '../../protocol/index.js';
-import type { UiHub } from '../core/uiHub.js';
+import type { UiHub } from '../core/ui/uiHub.js';
 import { IPC_CHANNELS, isTrustedSender } from './security.js';
 
 /** The part of an IPC event the sender check reads (Electron's IpcMainInvokeEvent has it). */

@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../core/paths.js';
+import { REPO_ROOT } from '../core/runtime/paths.js';
 
 /** A real MCP SDK client in its own process: it connects, activates the accessibility tier, lists tools, then sets the fixture's Name field and waits for the person. */
 const SCRIPT = `

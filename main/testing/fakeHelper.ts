@@ -10,7 +10,7 @@ import {
   type HelperResult,
   type WindowInfo,
 } from '../../protocol/index.js';
-import type { HelperCaller } from '../core/helperSupervisor.js';
+import type { HelperCaller } from '../core/helperLink/helperSupervisor.js';
 
 /** The window every fake element lives in. */
 export const FAKE_WINDOW: WindowInfo = { window: 'w1', title: 'Fixture', app: 'fixture', pid: 4242, process_start: '99', foreground: true };
@@ -47,7 +47,7 @@ export class FakeHelper implements HelperCaller {
   readonly elements = new Map<string, FakeElement>();
   /** Every element_act that was not check_only: what was really dispatched. */
   readonly dispatched: HelperActParams[] = [];
-  /** Every call, in order, with the lane it was made in (fair lanes, main/core/fairLanes.ts). */
+  /** Every call, in order, with the lane it was made in (fair lanes, main/core/helperLink/fairLanes.ts). */
   readonly calls: { method: HelperMethod; params: unknown; lane?: string }[] = [];
   /** When set, a dispatch waits for this promise (a slow or hung application). */
   hold: Promise<void> | undefined;

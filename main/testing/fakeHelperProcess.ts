@@ -1,7 +1,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { EventEmitter } from 'node:events';
 import { HELPER_METHODS, HELPER_PROTOCOL_VERSION, ACTIONS, fail, type HelloResult } from '../../protocol/index.js';
-import type { HelperProcess } from '../core/helperProcess.js';
+import type { HelperProcess } from '../core/helperLink/helperProcess.js';
 import { RpcPeer } from '../../rpc/rpcPeer.js';
 import { createLinkedPair } from '../../rpc/transport.js';
 

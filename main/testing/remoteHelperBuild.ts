@@ -4,7 +4,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { REPO_ROOT } from '../core/paths.js';
+import { REPO_ROOT } from '../core/runtime/paths.js';
 
 /** Builds the remote helper into a temporary folder and returns the file. */
 export function buildRemoteHelperForTest(): string {

@@ -4,7 +4,7 @@
 // factory to `overseer serve` (its `stand-in` targets).
 import { spawn } from 'node:child_process';
 import { fail, type ConnectionConfig, type ConnectionTest } from '../../protocol/index.js';
-import { spawnHelper } from '../core/helperProcess.js';
+import { spawnHelper } from '../core/helperLink/helperProcess.js';
 import type { TargetFactory } from '../core/connections/makeTarget.js';
 import type { ConnectionTarget, ExecOptions, ExecOutcome } from '../core/connections/target.js';
 

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DEFAULT_SETTINGS, type IpcAnswer, type UiSnapshot } from '../../protocol/index.js';
-import { UiHub, type UiHandlers } from '../../main/core/uiHub.js';
+import { UiHub, type UiHandlers } from '../../main/core/ui/uiHub.js';
 import { APP_URL } from '../../main/electron/security.js';
 import { registerUiIpc, type IpcInvokeEventLike } from '../../main/electron/uiIpc.js';
 import { buildBridge } from '../../preload/bridge.js';

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Selector } from '../../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../../../main/core/helperLink/helperProcess.js';
 
 /** The AT-SPI backend against real Debian applications: GTK3 (widget factory, mousepad) and GTK4 (calculator). */
 describe('atspi backend on real applications', () => {

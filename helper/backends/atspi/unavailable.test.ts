@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { OverseerError } from '../../../protocol/index.js';
-import { spawnHelper } from '../../../main/core/helperProcess.js';
+import { spawnHelper } from '../../../main/core/helperLink/helperProcess.js';
 
 const without = (...names: string[]): Record<string, string | undefined> => {
   const env: Record<string, string | undefined> = { ...process.env };

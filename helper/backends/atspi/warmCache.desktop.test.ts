@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Element } from '../../../protocol/index.js';
 import { FIXTURE } from '../../contract/atspiLane.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../../../main/core/helperLink/helperProcess.js';
 
 const run = promisify(execFile);
 

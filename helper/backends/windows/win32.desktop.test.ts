@@ -5,7 +5,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Element, Selector } from '../../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { prepareWindows, prepareWine, wineUnavailable, type WindowsLane } from '../../../e2e/windows/lanes.js';
-import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../../../main/core/helperLink/helperProcess.js';
 
 const native = process.platform === 'win32';
 const why = native ? undefined : wineUnavailable();

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { startPrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { prepareWine, wineUnavailable } from '../../../e2e/windows/lanes.js';
-import { spawnHelper } from '../../../main/core/helperProcess.js';
+import { spawnHelper } from '../../../main/core/helperLink/helperProcess.js';
 import type { HelperParams } from '../../../protocol/index.js';
 
 const why = process.platform === 'win32' ? 'runs the Windows build of Node under Wine, on Linux' : wineUnavailable();

@@ -6,7 +6,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../../../main/core/paths.js';
+import { REPO_ROOT } from '../../../main/core/runtime/paths.js';
 import { startOsworldServer, type OsworldServer } from '../../../main/testing/osworldServer.js';
 import { OsworldHttp } from '../../osworld/osworldHttp.js';
 import { openOsworldScreenBackend } from '../osworld/osworldScreen.js';

@@ -8,7 +8,7 @@ import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import type { PrivateDesktop } from '../../../desktop/runningDesktop.js';
-import { REPO_ROOT } from '../../../main/core/paths.js';
+import { REPO_ROOT } from '../../../main/core/runtime/paths.js';
 import type { CapturedImage, ScreenRect } from '../screenBackend.js';
 import { openWaylandBackend, type WaylandScreenBackend } from '../wayland/waylandBackend.js';
 import { EventLog, pixel, type CanvasEvent, type ScreenLane, type ScreenLacks, type ScreenQuirks } from './screenLane.js';

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { prepareWindows, prepareWine, type WindowsLane } from '../../../e2e/windows/lanes.js';
-import { spawnHelper, type HelperProcess } from '../../../main/core/helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../../../main/core/helperLink/helperProcess.js';
 import type { CapturedImage, ScreenBackend } from '../screenBackend.js';
 import { EventLog, type CanvasEvent, type ScreenLane } from './screenLane.js';
 

@@ -5,7 +5,7 @@
 import { readdirSync } from 'node:fs';
 import path from 'node:path';
 import { startPrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../../../main/core/paths.js';
+import { REPO_ROOT } from '../../../main/core/runtime/paths.js';
 import { openX11Backend } from '../x11/x11Backend.js';
 import { EventLog, type CanvasEvent, type ScreenLane } from './screenLane.js';
 

@@ -2,7 +2,7 @@
 // the desktop it runs on. remote_exec is never run here: an agent that wants a local shell is asking
 // for something Overseer does not supervise.
 import { LOCAL_CONNECTION_NAME, fail, type ConnectionTest } from '../../../protocol/index.js';
-import { spawnHelper, type HelperProcess } from '../helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../helperLink/helperProcess.js';
 import type { ConnectionTarget, ExecOutcome } from './target.js';
 
 /** What "local" is shown as. */

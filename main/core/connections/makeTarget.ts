@@ -1,7 +1,7 @@
 // From a registry entry to its transport (docs/connections.md): ssh runs the helper on the remote
 // over the system's OpenSSH; osworld_http runs a local helper whose backends talk HTTP to the VM.
 import type { ConnectionConfig } from '../../../protocol/index.js';
-import type { HelperProcess } from '../helperProcess.js';
+import type { HelperProcess } from '../helperLink/helperProcess.js';
 import { osworldTarget } from './osworldTarget.js';
 import { sshTarget } from './sshTarget.js';
 import type { ConnectionTarget } from './target.js';

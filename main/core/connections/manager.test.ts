@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import { OverseerError, type ConnectionConfig } from '../../../protocol/index.js';
 import { FakeClock, flush } from '../../testing/fakeClock.js';
 import { fakeHelperProcess, type FakeHelperProcess } from '../../testing/fakeHelperProcess.js';
-import { HelperSupervisor } from '../helperSupervisor.js';
+import { HelperSupervisor } from '../helperLink/helperSupervisor.js';
 import { localTarget } from './localTarget.js';
 import { ConnectionManager } from './manager.js';
 import { ConnectionRegistry } from './registry.js';

@@ -22,8 +22,8 @@ import {
   type HelperResult,
   type CallScope,
 } from '../../../protocol/index.js';
-import { systemClock, type Clock, type TimerHandle } from '../clock.js';
-import { HelperSupervisor } from '../helperSupervisor.js';
+import { systemClock, type Clock, type TimerHandle } from '../runtime/clock.js';
+import { HelperSupervisor } from '../helperLink/helperSupervisor.js';
 import { LOCAL_WHERE } from './localTarget.js';
 import { qualifyAnswer, unqualifyParams } from './qualifiedIds.js';
 import type { TargetContext, TargetFactory } from './makeTarget.js';

@@ -12,7 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import type { Element } from '../../../protocol/index.js';
 import { startOsworldServer, type OsworldServer } from '../../testing/osworldServer.js';
-import { spawnHelper, type HelperProcess } from '../helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../helperLink/helperProcess.js';
 import { osworldTarget } from './osworldTarget.js';
 
 const flatten = (els: Element[]): Element[] => els.flatMap((e) => [e, ...flatten(e.children ?? [])]);

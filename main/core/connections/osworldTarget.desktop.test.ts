@@ -15,8 +15,8 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/priva
 import { OverseerError, type OsworldConnectionConfig } from '../../../protocol/index.js';
 import { startOsworldServer, type OsworldServer } from '../../testing/osworldServer.js';
 import { decodePng, rgbAt } from '../../testing/pngDecode.js';
-import type { HelperProcess } from '../helperProcess.js';
-import { REPO_ROOT } from '../paths.js';
+import type { HelperProcess } from '../helperLink/helperProcess.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { osworldTarget } from './osworldTarget.js';
 import type { ConnectionTarget } from './target.js';
 

@@ -6,7 +6,7 @@
 
 import { boundedRequest, HttpFailure, type HttpAnswer } from '../../../base/boundedHttp.js';
 import { connectionWhere, fail, type ConnectionTest, type OsworldConnectionConfig, type OverseerError } from '../../../protocol/index.js';
-import { spawnHelper, type HelperProcess } from '../helperProcess.js';
+import { spawnHelper, type HelperProcess } from '../helperLink/helperProcess.js';
 import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
 
 /** Budget of one test call, and of every helper call when the connection names none. */

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { fail } from '../../../protocol/index.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 
 /** Where `npm run build` writes the remote helper. */
 export const DEFAULT_REMOTE_HELPER = `${REPO_ROOT}dist/helper/remote.mjs`;

@@ -11,8 +11,8 @@ import { MAX_REMOTE_OUTPUT, OverseerError, type SshConnectionConfig } from '../.
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { SSHD_FORCED_OUTPUT, startPrivateSshd, type PrivateSshd } from '../../testing/privateSshd.js';
 import { buildRemoteHelperForTest } from '../../testing/remoteHelperBuild.js';
-import { spawnHelper, type HelperProcess } from '../helperProcess.js';
-import { REPO_ROOT } from '../paths.js';
+import { spawnHelper, type HelperProcess } from '../helperLink/helperProcess.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { sshTarget } from './sshTarget.js';
 import type { ConnectionTarget } from './target.js';
 

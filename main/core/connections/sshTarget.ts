@@ -6,7 +6,7 @@ import { chmodSync, lstatSync, mkdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { OverseerError, connectionWhere, fail, logSafe, type ConnectionTest, type SshConnectionConfig } from '../../../protocol/index.js';
-import { spawnHelper as spawnProcess, type HelperProcess } from '../helperProcess.js';
+import { spawnHelper as spawnProcess, type HelperProcess } from '../helperLink/helperProcess.js';
 import { CHECK_SCRIPT, DEFAULT_REMOTE_HELPER, INSTALL_SCRIPT, MIN_REMOTE_NODE, RUN_SCRIPT, loadRemoteHelper, type RemoteHelper } from './remoteHelper.js';
 import { SSH, controlArgs, remoteScript, shQuote, sshArgs } from './sshArgs.js';
 import { hostKeyFactsFrom, lastLine, sshFailure, sshFailureReason } from './sshFailure.js';

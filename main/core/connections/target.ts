@@ -3,7 +3,7 @@
 // HelperSupervisor per connection, started through `spawnHelper`; nothing here ever falls back to
 // another connection.
 import type { ConnectionKind, ConnectionTest } from '../../../protocol/index.js';
-import type { HelperProcess } from '../helperProcess.js';
+import type { HelperProcess } from '../helperLink/helperProcess.js';
 
 /** How a remote_exec ended. `exit_code` is null when it was ended by its timeout or a signal. */
 export interface ExecOutcome {

@@ -10,7 +10,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/priva
 import { FixtureDriver } from '../../testing/fixtureDriver.js';
 import { startPrivateSshd, type PrivateSshd } from '../../testing/privateSshd.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../../testing/serveHarness.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 type Answer<T> = T & { error?: { code: string; detail: string; data?: Record<string, unknown> } };

@@ -11,9 +11,9 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import type { HelperHealth, HelperParams, PendingApproval, Receipt, ScreenshotAnswer, UiSnapshot } from '../../../protocol/index.js';
-import { spawnHelper } from '../helperProcess.js';
+import { spawnHelper } from '../helperLink/helperProcess.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../../testing/serveHarness.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { cardIs, type CardOf } from '../../testing/cards.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;

@@ -6,7 +6,7 @@ import WebSocket from 'ws';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { PendingApproval, Receipt } from '../../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } from '../../testing/serveHarness.js';
 import { exportJournal } from '../journal/index.js';
 

@@ -6,7 +6,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { RULE_SCOPE_HINT, SELECTION_HINT, type PendingApproval, type Receipt, type ScreenView } from '../../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { FixtureDriver } from '../../testing/fixtureDriver.js';
 import { warp } from '../../testing/pointer.js';
 import { UiClient, activateTiers, httpClient, removeDataDir, serve, toolJson, type Served } from '../../testing/serveHarness.js';

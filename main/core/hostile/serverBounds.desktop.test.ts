@@ -14,7 +14,7 @@ import { rawHttp, type HttpAnswer } from '../../testing/rawClients.js';
 import { UiClient, activateTiers, httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../../testing/serveHarness.js';
 import { MAX_RECORD_BYTES } from '../journal/recordBound.js';
 import { exportJournal } from '../journal/index.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { MAX_PENDING_HELLOS } from '../server/bridgeSocket.js';
 import { HEADERS_TIMEOUT_MS, MAX_CONNECTIONS } from '../server/httpServer.js';
 

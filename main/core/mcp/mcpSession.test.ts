@@ -8,6 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import {
+  ACTIVATE_TOOL,
   CONNECTION_TOOL_NAMES,
   DEFAULT_SETTINGS,
   QUESTION_HANDOFF_TOOL_NAMES,
@@ -23,10 +24,10 @@ import { Brakes } from '../supervision/brakes.js';
 import { HoldList } from '../supervision/holds.js';
 import { Policy } from '../supervision/policy.js';
 import { QueueAdmission } from '../supervision/admission.js';
-import { AgentSession } from '../tools/agentSession.js';
+import { AgentSession } from '../session/agentSession.js';
 import { ToolRunner } from '../tools/toolRunner.js';
 import { createMcpServer } from './mcpSession.js';
-import { ACTIVATE_TOOL, toolList } from './toolList.js';
+import { toolList } from './toolList.js';
 
 /** One real turn of the event loop (file writes of the journal complete in real time). */
 const turn = (): Promise<void> => new Promise((resolve) => setTimeout(resolve, 5));

@@ -4,12 +4,10 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { MAX_TOOL_NAME, errorInfo } from '../../../protocol/index.js';
-import { phase, profileTool } from '../callProfile.js';
-import { agentName, type AgentSession } from '../tools/agentSession.js';
+import { phase, profileTool } from '../runtime/callProfile.js';
+import { agentName, type AgentSession } from '../session/agentSession.js';
 import type { ToolResult, ToolRunner } from '../tools/toolRunner.js';
-import { renderError } from '../tools/render.js';
-import { ACTIVATE_TOOL } from './toolList.js';
-import { activate, listedTools, renderActivation } from './toolTiers.js';
+import { answerInSession, listedTools } from './toolTiers.js';
 
 /**
  * tools/call as it arrives, before we judge it: the SDK's own schema would answer a wrong-typed
@@ -104,16 +102,12 @@ export function createMcpServer(options: McpSessionOptions): Server {
       throw rpcError(ErrorCode.InvalidParams, `invalid_argument: ${detail}`, { code: info.code, issues });
     }
     const { name, arguments: args } = parsed.data;
-    if (name === ACTIVATE_TOOL) {
-      // Not journaled: it changes only what this agent lists (docs/supervision.md#receipts-journal).
-      const done = activate(session, args, runner.screenTools);
-      if (!done.ok) {
-        const json = (args as { output?: unknown } | undefined)?.output === 'json';
-        return { isError: true, content: [{ type: 'text', text: json ? JSON.stringify({ error: done.error }) : renderError(done.error) }] };
-      }
-      options.onChange();
-      if (done.changed) void server.sendToolListChanged().catch(() => {});
-      return { content: [{ type: 'text', text: renderActivation(done.answer) }], structuredContent: done.answer };
+    // A call that changes only what this session lists is answered here, never by the runner (toolTiers.ts says why).
+    const own = answerInSession(session, name, args, runner.screenTools);
+    if (own !== undefined) {
+      if (own.ok) options.onChange();
+      if (own.listChanged) void server.sendToolListChanged().catch(() => {});
+      return own.result;
     }
     const token = parsed.data._meta?.progressToken;
     const progress =

@@ -1,18 +1,15 @@
 // The tools as MCP lists them: names, descriptions the model reads, annotations, and the JSON
 // Schemas generated from protocol/ (docs/tools.md#overview), all read from the tools' specs
-// (main/core/tools/specs/). Which of them an agent sees is toolTiers.ts's business.
+// (main/core/tools/specs/). Which of them an agent sees is toolTiers.ts's business, and so is
+// computer_use_activate, which the session answers itself.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { Tier } from '../../../protocol/index.js';
-import { ACTIVATE_SPEC } from '../tools/specs/activate.js';
 import { specsOf } from '../tools/specs/registry.js';
 import type { ToolSpec } from '../tools/specs/toolSpec.js';
 import { toolJsonSchema } from './jsonSchema.js';
 
-/** The activation tool of progressive exposure (docs/tools.md#progressive-tools). */
-export { ACTIVATE_TOOL } from '../tools/specs/activate.js';
-
 /** One tool as tools/list shows it: arguments (inputSchema) and answers (outputSchema, the shape of every successful answer's structuredContent). */
-function listed(spec: Pick<ToolSpec, 'args' | 'answer' | 'description' | 'annotations' | 'listedInput'> & { name: string }): Tool {
+export function listed(spec: Pick<ToolSpec, 'args' | 'answer' | 'description' | 'annotations' | 'listedInput'> & { name: string }): Tool {
   const input = toolJsonSchema(spec.args, 'input');
   return {
     name: spec.name,
@@ -40,9 +37,3 @@ export const questionHandoffToolList: () => Tool[] = tierList('always');
 
 /** The connections tier's tools as MCP lists them (docs/tools.md#connections-tier). */
 export const connectionToolList: () => Tool[] = tierList('connections');
-
-/** computer_use_activate as MCP lists it (progressive exposure). */
-export const activateTool: () => Tool = (() => {
-  let tool: Tool | undefined;
-  return () => (tool ??= listed(ACTIVATE_SPEC));
-})();

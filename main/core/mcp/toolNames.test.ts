@@ -3,8 +3,9 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
 import { ERROR_CODES } from '../../../protocol/index.js';
-import { REPO_ROOT } from '../paths.js';
-import { activateTool, connectionToolList, screenToolList, questionHandoffToolList, toolList } from './toolList.js';
+import { REPO_ROOT } from '../runtime/paths.js';
+import { connectionToolList, screenToolList, questionHandoffToolList, toolList } from './toolList.js';
+import { activateTool } from './toolTiers.js';
 
 // Every tool an agent is told about exists (docs/tools.md#overview): a description or a hint that
 // names a tool no server lists sends the model looking for it.

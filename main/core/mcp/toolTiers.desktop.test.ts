@@ -8,7 +8,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
 import { SCREEN_TOOL_NAMES, QUESTION_HANDOFF_TOOL_NAMES, TOOL_NAMES, type Element, type Receipt } from '../../../protocol/index.js';
 import { httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../../testing/serveHarness.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 /** The most the default tools/list may weigh, in bytes (docs/tools.md#progressive-tools). */

@@ -3,14 +3,15 @@ import { createServer, type Server, type Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { z } from 'zod';
-import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
-import { AgentSession, agentName } from '../tools/agentSession.js';
+import { AgentSession, agentName } from '../session/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
-import { PROFILING, profileFinisher, profiled } from '../callProfile.js';
+import { PROFILING, profileFinisher, profiled } from '../runtime/callProfile.js';
+import { OVERSEER_VERSION } from '../runtime/version.js';
 import { peerCredentials, type PeerCredentials } from '../native/peerCredentials.js';
 import { tokenMatches } from './auth.js';
 import type { ByteBudget } from './byteBudget.js';
 import { lingeringClose } from './lingeringClose.js';
+import type { SessionHost } from './sessionHost.js';
 
 /** The first line a bridge sends: its token and the pid of the agent host that launched it. */
 export const BridgeHello = z.strictObject({
@@ -151,7 +152,7 @@ function profileBridge(transport: StdioServerTransport, log: (line: string) => v
  * The local socket `overseer mcp` connects to (a Unix domain socket, mode 0600): a token line,
  * then MCP over the same stream, one JSON message a line, as one agent session.
  */
-export async function startBridgeSocket(supervisor: Supervisor, options: { path: string; token: string; log: (line: string) => void }): Promise<Server> {
+export async function startBridgeSocket(supervisor: SessionHost, options: { path: string; token: string; log: (line: string) => void }): Promise<Server> {
   await unlink(options.path).catch(() => {});
   // Oldest first: a Set iterates in insertion order.
   const awaitingHello = new Set<Socket>();

@@ -1,10 +1,10 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Supervisor } from '../supervisor.js';
 import { bearer, sameOrigin, tokenMatches } from './auth.js';
 import { ConnectionGuard, type ConnectionCounts } from './connectionGuard.js';
 import { discardBody, lingeringClose } from './lingeringClose.js';
 import { mcpHttp, reply } from './mcpHttp.js';
+import type { ServerHost } from './sessionHost.js';
 import { PAIR_PATH, type UiAuth } from './uiAuth.js';
 import { uiSocket } from './uiSocket.js';
 
@@ -77,7 +77,7 @@ const page = (res: ServerResponse, status: number, title: string, body: string):
  * the built UI at `/`. No request, frame or dropped connection can take the process down: every
  * socket and stream has its error path.
  */
-export async function startHttpServer(supervisor: Supervisor, options: HttpOptions): Promise<HttpHandle> {
+export async function startHttpServer(supervisor: ServerHost, options: HttpOptions): Promise<HttpHandle> {
   let port = options.port;
   const mcp = mcpHttp(supervisor, { token: options.token, log: options.log });
   const ui = uiSocket(supervisor, options.ui, options.log);

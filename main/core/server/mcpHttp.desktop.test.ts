@@ -4,7 +4,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { PendingApproval } from '../../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { REPO_ROOT } from '../paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 import { UiClient, activateTiers, removeDataDir, serve, tool, type Served } from '../../testing/serveHarness.js';
 
 /** A real SDK client whose fetch notes the content type of every answer to a tools/call. */

@@ -3,14 +3,15 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
 import { errorInfo } from '../../../protocol/index.js';
-import { OVERSEER_VERSION, type Supervisor } from '../supervisor.js';
-import { AgentSession } from '../tools/agentSession.js';
+import { AgentSession } from '../session/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
-import { profileFinisher, profiled } from '../callProfile.js';
+import { profileFinisher, profiled } from '../runtime/callProfile.js';
+import { OVERSEER_VERSION } from '../runtime/version.js';
 import { CALL_DEPARTED } from '../tools/supervisedFlow.js';
 import { bearer, tokenMatches } from './auth.js';
 import { allowPlainJson, asksNoProgress, withAnswerMode } from './jsonResponses.js';
 import { discardBody } from './lingeringClose.js';
+import type { SessionHost } from './sessionHost.js';
 
 /** Largest MCP request body accepted. */
 export const MAX_BODY = 8 * 1024 * 1024;
@@ -114,7 +115,7 @@ function requestIds(body: unknown): (string | number)[] {
  * would, so its card is withdrawn at once — and when no request of the session is open a moment
  * later, nor came since, the agent is gone: its process died, or it closed its client.
  */
-function departOnClose(supervisor: Supervisor, entry: Entry, res: ServerResponse, body: unknown): void {
+function departOnClose(supervisor: SessionHost, entry: Entry, res: ServerResponse, body: unknown): void {
   const ids = requestIds(body);
   res.once('close', () => {
     if (res.writableFinished || entry.session.ended !== undefined) return;
@@ -150,7 +151,7 @@ async function settledWithin(work: Promise<unknown>[], ms: number): Promise<bool
  * the calls waiting for the person; a call still running after DEPART_ANSWER_MS is answered
  * `withdrawn`; each answer is journaled before it is handed to the transport.
  */
-async function answerBeforeLeaving(supervisor: Supervisor, session: AgentSession, reason: string): Promise<void> {
+async function answerBeforeLeaving(supervisor: SessionHost, session: AgentSession, reason: string): Promise<void> {
   const running = session.callsRunning();
   supervisor.endSession(session.id, reason);
   if (!(await settledWithin(running, DEPART_ANSWER_MS)))
@@ -177,7 +178,7 @@ function endUnanswered(entry: Entry): void {
  * emergency stop), kept busy by its open requests and ended by DELETE, idle expiry or a brake.
  */
 export function mcpHttp(
-  supervisor: Supervisor,
+  supervisor: SessionHost,
   options: { token: string; log: (line: string) => void },
 ): { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; closeAll(): Promise<void> } {
   const transports = new Map<string, Entry>();

@@ -2,9 +2,9 @@ import type { IncomingMessage } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { WebSocketServer, type RawData, type WebSocket } from 'ws';
 import type { UiFrame } from '../../../protocol/index.js';
-import type { Supervisor } from '../supervisor.js';
 import { exactOrigin } from './auth.js';
 import { lingeringClose } from './lingeringClose.js';
+import type { ServerHost } from './sessionHost.js';
 import type { UiAuth } from './uiAuth.js';
 
 /** Largest UI frame accepted; larger ones close that one socket (1009), never the supervisor. */
@@ -32,7 +32,7 @@ function text(data: RawData): string {
  * socket or is answered typed, and the supervisor keeps running.
  */
 export function uiSocket(
-  supervisor: Supervisor,
+  supervisor: Pick<ServerHost, 'ui'>,
   ui: UiAuth | undefined,
   log: (line: string) => void,
 ): { upgrade(req: IncomingMessage, socket: Duplex, head: Buffer, port: number): 'ui' | 'refused'; closeAll(): void } {

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { FakeClock } from '../../testing/fakeClock.js';
-import { AgentSession, MAX_AGENT_NAME, agentName } from '../tools/agentSession.js';
+import { AgentSession, MAX_AGENT_NAME, agentName } from './agentSession.js';
 import { AgentRegistry } from './agentRegistry.js';
 
 function rig(max = 3, idleMs = 60_000) {

@@ -1,5 +1,5 @@
-import { systemClock, type Clock, type TimerHandle } from '../clock.js';
-import type { AgentSession } from '../tools/agentSession.js';
+import { systemClock, type Clock, type TimerHandle } from '../runtime/clock.js';
+import type { AgentSession } from './agentSession.js';
 
 /** Most agent sessions at once; past it, the longest-idle HTTP session with nothing pending makes room, or the new one is refused. */
 export const MAX_AGENT_SESSIONS = 64;

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { AnyAction, Decision, PendingApproval, PendingDelta } from '../../../protocol/index.js';
-import { systemClock, type Clock, type TimerHandle } from '../clock.js';
+import { systemClock, type Clock, type TimerHandle } from '../runtime/clock.js';
 
 /** The scope of a confirmed "allow for this session" (docs/supervision.md#allow-for-the-session: named, never implied). */
 export type AllowScope = 'element' | 'app';

@@ -3,7 +3,7 @@
 // connection — element_act and screen input, of every agent — waits here before it is even checked,
 // so nothing an agent sends lands under the person's hands. It goes on to its card (or its rule)
 // once the person gives control back; a departure withdraws what its agent left waiting.
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock, type Clock } from '../runtime/clock.js';
 
 /** A handoff that lasts: which agent made it, on which connection, why, and since when. */
 export interface ActiveHandoff {

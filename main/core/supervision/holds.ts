@@ -1,5 +1,5 @@
 import { errorInfo, type Decision, type ErrorInfo, type HeldApproval, type HeldDelta, type OmitEach } from '../../../protocol/index.js';
-import { systemClock, type Clock } from '../clock.js';
+import { systemClock, type Clock } from '../runtime/clock.js';
 import type { WithdrawReason } from './approvals.js';
 import type { Brakes } from './brakes.js';
 

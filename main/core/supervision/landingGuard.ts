@@ -10,7 +10,7 @@
 //   guard.refusal('approve', {}) // an ErrorInfo while it may be the input's echo, else undefined
 
 import { errorInfo, type ErrorInfo } from '../../../protocol/index.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../runtime/clock.js';
 
 /**
  * How long after such an input ended a decision may still be its echo: the click reaches the

@@ -9,7 +9,7 @@ import { HoldList } from '../supervision/holds.js';
 import { Policy } from '../supervision/policy.js';
 import { QueueAdmission } from '../supervision/admission.js';
 import { MAX_WAITING_PER_AGENT, actionWait, elementAct, type ActDeps } from './actTool.js';
-import { AgentSession } from './agentSession.js';
+import { AgentSession } from '../session/agentSession.js';
 import { cardIs, expectCard } from '../../testing/cards.js';
 
 /** The supervision core around element_act with a fake helper and a fake clock. */

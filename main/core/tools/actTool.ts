@@ -16,7 +16,7 @@ import {
 } from '../../../protocol/index.js';
 import { riskHints } from '../supervision/riskHints.js';
 import { changedBeyondView, viewMayChangeState } from '../supervision/viewOnly.js';
-import type { AgentSession, Via } from './agentSession.js';
+import type { AgentSession, Via } from '../session/agentSession.js';
 import { bindTargets } from './readTools.js';
 import { pictureOf } from './screenTools.js';
 import { connectionRef, refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';

@@ -4,7 +4,7 @@
 import { OverseerError, fail } from '../../../protocol/index.js';
 import { ownerOf } from '../connections/qualifiedIds.js';
 import type { ConnectionManager } from '../connections/manager.js';
-import type { AgentSession } from './agentSession.js';
+import type { AgentSession } from '../session/agentSession.js';
 
 /** Arguments that name a point of a screenshot (its image pixels unless `raw`). */
 const POINT_ARGS = ['x', 'y', 'coordinate', 'to_x', 'to_y'];

@@ -9,7 +9,7 @@ import { Brakes } from '../supervision/brakes.js';
 import { HoldList } from '../supervision/holds.js';
 import { Policy } from '../supervision/policy.js';
 import { QueueAdmission } from '../supervision/admission.js';
-import { AgentSession } from './agentSession.js';
+import { AgentSession } from '../session/agentSession.js';
 import { addConnection, remoteExec, type ConnectionToolDeps } from './connectionTools.js';
 import { expectCard } from '../../testing/cards.js';
 

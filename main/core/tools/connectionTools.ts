@@ -27,7 +27,7 @@ import type { ExecOutcome } from '../connections/target.js';
 import { parseEntry, refuseSecrets } from '../connections/registry.js';
 import { ApprovalQueue, type ApprovalOutcome } from '../supervision/approvals.js';
 import { commandRiskHints, riskHints } from '../supervision/riskHints.js';
-import type { AgentSession } from './agentSession.js';
+import type { AgentSession } from '../session/agentSession.js';
 import { queueAdmittedCard } from './personQueue.js';
 import { callGone, changedSince, firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
 

@@ -6,7 +6,7 @@
 import { errorInfo, type ErrorInfo, type PendingApproval } from '../../../protocol/index.js';
 import type { ApprovalOutcome, ApprovalQueue, RuleSubject } from '../supervision/approvals.js';
 import type { QueueAdmission } from '../supervision/admission.js';
-import type { AgentSession } from './agentSession.js';
+import type { AgentSession } from '../session/agentSession.js';
 
 /** What queuing a card needs: the queue, and the journal of approval events. */
 export interface PersonQueueDeps {

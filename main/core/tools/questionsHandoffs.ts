@@ -25,7 +25,7 @@ import type { ApprovalOutcome } from '../supervision/approvals.js';
 import { ApprovalQueue } from '../supervision/approvals.js';
 import type { HandoffGate } from '../supervision/handoff.js';
 import { imitatedControl } from '../supervision/riskHints.js';
-import type { AgentSession } from './agentSession.js';
+import type { AgentSession } from '../session/agentSession.js';
 import { queueAdmittedCard } from './personQueue.js';
 import { connectionRef, firstAnswer, type ActDeps, type Progress } from './supervisedFlow.js';
 

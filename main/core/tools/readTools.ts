@@ -12,10 +12,10 @@ import {
   type WindowReadAnswer,
   type WindowReadArgs,
 } from '../../../protocol/index.js';
-import { phase } from '../callProfile.js';
+import { phase } from '../runtime/callProfile.js';
 import type { HelperRouter } from '../connections/manager.js';
 import { observationScope } from '../session/canonical.js';
-import type { AgentSession } from './agentSession.js';
+import type { AgentSession } from '../session/agentSession.js';
 
 /** What the read tools need from the supervisor. */
 export interface ReadDeps {

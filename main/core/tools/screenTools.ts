@@ -36,7 +36,7 @@ import {
 import { riskHints } from '../supervision/riskHints.js';
 import { keysOutOfScope, textOutOfScope } from '../supervision/ruleScope.js';
 import type { ScreenshotRecord } from '../session/screenshots.js';
-import type { AgentSession } from './agentSession.js';
+import type { AgentSession } from '../session/agentSession.js';
 import { connectionRef, refused, supervise, type ActDeps, type Checked, type Progress } from './supervisedFlow.js';
 
 /** Image tokens as the common estimate has them: one token per 750 pixels (Anthropic's formula for images). */

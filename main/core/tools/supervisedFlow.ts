@@ -15,7 +15,7 @@ import {
   type WindowInfo,
 } from '../../../protocol/index.js';
 import type { LandingGuard } from '../supervision/landingGuard.js';
-import type { Clock } from '../clock.js';
+import type { Clock } from '../runtime/clock.js';
 import type { AllowScope, ApprovalOutcome, ApprovalQueue, RuleSubject, WithdrawReason } from '../supervision/approvals.js';
 import { ApprovalQueue as Queue } from '../supervision/approvals.js';
 import { QUEUE_BOUNDS, type Admitted, type QueueAdmission } from '../supervision/admission.js';
@@ -25,7 +25,7 @@ import type { HoldList } from '../supervision/holds.js';
 import type { Policy } from '../supervision/policy.js';
 import type { HelperRouter } from '../connections/manager.js';
 import { queueCard } from './personQueue.js';
-import type { ActFlow, AgentSession } from './agentSession.js';
+import type { ActFlow, AgentSession } from '../session/agentSession.js';
 
 /** What a supervised action needs from the supervisor. */
 export interface ActDeps {

@@ -12,7 +12,7 @@ import { Brakes } from '../supervision/brakes.js';
 import { HoldList } from '../supervision/holds.js';
 import { Policy } from '../supervision/policy.js';
 import { QueueAdmission } from '../supervision/admission.js';
-import { AgentSession } from './agentSession.js';
+import { AgentSession } from '../session/agentSession.js';
 import { MAX_ARGUMENT_DEPTH, ToolRunner, journalArgs, nestedDeeperThan } from './toolRunner.js';
 
 describe('ToolRunner with a real journal and a fake helper', () => {

@@ -13,10 +13,10 @@ import {
   type Receipt,
   type ReceiptEntry,
 } from '../../../protocol/index.js';
-import { phase } from '../callProfile.js';
+import { phase } from '../runtime/callProfile.js';
 import type { Journal } from '../journal/index.js';
 import type { ActDeps, Progress } from './actTool.js';
-import type { AgentSession } from './agentSession.js';
+import type { AgentSession } from '../session/agentSession.js';
 import type { ReadDeps } from './readTools.js';
 import { renderError } from './render.js';
 import { HandoffGate } from '../supervision/handoff.js';

@@ -5,7 +5,7 @@ import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
 import type { ConnectionRef, ConnectionToolName, ErrorInfo, ExecEnd, ScreenToolName, QuestionHandoffToolName, ToolName } from '../../../../protocol/index.js';
 import type { ActDeps, Progress } from '../actTool.js';
-import type { AgentSession } from '../agentSession.js';
+import type { AgentSession } from '../../session/agentSession.js';
 import type { ConnectionToolDeps } from '../connectionTools.js';
 import type { ReadDeps } from '../readTools.js';
 import type { QuestionHandoffDeps } from '../questionsHandoffs.js';

@@ -9,7 +9,7 @@ import {
   type UiCommand,
   type UiEvent,
   type UiSnapshot,
-} from '../../protocol/index.js';
+} from '../../../protocol/index.js';
 import type { z } from 'zod';
 import { snapshotFrames } from './uiFrames.js';
 

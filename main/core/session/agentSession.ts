@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { TIERS, type AgentInfo, type CallScope, type ErrorInfo, type Receipt, type QuestionHandoffAnswer, type Tier } from '../../../protocol/index.js';
-import { ConnectionBindings } from '../session/connectionBindings.js';
-import { ObservationStore } from '../session/observations.js';
-import { ScreenshotStore } from '../session/screenshots.js';
-import { TargetRegistry } from '../session/targets.js';
+import { ConnectionBindings } from './connectionBindings.js';
+import { ObservationStore } from './observations.js';
+import { ScreenshotStore } from './screenshots.js';
+import { TargetRegistry } from './targets.js';
 
 /** Where an element_act stands: what a brake or a departure answers depends on it. */
 export type ActPhase = 'checking' | 'asking' | 'held' | 'dispatching' | 'done';

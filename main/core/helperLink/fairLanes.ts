@@ -1,4 +1,4 @@
-import { OverseerError, errorInfo } from '../../protocol/index.js';
+import { OverseerError, errorInfo } from '../../../protocol/index.js';
 
 /** Calls of one lane (one agent identity) at the helper at once; the rest wait their turn in order. */
 export const LANE_CONCURRENCY = 4;

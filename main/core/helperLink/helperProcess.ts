@@ -1,9 +1,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
-import { HELPER_METHODS, MAX_FRAME_BYTES, fail, isHelperReadResult, type HelperMethod, type HelperParams, type HelperResult } from '../../protocol/index.js';
-import { RpcPeer } from '../../rpc/rpcPeer.js';
-import { StreamTransport } from '../../rpc/stdioTransport.js';
-import { phase } from './callProfile.js';
-import { REPO_ROOT } from './paths.js';
+import { HELPER_METHODS, MAX_FRAME_BYTES, fail, isHelperReadResult, type HelperMethod, type HelperParams, type HelperResult } from '../../../protocol/index.js';
+import { RpcPeer } from '../../../rpc/rpcPeer.js';
+import { StreamTransport } from '../../../rpc/stdioTransport.js';
+import { phase } from '../runtime/callProfile.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 
 /**
  * Answers checked by hand before zod: a read's recursive tree is the costliest parse of all, and

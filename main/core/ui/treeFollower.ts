@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
-import type { Element, TreeStatus } from '../../protocol/index.js';
-import { systemClock, type Clock, type TimerHandle } from './clock.js';
-import type { HelperCaller } from './helperSupervisor.js';
+import type { Element, TreeStatus } from '../../../protocol/index.js';
+import { systemClock, type Clock, type TimerHandle } from '../runtime/clock.js';
+import type { HelperCaller } from '../helperLink/helperSupervisor.js';
 
 /** The tree a person sees of the chosen window. */
 export interface ShownTree {

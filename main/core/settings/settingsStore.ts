@@ -1,6 +1,6 @@
 import { readFile, rename, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import { DEFAULT_SETTINGS, PolicyRule, Settings } from '../../protocol/index.js';
+import { DEFAULT_SETTINGS, PolicyRule, Settings } from '../../../protocol/index.js';
 import { z } from 'zod';
 
 const Stored = z.object({ settings: Settings.partial().optional(), rules: z.array(PolicyRule).optional() });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { OverseerError } from '../../protocol/index.js';
+import { OverseerError } from '../../../protocol/index.js';
 import { FairLanes } from './fairLanes.js';
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));

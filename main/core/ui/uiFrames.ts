@@ -1,7 +1,7 @@
 // What keeps every frame of the UI channel small whatever an agent sends (docs/architecture.md#ui-channel):
 // receipts carry at most a few thousand characters of any one string to the UI (the journal keeps
 // less still), and a snapshot sends the receipts that do not fit in its frame as backfill events.
-import type { ReceiptEntry, UiSnapshot } from '../../protocol/index.js';
+import type { ReceiptEntry, UiSnapshot } from '../../../protocol/index.js';
 
 /** Longest string a receipt carries to the UI; longer ones are cut and say how much was left out. */
 export const MAX_UI_STRING = 2000;

@@ -1,9 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { fail, type Element, type HelperMethod, type HelperParams, type HelperResult, type TreeStatus } from '../../protocol/index.js';
-import { FakeClock, flush } from '../testing/fakeClock.js';
-import { FAKE_WINDOW } from '../testing/fakeHelper.js';
-import type { HelperCaller } from './helperSupervisor.js';
+import { fail, type Element, type HelperMethod, type HelperParams, type HelperResult, type TreeStatus } from '../../../protocol/index.js';
+import { FakeClock, flush } from '../../testing/fakeClock.js';
+import { FAKE_WINDOW } from '../../testing/fakeHelper.js';
+import type { HelperCaller } from '../helperLink/helperSupervisor.js';
 import { TreeFollower, type ShownTree } from './treeFollower.js';
 
 /** A helper whose window_read answers the current `value` of one element, and counts reads. */

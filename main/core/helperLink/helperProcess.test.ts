@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { describe, it } from 'node:test';
 import { spawnHelper } from './helperProcess.js';
-import { REPO_ROOT } from './paths.js';
+import { REPO_ROOT } from '../runtime/paths.js';
 
 /** What the child writes: numbered lines, far past the 64 KiB kept. */
 const LINES = 20_000;

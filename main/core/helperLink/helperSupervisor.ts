@@ -9,9 +9,9 @@ import {
   type HelperMethod,
   type HelperParams,
   type HelperResult,
-} from '../../protocol/index.js';
+} from '../../../protocol/index.js';
 import { spawnHelper, type HelperProcess } from './helperProcess.js';
-import { systemClock, type Clock, type TimerHandle } from './clock.js';
+import { systemClock, type Clock, type TimerHandle } from '../runtime/clock.js';
 import { FairLanes } from './fairLanes.js';
 
 /** Options of the helper supervisor. */

@@ -1,8 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import type { HelperHealth } from '../../protocol/index.js';
-import { FakeClock, flush } from '../testing/fakeClock.js';
-import { fakeHelperProcess, type FakeHelperProcess } from '../testing/fakeHelperProcess.js';
+import type { HelperHealth } from '../../../protocol/index.js';
+import { FakeClock, flush } from '../../testing/fakeClock.js';
+import { fakeHelperProcess, type FakeHelperProcess } from '../../testing/fakeHelperProcess.js';
 import { HelperSupervisor } from './helperSupervisor.js';
 
 function rig(options: { watchdogBusyLimitMs?: number } = {}) {

@@ -12,12 +12,12 @@ import {
   type PendingApproval,
   type PolicyRule,
   type QuestionApproval,
-} from '../../protocol/index.js';
-import type { AllowScope } from './supervision/approvals.js';
-import type { AllowRequest } from './supervision/policy.js';
-import { coveredCards, whyNotCovered } from './supervision/ruleCoverage.js';
-import type { Supervisor } from './supervisor.js';
+} from '../../../protocol/index.js';
+import type { AllowScope } from '../supervision/approvals.js';
+import type { AllowRequest } from '../supervision/policy.js';
+import { coveredCards, whyNotCovered } from '../supervision/ruleCoverage.js';
 import type { UiHandlers } from './uiHub.js';
+import type { UiHost } from './uiHost.js';
 
 /** The Screen view's picture: the agents' default screenshot size, as JPEG (it is sent to the UI on every refresh). */
 const SCREEN_VIEW_SIZE = { max_width: 1280, max_height: 800, format: 'jpeg', quality: 75 } as const;
@@ -33,7 +33,7 @@ const notAnAction = (item: QuestionApproval | HandoffApproval): OverseerError =>
   );
 
 /** The pending question of this id, or the refusal that says why not. */
-function questionCard(s: Supervisor, id: string): QuestionApproval {
+function questionCard(s: UiHost, id: string): QuestionApproval {
   const item = s.approvals.get(id);
   if (item === undefined) throw gone(id);
   if (item.kind !== 'question') throw fail('invalid_argument', `card ${id} is not a question`);
@@ -41,7 +41,7 @@ function questionCard(s: Supervisor, id: string): QuestionApproval {
 }
 
 /** The pending handoff of this id, or the refusal that says why not. */
-function handoffCard(s: Supervisor, id: string): HandoffApproval {
+function handoffCard(s: UiHost, id: string): HandoffApproval {
   const item = s.approvals.get(id);
   if (item === undefined) throw gone(id);
   if (item.kind !== 'handoff') throw fail('invalid_argument', `card ${id} is not a handoff`);
@@ -53,7 +53,7 @@ function handoffCard(s: Supervisor, id: string): HandoffApproval {
  * the card's act is aimed at, nothing implied. A card no rule decides (a shell command, a new
  * connection, a question) is refused with what to do instead.
  */
-function allowRequest(s: Supervisor, item: PendingApproval, scope: AllowScope): AllowRequest {
+function allowRequest(s: UiHost, item: PendingApproval, scope: AllowScope): AllowRequest {
   const rule = s.approvals.subject(item.approval_id);
   if (rule === undefined)
     throw fail('invalid_argument', `no session rule covers ${item.action}: approve this card alone`, { reason: 'no_rule', action: item.action });
@@ -71,7 +71,7 @@ function allowRequest(s: Supervisor, item: PendingApproval, scope: AllowScope): 
 }
 
 /** A queued card the person named that the new rule may not decide: why, or nothing when it may. */
-function whyNot(s: Supervisor, request: AllowRequest, id: string): { approval_id: string; why: string }[] {
+function whyNot(s: UiHost, request: AllowRequest, id: string): { approval_id: string; why: string }[] {
   const why = whyNotCovered(s.approvals, request, id);
   return why === undefined ? [] : [{ approval_id: id, why }];
 }
@@ -80,7 +80,7 @@ function whyNot(s: Supervisor, request: AllowRequest, id: string): { approval_id
  * What each UI command does. Only the UI channel reaches these — the WebSocket with the person's
  * cookie, or IPC from the desktop app's own page — never an agent's credential (docs/security.md).
  */
-export function supervisorUiHandlers(s: Supervisor): UiHandlers {
+export function supervisorUiHandlers(s: UiHost): UiHandlers {
   return {
     approve: ({ approval_id, allow }) => {
       const item = s.approvals.get(approval_id);
