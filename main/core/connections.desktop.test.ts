@@ -9,6 +9,7 @@ import { UiClient, httpClient, removeDataDir, serve, tool, toolJson, type Served
 import { exportJournal } from './journal/index.js';
 import { REPO_ROOT } from './runtime/paths.js';
 import { cardIs } from '../testing/cards.js';
+import { until } from '../testing/until.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
 type Answer<T> = T & { error?: { code: string; detail: string; data?: Record<string, unknown> } };
@@ -183,7 +184,12 @@ describe('connections: an agent acts on a second desktop, and nothing of it land
     assert.equal((await toolJson<ListConnectionsAnswer>(agent, 'list_connections')).active, 'second');
     const before = (s.stderr().match(/\[stand-in\] second closed/g) ?? []).length;
     await ui.command('brake', { action: 'emergency_stop' });
-    assert.equal((s.stderr().match(/\[stand-in\] second closed/g) ?? []).length, before + 1, 'its target was closed');
+    // The command is answered once the target is closed; the stand-in's line reaches us on another pipe than the answer.
+    const closed = await until(() => {
+      const n = (s.stderr().match(/\[stand-in\] second closed/g) ?? []).length;
+      return n > before ? n : undefined;
+    }, "the second connection's target to close");
+    assert.equal(closed, before + 1, 'its target was closed once');
     const view = await ui.waitFor<ConnectionsView>('connections', (v) => v.list.some((x) => x.name === 'second'));
     assert.ok(view.list.length === 2);
     const braked = await toolJson<Answer<object>>(agent, 'window_list');

@@ -16,6 +16,7 @@ import { exportJournal } from './journal/index.js';
 import { REPO_ROOT } from './runtime/paths.js';
 import { warp } from '../testing/pointer.js';
 import { cardIs, type CardOf } from '../testing/cards.js';
+import { until } from '../testing/until.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
 const WX = 100;
@@ -46,14 +47,6 @@ function events(desktop: PrivateDesktop, index = 0): AppEvent[] {
     .split('\n')
     .filter((l) => l.startsWith('{'))
     .map((l) => JSON.parse(l) as AppEvent);
-}
-
-async function until<T>(get: () => T | undefined, what: string, ms = 5000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) {
-    const v = get();
-    if (v !== undefined) return v;
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('the screen tier through the real server', () => {

@@ -45,6 +45,8 @@ import type { ServerHost } from './server/sessionHost.js';
 export const WATCHING_MS = 120_000;
 /** Longest the emergency stop waits for answers in flight to be journaled and written before it drops connections. */
 const EMERGENCY_ANSWER_MS = 3000;
+/** Longest the person's emergency-stop command waits for every helper to be down and every target closed before it is answered. */
+const EMERGENCY_DONE_MS = 10_000;
 
 /** Options of the supervisor core. */
 export interface SupervisorOptions {
@@ -379,17 +381,31 @@ export class Supervisor implements ServerHost, UiHost {
    */
   private async onBrake(state: string, previous: string): Promise<void> {
     this.ui.emit('brake', this.brakes.state);
-    this.brakeRecord = this.journal.append({ kind: 'system', event: 'brake', state, previous }, { urgent: true }).then(
+    const recorded = this.journal.append({ kind: 'system', event: 'brake', state, previous }, { urgent: true }).then(
       () => undefined,
       (error: unknown) =>
         this.options.log(`[supervisor] the brake (${state}) could not be journaled: ${error instanceof Error ? error.message : String(error)}`),
     );
+    this.brakeRecord = recorded;
     if (state === 'stopped' || state === 'emergency') this.approvals.brakeAll(state === 'emergency' ? 'emergency stop' : 'stopped by a person');
-    if (state === 'emergency') await this.emergency();
+    if (state === 'emergency') {
+      const stopped = this.emergency();
+      let timer: ReturnType<Clock['setTimeout']> | undefined;
+      const told = Promise.race([
+        stopped.catch((error: unknown) => this.options.log(`[supervisor] the emergency stop: ${error instanceof Error ? error.message : String(error)}`)),
+        new Promise<void>((resolve) => (timer = systemClock.setTimeout(resolve, EMERGENCY_DONE_MS))),
+      ]).finally(() => systemClock.clearTimeout(timer));
+      this.brakeRecord = Promise.all([recorded, told]).then(() => undefined);
+      await stopped;
+    }
     if (previous === 'emergency' && state === 'running') await this.connections.resumeAll();
   }
 
-  /** Settles once the latest brake change is journaled (or failed to be, which is logged). */
+  /**
+   * Settles once the latest brake change is journaled (or failed to be, which is logged) and, for an
+   * emergency stop, once every helper is down and every target closed: the person's command is
+   * answered when what the banner says is true.
+   */
   brakeRecorded(): Promise<void> {
     return this.brakeRecord;
   }

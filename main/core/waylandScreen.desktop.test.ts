@@ -18,6 +18,7 @@ import { UiClient, httpClient, removeDataDir, serve, toolJson, type Served } fro
 import { REPO_ROOT } from './runtime/paths.js';
 import { LANDING_GRACE_MS } from './supervision/landingGuard.js';
 import { cardIs, type CardOf } from '../testing/cards.js';
+import { until } from '../testing/until.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
 
@@ -49,14 +50,6 @@ function pressSince(desktop: GnomeDesktop, before: number): Promise<AppEvent> {
         .find((e) => e.ev === 'press'),
     'the press',
   );
-}
-
-async function until<T>(get: () => T | undefined | Promise<T | undefined>, what: string, ms = 5000): Promise<T> {
-  for (const end = Date.now() + ms; Date.now() < end; await sleep(20)) {
-    const v = await get();
-    if (v !== undefined) return v;
-  }
-  throw new Error(`timed out waiting for ${what}`);
 }
 
 describe('the screen tier on a GNOME Wayland session through the real server', () => {

@@ -15,6 +15,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/priva
 import { OverseerError, type OsworldConnectionConfig } from '../../../protocol/index.js';
 import { startOsworldServer, type OsworldServer } from '../../testing/osworldServer.js';
 import { decodePng, rgbAt } from '../../testing/pngDecode.js';
+import { until } from '../../testing/until.js';
 import type { HelperProcess } from '../helperLink/helperProcess.js';
 import { REPO_ROOT } from '../runtime/paths.js';
 import { osworldTarget } from './osworldTarget.js';
@@ -81,16 +82,6 @@ async function pngBomb(width: number, height: number): Promise<Buffer> {
 function peakRssMib(pid: number | undefined): number {
   const kb = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${String(pid)}/status`, 'utf8'))?.[1];
   return Number(kb) / 1024;
-}
-
-async function waitFor<T>(what: string, probe: () => T | undefined, ms = 10_000): Promise<T> {
-  const end = Date.now() + ms;
-  for (;;) {
-    const v = probe();
-    if (v !== undefined) return v;
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
 }
 
 describe('osworld_http connection through an OSWorld-compatible server', () => {
@@ -184,10 +175,14 @@ describe('osworld_http connection through an OSWorld-compatible server', () => {
     const at = { x: VM_CANVAS.x + 123, y: VM_CANVAS.y + 45 };
     const r = await helper.call('screen_input', { op: 'click', point: at, button: 'left', count: 1 });
     assert.equal(r.dispatched, true);
-    const events = await waitFor('the VM canvas click', () => {
-      const evs = canvasInput(vm);
-      return evs.some((e) => e['ev'] === 'release') ? evs : undefined;
-    });
+    const events = await until(
+      () => {
+        const evs = canvasInput(vm);
+        return evs.some((e) => e['ev'] === 'release') ? evs : undefined;
+      },
+      'the VM canvas click',
+      10_000,
+    );
     assert.deepEqual(
       events.map((e) => [e['ev'], e['x'], e['y']]),
       [
@@ -203,7 +198,7 @@ describe('osworld_http connection through an OSWorld-compatible server', () => {
     const at = { x: VM_CANVAS.x + 200, y: VM_CANVAS.y + 60 };
     const first = await helper.call('screen_input', { op: 'click', point: at, button: 'left', count: 1, bound: shot.capture });
     assert.equal(first.dispatched, true);
-    await waitFor('the bound click', () => (canvasInput(vm).filter((e) => e['ev'] === 'release').length >= 2 ? true : undefined));
+    await until(() => (canvasInput(vm).filter((e) => e['ev'] === 'release').length >= 2 ? true : undefined), 'the bound click', 10_000);
     const seen = canvasInput(vm).length;
     // The VM's screen changes under the screenshot: its canvas moves away (a command run in the VM, as an agent's remote_exec would).
     const moved = await target.exec(`xdotool search --name 'Overseer Canvas' windowmove ${VM_CANVAS.x} ${VM_CANVAS.y + 400}`, {

@@ -25,7 +25,7 @@ export interface UiHost {
   /** Deny rules and session rules. */
   readonly policy: Policy;
   readonly brakes: Brakes;
-  /** Settles once the latest brake change is journaled (or failed to be, which is logged). */
+  /** Settles once the latest brake change is journaled and, for an emergency stop, has taken effect (bounded). */
   brakeRecorded(): Promise<void>;
   /** The connected agents. */
   readonly agents: Pick<AgentRegistry, 'get'>;
