@@ -8,12 +8,12 @@ import { usePresence } from './features/shell/usePresence.js';
 import { ReceiptsTimeline } from './features/receipts/ReceiptsTimeline.js';
 import { SettingsPanel } from './features/settings/SettingsPanel.js';
 import { ConnectionBanner, NoticeLine } from './features/shell/ConnectionBanner.js';
-import { usePaneWidths, useSize } from './features/shell/paneWidths.js';
+import { paneChosen, usePaneWidths, useSize } from './features/shell/paneWidths.js';
 import { Splitter } from './features/shell/Splitter.js';
 import { TreeView } from './features/windows/ElementTree.js';
 import { WindowsList } from './features/windows/WindowsList.js';
 import { selectConnection, selectLive, selectPendingCount, selectView } from './store/selectors.js';
-import { CENTER_MIN, SPLITTER_WIDTH, fitWidths, maxWidth } from './model/paneLayout.js';
+import { CENTER_MIN, SPLITTER_WIDTH, defaultQueueWidth, fitWidths, maxWidth } from './model/paneLayout.js';
 import type { View } from './store/slices.js';
 import { appStore, useApp } from './store/useApp.js';
 
@@ -38,7 +38,9 @@ export function App() {
   const total = useSize(columnsRef, { width: document.documentElement.clientWidth, height: 0 }).width;
   // The centre keeps room for the tree at its minimum; the sidebar gives way first, then the queue.
   const rest = CENTER_MIN + 2 * SPLITTER_WIDTH;
-  const { sidebar, queue } = fitWidths(total, rest, usePaneWidths(), ['sidebar', 'queue']);
+  const preferred = usePaneWidths();
+  // Until the person resizes it, the queue takes its share of the window (docs/supervision.md#both-themes-and-small-screens).
+  const { sidebar, queue } = fitWidths(total, rest, paneChosen('queue') ? preferred : { ...preferred, queue: defaultQueueWidth(total) }, ['sidebar', 'queue']);
 
   useEffect(() => {
     document.title = uiTitle(pendingCount);

@@ -91,18 +91,41 @@ export interface QueueCounts {
 export async function installQueueProbe(page: Page): Promise<void> {
   // A string, not a function: the test's TypeScript loader would wrap inner functions with a helper the page lacks.
   await page.evaluate(`(() => {
-    const probe = { scrolls: 0, refusals: [], presentAt: {}, shownAt: {}, armedAt: {} };
+    const probe = { scrolls: 0, refusals: [], presentAt: {}, shownAt: {}, armedAt: {}, shownWhole: {}, leftAt: {}, lineAt: {} };
     window.__queueProbe = probe;
-    new MutationObserver(() => {
+    const whole = (el) => {
+      const r = el.getBoundingClientRect();
+      const col = el.closest('.queue-column');
+      const head = document.querySelector('[data-sticky-head]');
+      if (col === null) return false;
+      const c = col.getBoundingClientRect();
+      const top = Math.max(c.top + col.clientTop, head === null ? 0 : head.getBoundingClientRect().bottom, 0);
+      const bottom = Math.min(c.top + col.clientTop + col.clientHeight, window.innerHeight);
+      return r.top >= top - 0.5 && r.bottom <= bottom + 0.5;
+    };
+    const look = () => {
       const now = Date.now();
-      for (const card of document.querySelectorAll('[data-testid="pending-card"]')) {
+      for (const card of document.querySelectorAll('[data-testid="pending-card"], [data-testid="question-card"], [data-testid="handoff-card"]')) {
         const id = card.getAttribute('data-approval-id');
         probe.presentAt[id] ??= now;
-        if (card.closest('[data-entering]') !== null) continue;
-        probe.shownAt[id] ??= now;
-        if (card.querySelector('[data-testid="approve-button"][data-armed="true"]') !== null) probe.armedAt[id] ??= now;
+        if (probe.shownAt[id] === undefined) {
+          probe.shownAt[id] = now;
+          probe.shownWhole[id] = whole(card);
+        }
+        if (card.querySelector('[data-armed="true"]') !== null) probe.armedAt[id] ??= now;
       }
-    }).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-armed', 'data-entering'] });
+      const frames = new Set();
+      for (const p of document.querySelectorAll('[data-testid="placeholder"]')) {
+        const id = p.getAttribute('data-approval-id');
+        frames.add(id);
+        probe.leftAt[id] ??= now;
+        if (p.getAttribute('data-line') === 'true') probe.lineAt[id] ??= now;
+      }
+      // A frame whose place went straight to the next card is gone as soon as its outcome line would have come.
+      for (const id of Object.keys(probe.leftAt)) if (!frames.has(id)) probe.lineAt[id] ??= now;
+    };
+    look();
+    new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-armed', 'data-line'] });
     document.addEventListener('scroll', (e) => {
       if (e.target === document || (e.target instanceof Element && e.target.closest('.queue-column') !== null)) probe.scrolls++;
     }, true);
@@ -149,21 +172,31 @@ export async function queueCounts(page: Page): Promise<QueueCounts> {
 }
 
 /**
- * When the probe saw a card first in the page (laid out, maybe still entering), first shown, and
- * first armed (epoch ms, the page's clock: the same machine's).
+ * When the probe saw a card first in the page, first shown (and whether whole then), first armed,
+ * and, once it left, its frame and its outcome line (epoch ms, the page's clock: the same machine's).
  */
-export async function cardTimes(page: Page, approvalId: string): Promise<{ presentAt?: number; shownAt?: number; armedAt?: number }> {
+export async function cardTimes(page: Page, approvalId: string): Promise<CardTimes> {
   return page.evaluate((id) => {
     const w = window as unknown as {
-      __queueProbe?: { presentAt: Record<string, number>; shownAt: Record<string, number>; armedAt: Record<string, number> };
+      __queueProbe?: Record<'presentAt' | 'shownAt' | 'armedAt' | 'leftAt' | 'lineAt', Record<string, number>> & { shownWhole: Record<string, boolean> };
     };
     const p = w.__queueProbe;
-    const out: { presentAt?: number; shownAt?: number; armedAt?: number } = {};
-    if (p?.presentAt[id] !== undefined) out.presentAt = p.presentAt[id];
-    if (p?.shownAt[id] !== undefined) out.shownAt = p.shownAt[id];
-    if (p?.armedAt[id] !== undefined) out.armedAt = p.armedAt[id];
+    const out: CardTimes = {};
+    for (const k of ['presentAt', 'shownAt', 'armedAt', 'leftAt', 'lineAt'] as const) if (p?.[k][id] !== undefined) out[k] = p[k][id];
+    if (p?.shownWhole[id] !== undefined) out.shownWhole = p.shownWhole[id];
     return out;
   }, approvalId);
+}
+
+/** What the probe saw of one card (epoch ms of the page's clock; `shownWhole`: whole in the queue's view when first shown). */
+export interface CardTimes {
+  presentAt?: number;
+  shownAt?: number;
+  armedAt?: number;
+  shownWhole?: boolean;
+  /** When its place first showed its frame after it left, and when that became the one-line outcome (or the next card). */
+  leftAt?: number;
+  lineAt?: number;
 }
 
 /** Moves the real pointer to the middle of a control in a few steps, as a hand would, and clicks it there. */

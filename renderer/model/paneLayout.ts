@@ -45,6 +45,14 @@ export const ASIDE_SIDE_MIN = 240;
 /** How far one arrow key moves a separator; Page Up/Down move it ten times as far. */
 export const KEY_STEP = 16;
 
+/** The share of the window the approval queue takes until the person resizes it: cards are read there, so it grows with the screen. */
+export const QUEUE_SHARE = 0.4;
+
+/** The queue's width before the person resized it: its share of the window, within its bounds (410 px at 1024, 512 at 1280, 760 at 1920). */
+export function defaultQueueWidth(total: number): number {
+  return clamp(Math.round(total * QUEUE_SHARE), PANES.queue.min, PANES.queue.max);
+}
+
 /** The widths before anyone resized anything. */
 export const INITIAL_WIDTHS: PaneWidths = {
   sidebar: PANES.sidebar.initial,

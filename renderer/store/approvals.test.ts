@@ -61,6 +61,7 @@ function queue(...ids: string[]) {
     ids.map((id) => card(id)),
     0,
   );
+  store.getState().settle(0);
   store.getState().noteSeen(
     ids.map((id, i) => [armKey.card(id), 10, 100 * i] as const),
     0,
@@ -166,23 +167,23 @@ describe('arming', () => {
   });
 });
 
-const shape = (slots: readonly Slot[]) =>
-  slots.map((x) => `${x.id}:${x.left === undefined ? (x.entering === true ? 'entering' : 'card') : x.line === true ? 'line' : 'full'}`);
+const shape = (slots: readonly Slot[]) => slots.map((x) => `${x.id}:${x.left === undefined ? 'card' : x.line === true ? 'line' : 'full'}`);
 
-describe('placeholders', () => {
-  it('keep a decided card in place until the queue settles, and drop decided cards only at the end of the queue', () => {
+describe('places', () => {
+  it('keep a decided card in its place until the queue settles, and drop decided cards only at the end of the queue', () => {
     const store = queue('a1', 'a2', 'a3');
-    store.getState().settle(false);
     store.getState().setPointerInQueue(true);
     store.getState().markDecided('a2', 'approved', 1000);
     store.getState().setPending([card('a1'), card('a3')], 1010);
     assert.equal(store.getState().settled, false);
     assert.deepEqual(shape(store.getState().slots), ['a1:card', 'a2:full', 'a3:card']);
+    store.getState().settle();
+    assert.deepEqual(shape(store.getState().slots), ['a1:card', 'a2:line', 'a3:card'], 'its frame becomes its outcome line; a3 does not move');
     store.getState().tick(1000 + PLACEHOLDER_MS * 3);
     assert.equal(store.getState().slots.length, 3, 'nothing goes while someone points at the queue');
     store.getState().setPointerInQueue(false);
     store.getState().tick(1000 + PLACEHOLDER_MS * 3);
-    assert.deepEqual(shape(store.getState().slots), ['a1:card', 'a2:full', 'a3:card'], 'a3 below it would move: it stays');
+    assert.deepEqual(shape(store.getState().slots), ['a1:card', 'a2:line', 'a3:card'], 'a3 below it would move: it stays');
     store.getState().markDecided('a3', 'approved', 2000);
     store.getState().tick(2000 + PLACEHOLDER_MS - 1);
     assert.deepEqual(shape(store.getState().slots), ['a1:card', 'a3:full'], 'a2 is now at the end and old enough; a3 is not');
@@ -190,49 +191,59 @@ describe('placeholders', () => {
     assert.deepEqual(shape(store.getState().slots), ['a1:card'], 'decided cards after the last live one go');
   });
 
-  it('settle only below the last shown card unless the next card is off screen, and show entering cards', () => {
+  it('show a new card in the first free place, or at the end while places are left, and never move one shown', () => {
     const slots: Slot[] = [
-      { id: 'old', card: card('old'), left: 1, line: true },
-      { id: 'a1', card: card('a1'), left: 2 },
+      { id: 'a1', card: card('a1'), left: 2, line: true },
       { id: 'a2', card: card('a2') },
       { id: 'a3', card: card('a3'), left: 3 },
-      { id: 'a4', card: card('a4'), entering: true },
     ];
+    const waiting = [card('a4'), card('a5'), card('a6')];
     assert.deepEqual(
-      shape(settledSlots(slots, false)),
-      ['old:line', 'a1:full', 'a2:card', 'a3:line', 'a4:card'],
-      'a2 is on screen: nothing above it changes, so it does not move',
+      shape(settledSlots(slots, waiting, 4)),
+      ['a4:card', 'a2:card', 'a5:card', 'a6:card'],
+      'a4 takes a1’s place, a5 the place a3 just left, a6 the fourth; a2 stays where it was',
     );
-    assert.deepEqual(
-      shape(settledSlots(slots, true)),
-      ['a1:line', 'a2:card', 'a3:line', 'a4:card'],
-      'a2 was off screen: every decided card collapses to its line, and older lines go',
-    );
+    assert.deepEqual(shape(settledSlots(slots, waiting, 3)), ['a4:card', 'a2:card', 'a5:card'], 'three places: a6 waits, unseen');
   });
 
-  it('in a sequential run, leave one outcome line and put each new card where the last one was', () => {
+  it('in a sequential run, show each new card where the last one was', () => {
     const store = queue('a1');
-    store.getState().settle(false);
     store.getState().markDecided('a1', 'approved', 1000);
     store.getState().setPending([card('a2')], 1200);
-    assert.deepEqual(shape(store.getState().slots), ['a1:full', 'a2:entering'], 'the new card is not shown while the queue holds still');
-    store.getState().settle(false);
-    assert.deepEqual(shape(store.getState().slots), ['a1:line', 'a2:card']);
+    assert.deepEqual(shape(store.getState().slots), ['a1:full'], 'the new card is not shown while the queue holds still');
+    store.getState().settle();
+    assert.deepEqual(shape(store.getState().slots), ['a2:card']);
     store.getState().markDecided('a2', 'approved', 3000);
     store.getState().setPending([card('a3')], 3200);
-    store.getState().settle(false);
-    assert.deepEqual(shape(store.getState().slots), ['a2:line', 'a3:card']);
+    store.getState().settle();
+    assert.deepEqual(shape(store.getState().slots), ['a3:card']);
     assert.equal(store.getState().selectedApproval, 'a3');
   });
 
-  it('append new cards at the end, after placeholders', () => {
-    const store = queue('a1', 'a2');
-    store.getState().markDecided('a1', 'denied', 1000);
-    store.getState().setPending([card('a2'), card('a0')], 1100);
-    assert.deepEqual(
-      store.getState().slots.map((x) => x.id),
-      ['a1', 'a2', 'a0'],
-    );
+  it('keep cards beyond the places waiting, and show the oldest one in the place a decision frees', () => {
+    const store = createAppStore();
+    store.getState().setConnection({ state: 'open', attempt: 0 });
+    store.getState().setCapacity(2);
+    store.getState().setPending([card('a1'), card('a2'), card('a3'), card('a4')], 0);
+    store.getState().settle();
+    assert.deepEqual(shape(store.getState().slots), ['a1:card', 'a2:card'], 'two places: a3 and a4 wait');
+    assert.equal(store.getState().selectedApproval, 'a1', 'the oldest shown card is the one to decide');
+    store.getState().markDecided('a1', 'approved', 1000);
+    assert.equal(store.getState().selectedApproval, 'a2', 'the selection moves to the next oldest, which did not move');
+    store.getState().settle();
+    assert.deepEqual(shape(store.getState().slots), ['a3:card', 'a2:card'], 'a3 in a1’s place; a2 did not move');
+    store.getState().setCapacity(1);
+    assert.deepEqual(shape(store.getState().slots), ['a3:card'], 'fewer places: the shown cards gather at the top, the rest wait again');
+  });
+
+  it('gather the cards shown at the top only when the places are fewer than before', () => {
+    const store = queue('a1', 'a2', 'a3');
+    store.getState().markDecided('a1', 'approved', 1000);
+    store.getState().settle();
+    store.getState().setCapacity(3);
+    assert.deepEqual(shape(store.getState().slots), ['a1:line', 'a2:card', 'a3:card'], 'as many places as cards: nothing moves');
+    store.getState().setCapacity(2);
+    assert.deepEqual(shape(store.getState().slots), ['a2:card', 'a3:card']);
   });
 
   it('leave a placeholder for a card the supervisor removed, whose outcome comes from its receipt', () => {
@@ -375,6 +386,7 @@ describe('a command read to its end', () => {
     const store = createAppStore();
     store.getState().setConnection({ state: 'open', attempt: 0 });
     store.getState().setPending([exec('x1', payload)], 0);
+    store.getState().settle(0);
     store.getState().noteSeen([[armKey.card('x1'), 10, 0]], 0);
     store.getState().selectApproval('x1', 0);
     const s = () => store.getState();
@@ -391,6 +403,7 @@ describe('a command read to its end', () => {
     const store = queue('a1');
     assert.equal(store.getState().whyNotApprove('a1', pointer('a1'), ARM_MS), undefined, 'an element card never waits for an end');
     store.getState().setPending([exec('x1', 'uptime')], 0);
+    store.getState().settle(0);
     store.getState().noteEndsSeen(['x1']);
     const seen = store.getState().endsSeen;
     store.getState().noteEndsSeen(['x1']);
@@ -411,6 +424,7 @@ describe('a command read to its end', () => {
     const store = createAppStore();
     store.getState().setConnection({ state: 'open', attempt: 0 });
     store.getState().setPending([typed('t1', 'type_text', long)], 0);
+    store.getState().settle(0);
     store.getState().noteSeen([[armKey.card('t1'), 10, 0]], 0);
     assert.match(store.getState().whyNotApprove('t1', pointer('t1'), ARM_MS) ?? '', /^Not approved: the end of this text has not been on screen/);
     assert.equal(unreadWait(typed('t2', 'set_value', long)), 'waits until you have seen the whole new value');

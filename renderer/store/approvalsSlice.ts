@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { HeldApproval, PendingApproval, ReceiptEntry } from '../../protocol/index.js';
-import { armKey, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Sighting } from '../model/arming.js';
+import { armKey, armsAt, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Sighting } from '../model/arming.js';
 import { cardElementKey } from '../model/cardSubject.js';
 import { cardConnectionName } from '../model/connectionWords.js';
 import { isFinal, type DecisionRecord, type Verdict } from '../model/outcome.js';
@@ -13,24 +13,25 @@ export const PLACEHOLDER_MS = 4000;
 export const MAX_RECORDS = 50;
 /** How long a "Not decided: why" note stays. */
 export const REFUSAL_MS = 6000;
+/** A note about a control that has armed since goes this long after it armed: what it said is no longer so. */
+export const RESOLVED_NOTE_MS = 1500;
 /** Where notes go that were aimed at the queue rather than a card (a key with no card selected). */
 export const QUEUE_NOTE = 'queue';
 
 /**
- * One place in the queue: a live card, or what a card leaves behind (`left` set) — first a
- * placeholder of the card's height (nothing below moves under the pointer that decided it), then
- * its one-line outcome (`line`) once the queue settles
- * (docs/supervision.md#where-the-next-card-appears).
+ * One place in the queue (docs/supervision.md#where-the-next-card-appears): places are of one
+ * height and never move. A place holds a live card, or what a card left behind (`left` set) —
+ * first a placeholder (the card's frame, while the pointer that decided it may still rest on it),
+ * then its one-line outcome (`line`) once the queue settles. A place showing an outcome line is
+ * free: the next card that waits is shown there.
  */
 export interface Slot {
   id: string;
   card: PendingApproval;
   /** Epoch ms the card left the queue; absent while it waits for a decision. */
   left?: number;
-  /** A card that left, collapsed to its one-line outcome. */
+  /** A card that left, collapsed to its one-line outcome: its place is free for the next card. */
   line?: boolean;
-  /** A new card laid out but not shown yet: the queue settles before anyone sees it (it appears in its final place). */
-  entering?: boolean;
 }
 
 /** A "Not decided: why" note, shown next to what was aimed at. */
@@ -48,8 +49,10 @@ export interface ApprovalsSlice {
   pending: PendingApproval[];
   /** Approved actions the pause holds. */
   held: HeldApproval[];
-  /** The queue as shown: cards stay in place; new ones are appended. */
+  /** The queue's places as shown, top to bottom: cards stay in their place; a new card takes the first free one. */
   slots: Slot[];
+  /** How many places fit the queue whole (the view measures it); cards beyond wait, unseen, until a place is free. */
+  capacity: number;
   /** Cards that left the queue, newest first. */
   records: DecisionRecord[];
   /** Where each control that decides was seen on screen, and since when (arming). */
@@ -81,12 +84,10 @@ export interface ApprovalsSlice {
   /** Everything arms again (the page was hidden). */
   rearm(now: number): void;
   setPointerInQueue(inside: boolean): void;
-  /**
-   * Places what changed since the last settle: placeholders become one-line outcomes and older
-   * outcome lines go — only after the last card on screen (nothing shown moves), or everywhere
-   * when `all` (the next card was not on screen) — and entering cards are shown.
-   */
-  settle(all: boolean): void;
+  /** How many places fit; when fewer than before, the cards shown are gathered at the top (the person resized the window). */
+  setCapacity(capacity: number, now?: number): void;
+  /** Places what changed since the last settle: placeholders become one-line outcomes, and waiting cards take the free places. */
+  settle(now?: number): void;
   /** Drops decided cards at the end of the queue once old enough while nobody points at the queue, and drops old notes. */
   tick(now: number): void;
   /** Why a decision on this card may not be made now; undefined when it may. */
@@ -108,38 +109,40 @@ export interface ApprovalsSlice {
 }
 
 const live = (slot: Slot | undefined): boolean => slot !== undefined && slot.left === undefined;
-const shownLive = (slot: Slot): boolean => live(slot) && slot.entering !== true;
 
 /**
- * The queue after a settle. In scope (everything when `all`, else only what follows the last
- * card on screen, so that no shown card moves): a placeholder becomes its one-line outcome and an
- * outcome line of an earlier settle goes. Entering cards are shown.
+ * The cards the supervisor lists that have no place yet, oldest first: they wait, unseen, for a
+ * free place. A card decided here is not among them while its decision stands (the supervisor lists
+ * it until the decision reaches it), even once another card took its place.
  */
-export function settledSlots(slots: readonly Slot[], all: boolean): Slot[] {
-  let lastShown = -1;
-  slots.forEach((x, i) => {
-    if (shownLive(x)) lastShown = i;
-  });
-  const out: Slot[] = [];
-  slots.forEach((x, i) => {
-    if (live(x)) {
-      if (x.entering === true) {
-        const { entering: _, ...shown } = x;
-        out.push(shown);
-      } else out.push(x);
-      return;
-    }
-    if (!all && i < lastShown) out.push(x);
-    else if (x.line !== true) out.push({ ...x, line: true });
-  });
+export function waitingCards(pending: readonly PendingApproval[], slots: readonly Slot[], records: readonly DecisionRecord[]): PendingApproval[] {
+  const placed = new Set(slots.map((x) => x.id));
+  const decided = new Set(records.filter((r) => r.verdict !== undefined && typeof r.sent !== 'object').map((r) => r.approval_id));
+  return pending.filter((p) => !placed.has(p.approval_id) && !decided.has(p.approval_id));
+}
+
+/**
+ * The queue after a settle: every placeholder becomes its one-line outcome (nothing moves: places
+ * keep their height), then each waiting card, oldest first, takes the first free place — one
+ * showing an outcome line, or a new one at the end while fewer than `capacity` are used. A card
+ * that finds none keeps waiting.
+ */
+export function settledSlots(slots: readonly Slot[], waiting: readonly PendingApproval[], capacity: number): Slot[] {
+  const out: Slot[] = slots.map((x) => (live(x) || x.line === true ? x : { ...x, line: true }));
+  for (const card of waiting) {
+    const free = out.findIndex((x, i) => i < capacity && x.line === true);
+    const slot = { id: card.approval_id, card };
+    if (free >= 0) out[free] = slot;
+    else if (out.length < capacity) out.push(slot);
+    else break;
+  }
   return out;
 }
 
-/** The first live card after `index`, else the nearest before it. */
-function nextLive(slots: readonly Slot[], index: number): string | undefined {
-  for (let i = index + 1; i < slots.length; i++) if (live(slots[i])) return slots[i]?.id;
-  for (let i = Math.min(index, slots.length - 1); i >= 0; i--) if (live(slots[i])) return slots[i]?.id;
-  return undefined;
+/** The card to decide next: the oldest live card shown, as the supervisor lists them. */
+function oldestShown(pending: readonly PendingApproval[], slots: readonly Slot[], except?: string): string | undefined {
+  const shown = new Set(slots.filter(live).map((x) => x.id));
+  return pending.find((p) => p.approval_id !== except && shown.has(p.approval_id))?.approval_id;
 }
 
 /** The final receipt of an action among those received, newest first. */
@@ -162,6 +165,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
   pending: [],
   held: [],
   slots: [],
+  capacity: Number.POSITIVE_INFINITY,
   records: [],
   seen: {},
   pointerInQueue: false,
@@ -198,13 +202,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
         } else slots.push(slot);
       }
     }
-    const shown = new Set(slots.map((x) => x.id));
-    let arrived = false;
-    for (const card of pending)
-      if (!shown.has(card.approval_id)) {
-        slots.push({ id: card.approval_id, card, entering: true });
-        arrived = true;
-      }
+    const arrived = waitingCards(pending, slots, records).length > waitingCards(s.pending, s.slots, s.records).length;
     if (left.length > 0) records = [...left.reverse(), ...records].slice(0, MAX_RECORDS);
     const denying = slots.some((x) => live(x) && x.id === s.denying) ? s.denying : undefined;
     const allowing = slots.some((x) => live(x) && x.id === s.allowing) ? s.allowing : undefined;
@@ -213,8 +211,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
       ? Object.fromEntries(Object.keys(s.endsSeen).flatMap((id) => (byId.has(id) ? [[id, true as const]] : [])))
       : s.endsSeen;
     set({ pending, slots, records, seen, denying, allowing, endsSeen, ...(arrived || left.length > 0 ? { settled: false } : {}) });
-    const selected = slots.findIndex((x) => x.id === s.selectedApproval);
-    if (!live(slots[selected])) get().selectApproval(selected >= 0 ? nextLive(slots, selected) : slots.find(live)?.id, now);
+    if (!live(slots.find((x) => x.id === s.selectedApproval))) get().selectApproval(oldestShown(pending, slots), now);
   },
   setHeld: (held) => set({ held }),
   selectApproval: (id, now = Date.now()) => {
@@ -236,8 +233,11 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     const next = i < 0 ? 0 : Math.min(Math.max(i + delta, 0), cards.length - 1);
     get().selectApproval(cards[next]?.id, now);
   },
-  setDenying: (denying) => set({ denying, ...(denying !== undefined ? { allowing: undefined } : {}) }),
-  setAllowing: (allowing) => set({ allowing, ...(allowing !== undefined ? { denying: undefined } : {}) }),
+  // A step that opened is a control that worked: a note that one did not is no longer true.
+  setDenying: (denying) =>
+    set({ denying, ...(denying !== undefined ? { allowing: undefined, refusals: withoutKey(get().refusals, denying, QUEUE_NOTE) } : {}) }),
+  setAllowing: (allowing) =>
+    set({ allowing, ...(allowing !== undefined ? { denying: undefined, refusals: withoutKey(get().refusals, allowing, QUEUE_NOTE) } : {}) }),
   noteSeen: (sightings, now, complete = false) => {
     const seen = see(get().seen, sightings, now, complete);
     if (seen !== get().seen) set({ seen });
@@ -246,16 +246,27 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
   setPointerInQueue: (pointerInQueue) => {
     if (pointerInQueue !== get().pointerInQueue) set({ pointerInQueue });
   },
-  settle: (all) => {
+  setCapacity: (capacity, now = Date.now()) => {
     const s = get();
-    set({ slots: settledSlots(s.slots, all), settled: true });
+    if (capacity === s.capacity) return;
+    // Fewer places: the cards shown are gathered at the top, and those beyond wait again. They move, so they arm again.
+    const slots = s.slots.some((x, i) => i >= capacity && live(x)) ? s.slots.filter(live).slice(0, capacity) : s.slots.slice(0, Math.max(capacity, 0));
+    set({ capacity, slots, settled: false });
+    if (!live(slots.find((x) => x.id === s.selectedApproval))) get().selectApproval(oldestShown(s.pending, slots), now);
+  },
+  settle: (now = Date.now()) => {
+    const s = get();
+    const slots = settledSlots(s.slots, waitingCards(s.pending, s.slots, s.records), s.capacity);
+    set({ slots, settled: true });
+    // A card shown into a queue with nothing selected is the one to decide next.
+    if (!live(slots.find((x) => x.id === s.selectedApproval))) get().selectApproval(oldestShown(s.pending, slots), now);
   },
   tick: (now) => {
     const s = get();
     // Only at the end: dropping a decided card above a live one would move that card while someone reads it.
     const lastLive = s.slots.findLastIndex(live);
     const slots = s.pointerInQueue ? s.slots : s.slots.filter((x, i) => i < lastLive || x.left === undefined || now - x.left < PLACEHOLDER_MS);
-    const stale = Object.entries(s.refusals).filter(([, r]) => now - r.at >= REFUSAL_MS);
+    const stale = Object.entries(s.refusals).filter(([k, r]) => now - r.at >= REFUSAL_MS || noteResolved(s, k, now));
     if (slots.length === s.slots.length && stale.length === 0) return;
     set({ slots, refusals: withoutKey(s.refusals, ...stale.map(([k]) => k)) });
   },
@@ -318,7 +329,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
       denying: s.denying === id ? undefined : s.denying,
       allowing: s.allowing === id ? undefined : s.allowing,
     });
-    if (s.selectedApproval === id || s.selectedApproval === undefined) get().selectApproval(nextLive(slots, index), now);
+    if (s.selectedApproval === id || s.selectedApproval === undefined) get().selectApproval(oldestShown(s.pending, slots, id), now);
   },
   decisionAnswered: (id, answer, now = Date.now()) => {
     const s = get();
@@ -336,6 +347,8 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     // The supervisor still lists it: the card is back in its place, arming again, with the reason beside it.
     set({
       slots: s.slots.map((x) => (x.id === id ? { id, card } : x)),
+      // Its place may have gone to another card meanwhile: then it waits for the next free one.
+      settled: false,
       records: s.records.filter((r) => r !== record),
       seen: withoutKey(s.seen, armKey.card(id)),
       refusals: { ...s.refusals, [id]: { text: `Not decided: ${answer.error}`, at: now } },
@@ -350,6 +363,14 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
     set({ records: records.map((r) => (finals.has(r.receipt_id) ? { ...r, final: finals.get(r.receipt_id) as ReceiptEntry } : r)) });
   },
 });
+
+/** Whether a "Not decided" note's control has been armed for RESOLVED_NOTE_MS: it works now, and the note would say otherwise. */
+function noteResolved(s: ApprovalsSlice, key: string, now: number): boolean {
+  const control = s.seen[key.includes(':') ? key : armKey.card(key)];
+  const at = armsAt(control);
+  const refusal = s.refusals[key];
+  return at !== undefined && refusal !== undefined && at > refusal.at && now >= at + RESOLVED_NOTE_MS;
+}
 
 function withFinal(receipts: readonly ReceiptEntry[], receiptId: string): { final?: ReceiptEntry } {
   const final = findFinal(receipts, receiptId);

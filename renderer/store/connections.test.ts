@@ -129,6 +129,7 @@ describe('a card on another desktop', () => {
       ...(connection !== undefined ? { connection } : {}),
     });
     store.getState().setPending([card('remote', { name: 'lab', kind: 'ssh', where: 'lab.example' }), card('here')]);
+    store.getState().settle();
     store.getState().selectKey(undefined);
     store.getState().selectApproval('remote');
     assert.equal(store.getState().selectedApproval, 'remote');

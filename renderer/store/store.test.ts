@@ -95,9 +95,10 @@ describe('app store', () => {
     assert.equal(s.pending.length, 0);
 
     store.getState().applyEvent({ event: 'pending_delta', data: { added: [approval('a1', 'delete')], removed: [] } });
+    store.getState().settle();
     s = store.getState();
     assert.equal(s.pending.length, 1);
-    assert.equal(s.selectedApproval, 'a1', 'the first card is selected when it arrives');
+    assert.equal(s.selectedApproval, 'a1', 'the first card is selected once it is shown');
     assert.equal(s.selectedKey, 'delete');
 
     store.getState().applyEvent({ event: 'receipt', data: receipt(2, 'claude', 'element_act', 'completed') });
@@ -116,6 +117,7 @@ describe('app store', () => {
   it('selecting a card selects its target key and expands its ancestors', () => {
     const store = createAppStore();
     store.getState().applySnapshot(snapshot({ pending: [approval('a1', 'other'), approval('a2', 'name')] }));
+    store.getState().settle();
     store.getState().toggleCollapsed('form');
     store.getState().toggleCollapsed('root');
     store.getState().selectApproval('a2');
@@ -129,6 +131,7 @@ describe('app store', () => {
   it('keeps the target selected when its window tree arrives later', () => {
     const store = createAppStore();
     store.getState().applySnapshot(snapshot({ chosen_window: 'w2', tree: [], pending: [approval('a1', 'delete', 'w1')] }));
+    store.getState().settle();
     store.getState().setChosenWindow('w1');
     store.getState().applyEvent({ event: 'tree', data: { window: 'w1', elements: tree, truncated_by: [], read_at: new Date(0).toISOString() } });
     const s = store.getState();

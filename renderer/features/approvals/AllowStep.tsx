@@ -6,6 +6,7 @@ import { cardConnectionName } from '../../model/connectionWords.js';
 import { selectPending, selectRefusal } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useApi } from '../shell/apiContext.js';
+import { ModalDialog } from '../shell/ModalDialog.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ArmedButton } from './ArmedButton.js';
 import { CardSubject, CardSummary } from './CardSubject.js';
@@ -50,8 +51,8 @@ function useCovered(id: string, scope: 'element' | 'app'): { cards: PendingAppro
 /**
  * The second step of "allow for this session" (docs/supervision.md#allow-for-the-session): it names the exact scope — agent and
  * session, action, app, element — and lets the person narrow or widen it, and names the queued cards
- * the rule covers, which Confirm approves too unless the person unticks them. It opens below the
- * card's buttons, so a repeated click on the first button can never land on Confirm; Confirm arms too.
+ * the rule covers, which Confirm approves too unless the person unticks them. It opens over the
+ * card, in a dialog: a repeated click on the card's button can never land on Confirm, and Confirm arms too.
  */
 export function AllowStep({ card, online, decide }: Props) {
   const [scope, setScope] = useState<'element' | 'app'>('element');
@@ -65,71 +66,79 @@ export function AllowStep({ card, online, decide }: Props) {
   const app = appName !== '' ? <UntrustedText text={appName} /> : 'an unnamed application';
   const element = <CardSubject card={card} />;
   return (
-    <div className="allow-step" role="group" aria-labelledby={`allow-title-${id}`} data-testid="allow-step">
-      <p id={`allow-title-${id}`} className="allow-title">
-        Approve this, and let the agent do the same without asking until its session ends:
-      </p>
-      <dl className="allow-scope" data-testid="allow-scope">
-        <div>
-          <dt>Agent</dt>
-          <dd>
-            <UntrustedText text={card.agent} /> <span className="muted">(session {card.session.slice(0, 8)})</span>
-          </dd>
+    <ModalDialog title="Allow for the session: the second step" onClose={() => appStore.getState().setAllowing(undefined)} testId="allow-dialog" inPlace>
+      <div className="allow-step" role="group" aria-labelledby={`allow-title-${id}`} data-testid="allow-step">
+        <p id={`allow-title-${id}`} className="allow-title">
+          Approve this, and let the agent do the same without asking until its session ends:
+        </p>
+        <dl className="allow-scope" data-testid="allow-scope">
+          <div>
+            <dt>Agent</dt>
+            <dd>
+              <UntrustedText text={card.agent} /> <span className="muted">(session {card.session.slice(0, 8)})</span>
+            </dd>
+          </div>
+          <div>
+            <dt>Desktop</dt>
+            <dd data-testid="allow-scope-desktop">
+              <UntrustedText text={cardConnectionName(card) === 'local' ? 'this desktop only' : `${cardConnectionName(card)} only`} />
+            </dd>
+          </div>
+          <div>
+            <dt>Action</dt>
+            <dd>{card.action}</dd>
+          </div>
+          <div>
+            <dt>App</dt>
+            <dd>{app}</dd>
+          </div>
+          <div>
+            <dt>Element</dt>
+            <dd data-testid="allow-scope-element-label">{scope === 'element' ? element : <>any element of {app}</>}</dd>
+          </div>
+        </dl>
+        <fieldset className="allow-choice">
+          <legend className="visually-hidden">Which elements the rule covers</legend>
+          <label>
+            <input
+              type="radio"
+              name={`allow-scope-${id}`}
+              data-testid="allow-scope-element"
+              checked={scope === 'element'}
+              onChange={() => setScope('element')}
+            />
+            this element only: <code>{element}</code>
+          </label>
+          <label>
+            <input type="radio" name={`allow-scope-${id}`} data-testid="allow-scope-app" checked={scope === 'app'} onChange={() => setScope('app')} />
+            any element of <code>{app}</code>
+          </label>
+        </fieldset>
+        <QueuedCovered covered={covered} wanted={alsoWanted} onWanted={setAlsoWanted} id={id} />
+        <p className="card-note" role="status" data-testid="allow-note">
+          {note?.text ?? ''}
+        </p>
+        <div className="allow-buttons">
+          <button type="button" data-testid="allow-cancel" onClick={() => appStore.getState().setAllowing(undefined)}>
+            Cancel
+          </button>
+          <ArmedButton
+            armKey={key}
+            measured
+            testId="allow-confirm"
+            className="approve"
+            disabled={!online}
+            onClick={(e) => {
+              e.stopPropagation();
+              measureNow(e.currentTarget);
+              decide(id, { kind: 'allow', scope, also }, { via: 'pointer', key, what: 'the confirm button' });
+            }}
+          >
+            {also.length > 0 ? `Confirm: approve, allow, and approve the ${also.length} queued` : 'Confirm: approve and allow'}
+          </ArmedButton>
         </div>
-        <div>
-          <dt>Desktop</dt>
-          <dd data-testid="allow-scope-desktop">
-            <UntrustedText text={cardConnectionName(card) === 'local' ? 'this desktop only' : `${cardConnectionName(card)} only`} />
-          </dd>
-        </div>
-        <div>
-          <dt>Action</dt>
-          <dd>{card.action}</dd>
-        </div>
-        <div>
-          <dt>App</dt>
-          <dd>{app}</dd>
-        </div>
-        <div>
-          <dt>Element</dt>
-          <dd data-testid="allow-scope-element-label">{scope === 'element' ? element : <>any element of {app}</>}</dd>
-        </div>
-      </dl>
-      <fieldset className="allow-choice">
-        <legend className="visually-hidden">Which elements the rule covers</legend>
-        <label>
-          <input type="radio" name={`allow-scope-${id}`} data-testid="allow-scope-element" checked={scope === 'element'} onChange={() => setScope('element')} />
-          this element only: <code>{element}</code>
-        </label>
-        <label>
-          <input type="radio" name={`allow-scope-${id}`} data-testid="allow-scope-app" checked={scope === 'app'} onChange={() => setScope('app')} />
-          any element of <code>{app}</code>
-        </label>
-      </fieldset>
-      <QueuedCovered covered={covered} wanted={alsoWanted} onWanted={setAlsoWanted} id={id} />
-      <p className="card-note" role="status" data-testid="allow-note">
-        {note?.text ?? ''}
-      </p>
-      <div className="allow-buttons">
-        <button type="button" data-testid="allow-cancel" onClick={() => appStore.getState().setAllowing(undefined)}>
-          Cancel
-        </button>
-        <ArmedButton
-          armKey={key}
-          measured
-          testId="allow-confirm"
-          className="approve"
-          disabled={!online}
-          onClick={(e) => {
-            e.stopPropagation();
-            measureNow(e.currentTarget);
-            decide(id, { kind: 'allow', scope, also }, { via: 'pointer', key, what: 'the confirm button' });
-          }}
-        >
-          {also.length > 0 ? `Confirm: approve, allow, and approve the ${also.length} queued` : 'Confirm: approve and allow'}
-        </ArmedButton>
       </div>
-    </div>
+    </ModalDialog>
   );
 }
 

@@ -1,17 +1,22 @@
-import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
+import { useRef, useState, type MouseEvent, type Ref } from 'react';
 import { unreachable, type ApprovableCard } from '../../../protocol/index.js';
 import { armKey } from '../../model/arming.js';
 import { subjectLabel } from '../../model/cardSubject.js';
 import { isRemote, mayAllowForSession } from '../../model/connectionWords.js';
 import { mustReadToEnd, unreadWait } from '../../model/readToEnd.js';
-import { selectEndSeen, selectRefusal } from '../../store/selectors.js';
+import { selectEndSeen } from '../../store/selectors.js';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { AllowStep } from './AllowStep.js';
-import { CardKindBody, CardKindRows } from './CardKindFields.js';
+import { CardBrief, CardVisual } from './CardCompact.js';
+import { CardDetails } from './CardDetails.js';
+import { CardNote } from './CardNote.js';
+import { DetailsButton } from './DetailsButton.js';
 import { CardWhere } from './CardWhere.js';
+import { PictureRoom, useHeight } from './pictureRoom.js';
+import { ReasonField } from './ReasonField.js';
 import { RiskHints } from './RiskHints.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct, type Decision } from './decide.js';
@@ -30,21 +35,26 @@ interface Props {
 }
 
 /**
- * One pending action: who, what, on which element, how long it waited and when it expires. Its
- * buttons arm once the card has been still on screen for the arming time; a click before that,
- * or on a card that just moved, is refused with the reason on the card's note line.
+ * One pending action, compact enough that it fits its place in the queue whole
+ * (docs/supervision.md#cards-that-fit): who, what, on which element or where, the picture, and
+ * the buttons; every field in its details. Its buttons arm once its words and buttons have been
+ * still on screen for the arming time; a click before that, or on a card that just moved, is
+ * refused with the reason on the card's note line. Denying asks for a reason in the picture's
+ * place, at the card's width; allowing for the session is a second step in a dialog.
  */
 export function ApprovalCard({ card, now, selected, denying, allowing, online, cardRef, onSelect, decide }: Props) {
   const id = card.approval_id;
   const key = armKey.card(id);
   const aim = { via: 'pointer', key } as const;
-  const note = useApp(selectRefusal(id));
   const { armed } = useArmed(key);
   const keysArmed = useKeysArmed(selected);
+  const [details, setDetails] = useState(false);
+  const [reason, setReason] = useState('');
+  const visual = useRef<HTMLDivElement>(null);
+  const room = useHeight(visual);
   // A command or a long text is approved only once its end has been on screen: Approve waits (Deny never does).
   const endSeen = useApp(selectEndSeen(id));
   const unread = mustReadToEnd(card) && !endSeen;
-  const waited = now - Date.parse(card.created_at);
   const left = Date.parse(card.expires_at) - now;
   const on = isRemote(card.connection) ? ` on ${card.connection.name} (${card.connection.where})` : '';
   /** A click on a card control: measured now, so a card that moved since the last measurement counts as moved. */
@@ -59,10 +69,11 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
     if (step === 'deny') appStore.getState().setDenying(id);
     else appStore.getState().setAllowing(id);
   };
+  const deny = () => decide(id, { kind: 'deny', reason }, aim);
   return (
     <article
       ref={cardRef}
-      className={`card${selected ? ' selected' : ''}${card.risk_hints.length > 0 ? ' risky' : ''}${on !== '' ? ' remote' : ''}`}
+      className={`card compact${denying ? ' denying' : ''}${selected ? ' selected' : ''}${card.risk_hints.length > 0 ? ' risky' : ''}${on !== '' ? ' remote' : ''}`}
       tabIndex={0}
       aria-current={selected ? 'true' : undefined}
       aria-label={escapeHiddenPlain(`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${cardWhat(card)}${on}`)}
@@ -83,71 +94,90 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
         <span className={`card-expiry${left < 15_000 ? ' soon' : ''}`} data-testid="card-expiry">
           {left > 0 ? `expires in ${formatDuration(left)}` : 'expiring…'}
         </span>
+        <DetailsButton onOpen={() => setDetails(true)} />
       </header>
       <CardWhere connection={card.connection} />
-      <RiskHints hints={card.risk_hints} />
-      <CardKindBody card={card} />
-      <dl className="card-fields">
-        <CardKindRows card={card} />
-        <div>
-          <dt>Waiting</dt>
-          <dd data-testid="card-waited">{formatDuration(waited)}</dd>
-        </div>
-      </dl>
-      {denying ? (
-        <DenyForm
-          onCancel={() => appStore.getState().setDenying(undefined)}
-          onConfirm={(reason) => decide(id, { kind: 'deny', reason }, aim)}
-          disabled={!online}
-        />
-      ) : (
-        <div className="card-buttons">
-          <ArmedButton
-            armKey={key}
-            testId="approve-button"
-            className="approve"
-            disabled={!online}
-            title="Approve (A)"
-            waitsFor={unread ? unreadWait(card) : undefined}
-            onClick={(e) => aimed(e, () => decide(id, { kind: 'approve' }, aim))}
-          >
-            Approve
-          </ArmedButton>
-          <ArmedButton armKey={key} testId="deny-button" className="deny" disabled={!online} title="Deny (D)" onClick={(e) => aimed(e, () => open('deny'))}>
-            Deny…
-          </ArmedButton>
-          {mayAllowForSession(card) && (
+      <div className="card-brief" data-arm-part="subject">
+        <RiskHints hints={card.risk_hints} />
+        <CardBrief card={card} />
+      </div>
+      <div className="card-visual" ref={visual}>
+        {denying ? (
+          <ReasonField
+            label="Reason for denying (optional): the agent is told it"
+            placeholder="Why not (optional) — Enter denies, Escape cancels"
+            testId="deny-reason"
+            value={reason}
+            onChange={setReason}
+            onEnter={deny}
+            onEscape={() => appStore.getState().setDenying(undefined)}
+          />
+        ) : (
+          <PictureRoom.Provider value={room}>
+            <CardVisual card={card} />
+          </PictureRoom.Provider>
+        )}
+      </div>
+      <div className="card-buttons" data-arm-part="controls">
+        {denying ? (
+          <>
+            <button
+              type="button"
+              className="deny"
+              data-testid="deny-confirm"
+              disabled={!online}
+              onClick={(e) => {
+                e.stopPropagation();
+                measureNow(e.currentTarget);
+                deny();
+              }}
+            >
+              Deny
+            </button>
+            <button type="button" data-testid="deny-cancel" onClick={() => appStore.getState().setDenying(undefined)}>
+              Cancel
+            </button>
+          </>
+        ) : (
+          <>
             <ArmedButton
               armKey={key}
-              testId="allow-session-button"
+              testId="approve-button"
+              className="approve"
               disabled={!online}
-              title="Approve and allow for this session: a second step names the scope (S)"
-              ariaExpanded={allowing}
-              onClick={(e) => aimed(e, () => open('allow'))}
+              title="Approve (A)"
+              waitsFor={unread ? unreadWait(card) : undefined}
+              onClick={(e) => aimed(e, () => decide(id, { kind: 'approve' }, aim))}
             >
-              Allow for session…
+              Approve
             </ArmedButton>
-          )}
-        </div>
-      )}
-      <p className="card-note" data-testid="card-note-line">
-        <span role="status" data-testid="card-note">
-          {note?.text ?? ''}
-        </span>
-        {note === undefined && (
-          <span className="muted" aria-hidden="true">
-            {!online
-              ? 'Not connected: nothing can be decided now.'
-              : !armed
-                ? 'Arming — read the card first.'
-                : unread
-                  ? `Approve ${unreadWait(card)}.`
-                  : selected && !keysArmed
-                    ? 'Selected — keys work in a moment.'
-                    : ''}
-          </span>
+            <ArmedButton armKey={key} testId="deny-button" className="deny" disabled={!online} title="Deny (D)" onClick={(e) => aimed(e, () => open('deny'))}>
+              Deny…
+            </ArmedButton>
+            {mayAllowForSession(card) ? (
+              <ArmedButton
+                armKey={key}
+                testId="allow-session-button"
+                disabled={!online}
+                title="Approve and allow for this session: a second step names the scope (S)"
+                ariaExpanded={allowing}
+                onClick={(e) => aimed(e, () => open('allow'))}
+              >
+                Allow for session…
+              </ArmedButton>
+            ) : (
+              <span />
+            )}
+          </>
         )}
-      </p>
+      </div>
+      <CardNote
+        id={id}
+        online={online}
+        armed={armed}
+        hint={unread ? `Approve ${unreadWait(card)}.` : selected && !keysArmed ? 'Selected — keys work in a moment.' : ''}
+      />
+      {details && <CardDetails card={card} now={now} onClose={() => setDetails(false)} />}
       {allowing && mayAllowForSession(card) && <AllowStep card={card} online={online} decide={decide} />}
     </article>
   );
@@ -167,48 +197,4 @@ function cardWhat(card: ApprovableCard): string {
     default:
       return unreachable(card);
   }
-}
-
-function DenyForm({ onCancel, onConfirm, disabled }: { onCancel: () => void; onConfirm: (reason: string) => void; disabled: boolean }) {
-  const [reason, setReason] = useState('');
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      onConfirm(reason);
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      onCancel();
-    }
-  };
-  return (
-    <div className="deny-form" role="group" aria-label="Deny">
-      <input
-        data-testid="deny-reason"
-        aria-label="Reason for denying (optional)"
-        placeholder="Reason (optional) — Enter denies, Escape cancels"
-        maxLength={2000}
-        autoFocus
-        value={reason}
-        onChange={(e) => setReason(e.target.value)}
-        onKeyDown={onKeyDown}
-        onClick={(e) => e.stopPropagation()}
-      />
-      <button
-        type="button"
-        className="deny"
-        data-testid="deny-confirm"
-        disabled={disabled}
-        onClick={(e) => {
-          e.stopPropagation();
-          measureNow(e.currentTarget);
-          onConfirm(reason);
-        }}
-      >
-        Deny
-      </button>
-      <button type="button" data-testid="deny-cancel" onClick={onCancel}>
-        Cancel
-      </button>
-    </div>
-  );
 }

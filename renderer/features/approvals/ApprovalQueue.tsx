@@ -12,6 +12,7 @@ import {
   selectDenying,
   selectHeld,
   selectLive,
+  selectPending,
   selectRecords,
   selectRefusal,
   selectSelectedApproval,
@@ -34,21 +35,23 @@ import { RecentDecisions } from './RecentDecisions.js';
 import { useApprovalKeys } from './useApprovalKeys.js';
 import { useArmingMeasure } from './useArming.js';
 import { usePointerInQueue } from './usePointerInQueue.js';
-import { useQueuePlacement } from './useQueuePlacement.js';
+import { useQueuePlacement, useQueuePlaces } from './useQueuePlacement.js';
 import './approvals.css';
 
 /** How often placeholders are considered for collapsing and old notes dropped. */
 const TICK_MS = 250;
 
 /**
- * The approval queue, keyboard driven (↑↓ j k, A, D, S). A card that leaves becomes a placeholder
- * of its height while the pointer rests on it, then its one-line outcome; new cards are appended
- * and appear in their final place (docs/supervision.md#where-the-next-card-appears). Its head
- * stays in view, so a note about a key is always seen. Below it: what the pause holds, and the
- * recent decisions with their outcomes.
+ * The approval queue, keyboard driven (↑↓ j k, A, D, S), in places of one height that never move
+ * (docs/supervision.md#where-the-next-card-appears): as many as fit the column whole. A card that
+ * leaves keeps its frame while the pointer rests on it, then shows its one-line outcome, and its
+ * place is free; a new card takes the first free place, or waits, counted in the head, until one
+ * is. Its head stays in view, so a note about a key is always seen. Below the places: what the
+ * pause holds, and the recent decisions with their outcomes.
  */
 export function ApprovalQueue() {
   const slots = useApp(selectSlots);
+  const pending = useApp(selectPending);
   const held = useApp(selectHeld);
   const records = useApp(selectRecords);
   const brake = useApp(selectBrake);
@@ -67,6 +70,11 @@ export function ApprovalQueue() {
   const selectedRef = useRef<HTMLElement>(null);
   useApprovalKeys(decide, listRef);
   useQueuePlacement(listRef);
+  const columnRef = useRef<HTMLElement | null>(null);
+  useLayoutEffect(() => {
+    columnRef.current = rootRef.current?.closest<HTMLElement>('.queue-column') ?? rootRef.current;
+  }, []);
+  const placeHeight = useQueuePlaces(columnRef, listRef);
   useArmingMeasure(rootRef);
   usePointerInQueue(rootRef);
 
@@ -87,7 +95,7 @@ export function ApprovalQueue() {
 
   // Keep keyboard focus with the selection when it was in the queue (or lost with a decided card),
   // once it is shown. Never scroll for it: useQueuePlacement decides when the queue may move.
-  const selectedShown = slots.some((x) => x.id === selected && x.left === undefined && x.entering !== true);
+  const selectedShown = slots.some((x) => x.id === selected && x.left === undefined);
   useEffect(() => {
     const active = document.activeElement;
     const inQueue = active === null || active === document.body || (listRef.current?.contains(active) ?? false);
@@ -100,7 +108,9 @@ export function ApprovalQueue() {
     if (s.view !== 'tree') s.setView('tree');
   };
 
-  const waiting = slots.filter((x) => x.left === undefined && x.entering !== true).length;
+  const shown = slots.filter((x) => x.left === undefined).length;
+  const waiting = pending.length;
+  const unshown = waiting - shown;
   return (
     <section className="queue" ref={rootRef} aria-labelledby="queue-heading" data-testid="approval-queue" data-settled={settled} data-sticky-root>
       <div className="queue-head" data-sticky-head data-testid="queue-head">
@@ -108,6 +118,9 @@ export function ApprovalQueue() {
           <h2 id="queue-heading">
             Approvals <span className={`count${waiting > 0 ? ' count-alert' : ''}`}>{waiting}</span>
           </h2>
+          <span className="queue-more small" data-testid="queue-more" role="status">
+            {unshown > 0 ? `${unshown} more ${unshown === 1 ? 'waits' : 'wait'} for a free place below` : ''}
+          </span>
         </div>
         <p className="queue-line small">
           <span role="status" data-testid="queue-note" className={queueNote !== undefined ? 'queue-note' : undefined}>
@@ -116,24 +129,22 @@ export function ApprovalQueue() {
           {queueNote === undefined && <span className="muted">↑↓ select · A approve · D deny · S allow for session</span>}
         </p>
       </div>
-      {slots.length > 0 && (
-        <ul className="plain cards" ref={listRef} aria-label="Pending approvals">
-          {slots.map((slot) => (
-            <QueueSlot
-              key={slot.id}
-              slot={slot}
-              now={now}
-              selected={slot.id === selected}
-              denying={slot.id === denying}
-              allowing={slot.id === allowing}
-              online={online}
-              selectedRef={selectedRef}
-              onSelect={() => select(slot.id)}
-              decide={decide}
-            />
-          ))}
-        </ul>
-      )}
+      <ul className="plain cards" ref={listRef} aria-label="Pending approvals" style={{ gridAutoRows: `${placeHeight}px` }}>
+        {slots.map((slot) => (
+          <QueueSlot
+            key={slot.id}
+            slot={slot}
+            now={now}
+            selected={slot.id === selected}
+            denying={slot.id === denying}
+            allowing={slot.id === allowing}
+            online={online}
+            selectedRef={selectedRef}
+            onSelect={() => select(slot.id)}
+            decide={decide}
+          />
+        ))}
+      </ul>
       {waiting === 0 && (
         <p className="muted" data-testid="queue-empty">
           {emptyQueueText(
@@ -162,27 +173,11 @@ interface SlotProps {
   decide: (id: string, decision: Decision, aim: { via: 'pointer'; key: string; what?: string }) => boolean;
 }
 
-/**
- * One place in the queue: the card while it waits (laid out but invisible while entering), then a
- * placeholder exactly as tall as the card was, then its one-line outcome.
- */
+/** One place in the queue: a card while it waits, then its frame (while the pointer may rest on it), then its one-line outcome. */
 function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef, onSelect, decide }: SlotProps) {
-  const ref = useRef<HTMLLIElement>(null);
   const decideQuestionHandoff = useQuestionHandoffDecide();
-  const height = useRef<number | undefined>(undefined);
   const isLive = slot.left === undefined;
-  const entering = isLive && slot.entering === true;
   const line = !isLive && slot.line === true;
-  useLayoutEffect(() => {
-    const li = ref.current;
-    if (!isLive || li === null) return;
-    height.current = li.getBoundingClientRect().height;
-    const observer = new ResizeObserver(() => {
-      height.current = li.getBoundingClientRect().height;
-    });
-    observer.observe(li);
-    return () => observer.disconnect();
-  }, [isLive]);
   /** The card a kind of pending item is shown as: a question, a handoff, or an action to approve or deny. */
   const liveCard = (card: PendingApproval) => {
     const shared = { now, selected, online, ...(selected ? { cardRef: selectedRef } : {}), onSelect };
@@ -201,14 +196,7 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
     }
   };
   return (
-    <li
-      ref={ref}
-      data-slot={slot.id}
-      data-entering={entering ? '' : undefined}
-      aria-hidden={entering ? true : undefined}
-      className={isLive ? (entering ? 'slot-entering' : undefined) : line ? 'slot-line' : 'slot-left'}
-      style={isLive || line || height.current === undefined ? undefined : { height: height.current }}
-    >
+    <li data-slot={slot.id} className={isLive ? 'slot-live' : line ? 'slot-line' : 'slot-left'}>
       {isLive ? liveCard(slot.card) : <Placeholder card={slot.card} line={line} />}
     </li>
   );

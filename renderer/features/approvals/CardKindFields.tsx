@@ -90,7 +90,7 @@ export function CardKindRows({ card }: { card: ApprovableCard }) {
 }
 
 /** A set_value card's diff: the element's current value and the new one, masked for a password field. */
-function SetValueDiff({ card }: { card: ElementApproval }) {
+export function SetValueDiff({ card }: { card: ElementApproval }) {
   const masked = textMasked(card);
   return (
     <div className="diff" data-testid="set-value-diff">

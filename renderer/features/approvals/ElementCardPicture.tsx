@@ -1,8 +1,10 @@
+import { useContext } from 'react';
 import type { ElementApproval, ScreenCard } from '../../../protocol/index.js';
 import { ElementBox } from '../screen/ElementBox.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
 import { ZoomablePicture } from '../screen/ZoomablePicture.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { PictureRoom } from './pictureRoom.js';
 import { useCardPicture } from './useCardPicture.js';
 
 /**
@@ -26,9 +28,17 @@ export function ElementCardPicture({ card }: { card: ElementApproval }) {
 
 /** The element card's region (CSS px): tall enough for a control with its label and neighbours, short enough for a queue. */
 const REGION = { maxHeight: 200, minHeight: 120, margin: 40 } as const;
+/** In a card in the queue: as tall as the card leaves room for, up to this. */
+const COMPACT_MAX = 260;
 
 function WindowPicture({ card, p }: { card: ElementApproval; p: ScreenCard }) {
   const { ref, picture, error } = useCardPicture(card.approval_id, 'picture', p.picture);
+  // In the queue the card's place bounds the region, and it fills what the card leaves (up to a screenful of context); in the details it has its own height.
+  const room = useContext(PictureRoom);
+  const region =
+    room === undefined
+      ? REGION
+      : { margin: Math.min(REGION.margin, Math.floor(room / 5)), maxHeight: Math.min(COMPACT_MAX, room), minHeight: Math.min(COMPACT_MAX, room) };
   const what = `${card.target.role}${card.target.name !== undefined ? ` “${card.target.name}”` : ''}`;
   const alt = `The window “${card.window.title}” as it looked when checked, ${what} outlined`;
   const size = { width: p.width, height: p.height };
@@ -48,7 +58,7 @@ function WindowPicture({ card, p }: { card: ElementApproval; p: ScreenCard }) {
         testId="card-picture"
         marks={<MaskedRects rects={p.masked} size={size} />}
         overlay={outline !== undefined ? <ElementBox rect={outline} size={size} /> : undefined}
-        {...(outline !== undefined ? { crop: { focus: outline, scale: oneToOne, ...REGION } } : {})}
+        {...(outline !== undefined ? { crop: { focus: outline, scale: oneToOne, ...region } } : {})}
       />
       <figcaption className="muted small">
         {outline !== undefined

@@ -1,12 +1,15 @@
 import { useState, type MouseEvent } from 'react';
-import { QUESTION_HANDOFF_LIMITS, type HandoffApproval } from '../../../protocol/index.js';
+import { QUESTION_HANDOFF_LIMITS, escapeHiddenPlain, type HandoffApproval } from '../../../protocol/index.js';
 import { armKey } from '../../model/arming.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ArmedButton } from './ArmedButton.js';
-import { CardNote, QuestionHandoffCardFrame, type QuestionHandoffCardProps } from './QuestionCard.js';
-import { measureNow } from './useArming.js';
+import { AgentWords, QuestionHandoffCardFrame, type QuestionHandoffCardProps } from './QuestionCard.js';
+import { CardNote } from './CardNote.js';
+import { measureNow, useArmed } from './useArming.js';
+import { ModalDialog } from '../shell/ModalDialog.js';
 import { CardWhere } from './CardWhere.js';
+import { DetailsButton } from './DetailsButton.js';
 
 /**
  * An agent handed the desktop to the person (docs/supervision.md#questions-and-handoffs): why, how
@@ -18,6 +21,8 @@ export function HandoffCard({ card, now, selected, online, cardRef, onSelect, de
   const key = armKey.card(id);
   const aim = { via: 'pointer', key } as const;
   const [note, setNote] = useState('');
+  const [details, setDetails] = useState(false);
+  const { armed } = useArmed(key);
   const held = card.handoff.held_inputs;
   const resume = () => decide(id, { kind: 'resume', note }, aim);
   return (
@@ -35,17 +40,20 @@ export function HandoffCard({ card, now, selected, online, cardRef, onSelect, de
         </span>
         <span className="card-action">hands over</span>
         <span className="card-expiry">for {formatDuration(now - Date.parse(card.created_at))}</span>
+        <DetailsButton onOpen={() => setDetails(true)} />
       </header>
       <CardWhere connection={card.connection} />
-      <div className="question-text" data-testid="handoff-reason">
-        <UntrustedText text={card.handoff.reason} block />
+      <div className="card-brief" data-arm-part="subject">
+        <AgentWords text={card.handoff.reason} testId="handoff-reason" onDetails={() => setDetails(true)} />
       </div>
-      <p className="small" data-testid="handoff-held">
-        {held === 0
-          ? 'No input waits.'
-          : `${held} ${held === 1 ? 'input waits' : 'inputs wait'} until you give control back (each still comes to you as a card).`}
-      </p>
-      <div className="answer-row">
+      <div className="card-visual">
+        <p className="small" data-testid="handoff-held">
+          {held === 0
+            ? 'No input waits.'
+            : `${held} ${held === 1 ? 'input waits' : 'inputs wait'} until you give control back (each still comes to you as a card).`}
+        </p>
+      </div>
+      <div className="answer-row handoff-row" data-arm-part="controls">
         <input
           data-testid="handoff-note"
           aria-label="Note for the agent (optional)"
@@ -76,7 +84,15 @@ export function HandoffCard({ card, now, selected, online, cardRef, onSelect, de
           Give control back
         </ArmedButton>
       </div>
-      <CardNote id={id} online={online} />
+      <CardNote id={id} online={online} armed={armed} />
+      {details && (
+        <ModalDialog title={escapeHiddenPlain(`${card.agent} hands over — the whole reason`)} onClose={() => setDetails(false)} testId="card-details">
+          <CardWhere connection={card.connection} />
+          <div className="question-text">
+            <UntrustedText text={card.handoff.reason} block />
+          </div>
+        </ModalDialog>
+      )}
     </QuestionHandoffCardFrame>
   );
 }

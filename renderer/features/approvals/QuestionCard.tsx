@@ -1,8 +1,7 @@
-import { useState, type KeyboardEvent, type MouseEvent, type Ref } from 'react';
+import { useState, type MouseEvent, type Ref } from 'react';
 import { QUESTION_HANDOFF_LIMITS, escapeHiddenPlain, type HandoffApproval, type PendingApproval, type QuestionApproval } from '../../../protocol/index.js';
 import { armKey } from '../../model/arming.js';
-import { selectRefusal } from '../../store/selectors.js';
-import { appStore, useApp } from '../../store/useApp.js';
+import { appStore } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { ArmedButton } from './ArmedButton.js';
@@ -10,6 +9,10 @@ import { mayAct } from './decide.js';
 import type { QuestionHandoffDecision } from './decideQuestionHandoff.js';
 import { measureNow, useArmed } from './useArming.js';
 import { CardWhere } from './CardWhere.js';
+import { DetailsButton } from './DetailsButton.js';
+import { CardNote } from './CardNote.js';
+import { ReasonField } from './ReasonField.js';
+import { ModalDialog } from '../shell/ModalDialog.js';
 
 /** What a question or handoff card needs from the queue. */
 export interface QuestionHandoffCardProps<C extends QuestionApproval | HandoffApproval> {
@@ -35,7 +38,10 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
   const id = card.approval_id;
   const key = armKey.card(id);
   const aim = { via: 'pointer', key } as const;
+  const { armed } = useArmed(key);
   const [written, setWritten] = useState('');
+  const [note, setNote] = useState('');
+  const [details, setDetails] = useState(false);
   const left = Date.parse(card.expires_at) - now;
   const choices = card.question.choices ?? [];
   const aimed = (e: MouseEvent<HTMLButtonElement>, then: () => void) => {
@@ -50,6 +56,7 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
     }
     decide(id, { kind: 'answer', answer: written }, aim);
   };
+  const decline = () => decide(id, { kind: 'decline', note }, aim);
   return (
     <QuestionHandoffCardFrame
       card={card}
@@ -58,6 +65,7 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
       onSelect={onSelect}
       label={`${card.agent} asks: ${card.question.text}`}
       testId="question-card"
+      denying={noting}
     >
       <header className="card-head">
         <span className="card-agent">
@@ -67,56 +75,81 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
         <span className={`card-expiry${left < 15_000 ? ' soon' : ''}`} data-testid="card-expiry">
           {left > 0 ? `expires in ${formatDuration(left)}` : 'expiring…'}
         </span>
+        <DetailsButton onOpen={() => setDetails(true)} />
       </header>
       <CardWhere connection={card.connection} />
-      <div className="question-text" data-testid="question-text">
-        <UntrustedText text={card.question.text} block />
+      <div className="card-brief" data-arm-part="subject">
+        <AgentWords text={card.question.text} testId="question-text" onDetails={() => setDetails(true)} />
       </div>
-      {choices.length > 0 && (
-        <div className="choices" role="group" aria-labelledby={`offers-${id}`}>
-          <p className="choices-intro small" id={`offers-${id}`}>
-            <UntrustedText text={card.agent} /> offers these answers:
-          </p>
-          <ul className="choice-list">
-            {choices.map((choice, i) => {
-              const imitates = card.question.imitates?.[i] ?? undefined;
-              return (
-                <li key={i} className="choice" data-testid="choice" data-imitates={imitates ?? undefined}>
-                  <ArmedButton
-                    armKey={key}
-                    testId="choice-button"
-                    className="choice-quote"
-                    disabled={!online}
-                    onClick={(e) => aimed(e, () => decide(id, { kind: 'choice', choice: i }, aim))}
-                  >
-                    <span className="choice-verb">Answer</span>{' '}
-                    <span className="agent-words" data-testid="choice-text">
-                      “<UntrustedText text={choice} limit={QUESTION_HANDOFF_LIMITS.choice} expandable={false} />”
-                    </span>
-                  </ArmedButton>
-                  {imitates !== undefined && (
-                    <p className="choice-imitates small" role="note" data-testid="choice-imitates">
-                      ⚠ Looks like Overseer’s own control ({imitates}): this only answers the question.
-                    </p>
-                  )}
-                </li>
-              );
-            })}
-          </ul>
-        </div>
-      )}
+      <div className="card-visual">
+        {noting ? (
+          <ReasonField
+            label="Note for the agent (optional): it is told why not"
+            placeholder="Why not (optional) — Enter declines, Escape cancels"
+            testId="decline-note"
+            maxLength={QUESTION_HANDOFF_LIMITS.answer}
+            value={note}
+            onChange={setNote}
+            onEnter={decline}
+            onEscape={() => appStore.getState().setDenying(undefined)}
+          />
+        ) : (
+          choices.length > 0 && (
+            <div className="choices card-scroll" role="group" aria-labelledby={`offers-${id}`} tabIndex={0}>
+              <p className="choices-intro small" id={`offers-${id}`}>
+                <UntrustedText text={card.agent} /> offers these answers:
+              </p>
+              <ul className="choice-list">
+                {choices.map((choice, i) => {
+                  const imitates = card.question.imitates?.[i] ?? undefined;
+                  return (
+                    <li key={i} className="choice" data-testid="choice" data-imitates={imitates ?? undefined}>
+                      <ArmedButton
+                        armKey={key}
+                        testId="choice-button"
+                        className="choice-quote"
+                        disabled={!online}
+                        onClick={(e) => aimed(e, () => decide(id, { kind: 'choice', choice: i }, aim))}
+                      >
+                        <span className="choice-verb">Answer</span>{' '}
+                        <span className="agent-words" data-testid="choice-text">
+                          “<UntrustedText text={choice} limit={QUESTION_HANDOFF_LIMITS.choice} expandable={false} />”
+                        </span>
+                      </ArmedButton>
+                      {imitates !== undefined && (
+                        <p className="choice-imitates small" role="note" data-testid="choice-imitates">
+                          ⚠ Looks like Overseer’s own control ({imitates}): this only answers the question.
+                        </p>
+                      )}
+                    </li>
+                  );
+                })}
+              </ul>
+            </div>
+          )
+        )}
+      </div>
       {noting ? (
-        <NoteForm
-          label="Note for the agent (optional)"
-          placeholder="Why not (optional) — Enter declines, Escape cancels"
-          confirm="Decline"
-          testId="decline"
-          disabled={!online}
-          onCancel={() => appStore.getState().setDenying(undefined)}
-          onConfirm={(note) => decide(id, { kind: 'decline', note }, aim)}
-        />
+        <div className="card-buttons" data-arm-part="controls" role="group" aria-label="Decline">
+          <button
+            type="button"
+            className="deny"
+            data-testid="decline-confirm"
+            disabled={!online}
+            onClick={(e) => {
+              e.stopPropagation();
+              measureNow(e.currentTarget);
+              decline();
+            }}
+          >
+            Decline
+          </button>
+          <button type="button" data-testid="decline-cancel" onClick={() => appStore.getState().setDenying(undefined)}>
+            Cancel
+          </button>
+        </div>
       ) : (
-        <div className="answer-row">
+        <div className="answer-row" data-arm-part="controls">
           <input
             data-testid="answer-input"
             aria-label={choices.length > 0 ? 'Or write your own answer' : 'Your answer'}
@@ -153,8 +186,53 @@ export function QuestionCard({ card, now, selected, noting, online, cardRef, onS
           </ArmedButton>
         </div>
       )}
-      <CardNote id={id} online={online} />
+      <CardNote id={id} online={online} armed={armed} />
+      {details && (
+        <ModalDialog title={escapeHiddenPlain(`${card.agent} asks — the whole question`)} onClose={() => setDetails(false)} testId="card-details">
+          <CardWhere connection={card.connection} />
+          <div className="question-text">
+            <UntrustedText text={card.question.text} block />
+          </div>
+          {choices.length > 0 && (
+            <ol className="small">
+              {choices.map((c, i) => (
+                <li key={i}>
+                  “<UntrustedText text={c} />”
+                </li>
+              ))}
+            </ol>
+          )}
+          <p className="muted small">Answer on the card: close this (Esc), and its controls are where they were.</p>
+        </ModalDialog>
+      )}
     </QuestionHandoffCardFrame>
+  );
+}
+
+/**
+ * An agent's question or handoff reason on its card: a few lines of the agent's words, and when
+ * they do not all show, a button that opens all of them.
+ */
+export function AgentWords({ text, testId, onDetails }: { text: string; testId: string; onDetails: () => void }) {
+  const [whole, setWhole] = useState(true);
+  return (
+    <div className="question-text" data-testid={testId}>
+      <UntrustedText text={text} block expandable={false} onWhole={setWhole} />
+      {!whole && (
+        <button
+          type="button"
+          className="untrusted-toggle"
+          data-testid="agent-words-all"
+          aria-haspopup="dialog"
+          onClick={(e) => {
+            e.stopPropagation();
+            onDetails();
+          }}
+        >
+          read all of it
+        </button>
+      )}
+    </div>
   );
 }
 
@@ -166,6 +244,7 @@ export function QuestionHandoffCardFrame({
   onSelect,
   label,
   testId,
+  denying,
   children,
 }: {
   card: PendingApproval;
@@ -174,12 +253,14 @@ export function QuestionHandoffCardFrame({
   onSelect: () => void;
   label: string;
   testId: string;
+  /** A note for the agent is being written in the picture's place. */
+  denying?: boolean;
   children: React.ReactNode;
 }) {
   return (
     <article
       ref={cardRef}
-      className={`card question-card${selected ? ' selected' : ''}`}
+      className={`card compact question-card${selected ? ' selected' : ''}${denying === true ? ' denying' : ''}`}
       tabIndex={0}
       aria-current={selected ? 'true' : undefined}
       aria-label={escapeHiddenPlain(label).slice(0, 300)}
@@ -191,85 +272,5 @@ export function QuestionHandoffCardFrame({
     >
       {children}
     </article>
-  );
-}
-
-/** The reserved note line under a card's controls: why a click did nothing, or that it is still arming. */
-export function CardNote({ id, online }: { id: string; online: boolean }) {
-  const note = useApp(selectRefusal(id));
-  const { armed } = useArmed(armKey.card(id));
-  return (
-    <p className="card-note" data-testid="card-note-line">
-      <span role="status" data-testid="card-note">
-        {note?.text ?? ''}
-      </span>
-      {note === undefined && (
-        <span className="muted" aria-hidden="true">
-          {!online ? 'Not connected: nothing can be sent now.' : !armed ? 'Arming — read the card first.' : ''}
-        </span>
-      )}
-    </p>
-  );
-}
-
-/** A one-line note with its confirm and cancel buttons (a decline's reason, a handoff's note). */
-export function NoteForm({
-  label,
-  placeholder,
-  confirm,
-  testId,
-  disabled,
-  onCancel,
-  onConfirm,
-}: {
-  label: string;
-  placeholder: string;
-  confirm: string;
-  testId: string;
-  disabled: boolean;
-  onCancel: () => void;
-  onConfirm: (note: string) => void;
-}) {
-  const [note, setNote] = useState('');
-  const onKeyDown = (e: KeyboardEvent<HTMLInputElement>) => {
-    if (e.key === 'Enter') {
-      e.preventDefault();
-      measureNow(e.currentTarget);
-      onConfirm(note);
-    } else if (e.key === 'Escape') {
-      e.preventDefault();
-      onCancel();
-    }
-  };
-  return (
-    <div className="deny-form" role="group" aria-label={confirm}>
-      <input
-        data-testid={`${testId}-note`}
-        aria-label={label}
-        placeholder={placeholder}
-        maxLength={QUESTION_HANDOFF_LIMITS.answer}
-        autoFocus
-        value={note}
-        onChange={(e) => setNote(e.target.value)}
-        onKeyDown={onKeyDown}
-        onClick={(e) => e.stopPropagation()}
-      />
-      <button
-        type="button"
-        className="deny"
-        data-testid={`${testId}-confirm`}
-        disabled={disabled}
-        onClick={(e) => {
-          e.stopPropagation();
-          measureNow(e.currentTarget);
-          onConfirm(note);
-        }}
-      >
-        {confirm}
-      </button>
-      <button type="button" data-testid={`${testId}-cancel`} onClick={onCancel}>
-        Cancel
-      </button>
-    </div>
   );
 }

@@ -59,8 +59,12 @@ function Place({ place }: { place: PlaceWords | undefined }) {
   );
 }
 
-/** The rows of a screen input's card: the element at the point, the window, the points, and the text or keys. */
-export function ScreenInputFields({ card }: { card: ScreenApproval }) {
+/**
+ * The rows of a screen input's card: the element at the point, the window, the points, and the text
+ * or keys. `brief` (the card in the queue) leaves out the window and the points: the element's row
+ * names its window, and the details show all.
+ */
+export function ScreenInputFields({ card, brief = false }: { card: ScreenApproval; brief?: boolean }) {
   const d = card.screen.detail;
   const place = placeOf(card.action, d);
   const keyboard = KEY_ACTIONS.has(card.action) || card.action === 'type_text';
@@ -85,13 +89,15 @@ export function ScreenInputFields({ card }: { card: ScreenApproval }) {
               {d.element?.password === true && <span className="tag tag-warn">password</span>}
             </dd>
           </div>
-          <div>
-            <dt>Window</dt>
-            <dd data-testid="screen-window">{d.window !== undefined ? <WindowLine window={d.window} /> : <span className="muted">no window named</span>}</dd>
-          </div>
+          {!(brief && place?.window !== undefined) && (
+            <div>
+              <dt>Window</dt>
+              <dd data-testid="screen-window">{d.window !== undefined ? <WindowLine window={d.window} /> : <span className="muted">no window named</span>}</dd>
+            </div>
+          )}
         </>
       )}
-      {(d.point !== undefined || d.physical !== undefined) && (
+      {!brief && (d.point !== undefined || d.physical !== undefined) && (
         <div>
           <dt>Point</dt>
           <dd className="small" data-testid="screen-point">

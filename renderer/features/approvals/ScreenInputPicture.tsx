@@ -4,6 +4,7 @@ import { InputMarks } from '../screen/InputMarks.js';
 import { MaskedRects } from '../screen/MaskedRects.js';
 import { PointMark } from '../screen/PointMark.js';
 import { ZoomablePicture } from '../screen/ZoomablePicture.js';
+import { usePictureRoom } from './pictureRoom.js';
 import { useCardPicture } from './useCardPicture.js';
 
 /** The region around the point on the card (CSS px): the crop is the screen 1:1, its point centred. */
@@ -20,6 +21,9 @@ export function ScreenInputPicture({ card }: { card: ScreenApproval }) {
   const part = useCardPicture(card.approval_id, 'crop', pic.crop?.picture ?? '');
   const size = { width: pic.width, height: pic.height };
   const crop = pic.crop;
+  // In the queue the card's place bounds the crop; in the details it has its own height.
+  const room = usePictureRoom(REGION.maxHeight);
+  const cropHeight = Math.min(REGION.maxHeight, room);
   return (
     <div className={`screen-input${crop !== undefined ? ' with-crop' : ''}`} data-testid="screen-input" data-planned={String(pic.planned)}>
       {crop !== undefined && (
@@ -34,7 +38,7 @@ export function ScreenInputPicture({ card }: { card: ScreenApproval }) {
             testId="screen-crop"
             className="pixelated"
             overlay={<PointMark size={{ width: crop.width, height: crop.height }} point={crop.point} />}
-            crop={{ focus: { x: crop.point.x, y: crop.point.y, w: 1, h: 1 }, scale: 1, ...REGION, minHeight: REGION.maxHeight }}
+            crop={{ focus: { x: crop.point.x, y: crop.point.y, w: 1, h: 1 }, scale: 1, margin: REGION.margin, maxHeight: cropHeight, minHeight: cropHeight }}
           />
           <figcaption className="muted small">the screen around the point, 1:1</figcaption>
         </figure>

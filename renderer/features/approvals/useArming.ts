@@ -9,13 +9,17 @@ const MEASURE_MS = 100;
 
 /**
  * The element's top-left corner on screen and the share of it on screen, or undefined when it is
- * not rendered or not shown yet (an entering card is laid out, invisible, until the queue settles).
+ * not rendered. A card that marks its parts (`data-arm-part`: its words and its controls) is judged
+ * by what the person reads and acts on — the least share of those parts on screen — not by a
+ * picture cut at its edge (docs/supervision.md#arming-and-decisions).
  */
 function sighting(el: HTMLElement, cache?: Map<Element, boolean>): Sighting | undefined {
   const key = el.dataset['armKey'];
   const r = el.getBoundingClientRect();
-  if (key === undefined || (r.width === 0 && r.height === 0) || el.closest('[data-entering]') !== null) return undefined;
-  const share = Math.round(shareIn(r, viewOf(el, cache)) * 1000) / 1000;
+  if (key === undefined || (r.width === 0 && r.height === 0)) return undefined;
+  const parts = [...el.querySelectorAll<HTMLElement>('[data-arm-part]')].filter((p) => p.closest('[data-arm-key]') === el);
+  const shares = parts.length > 0 ? parts.map((p) => shareIn(p.getBoundingClientRect(), viewOf(p, cache))) : [shareIn(r, viewOf(el, cache))];
+  const share = Math.round(Math.min(...shares) * 1000) / 1000;
   return [key, Math.round(r.left * 10) / 10, Math.round(r.top * 10) / 10, share];
 }
 
@@ -32,7 +36,7 @@ function measureAll(root: HTMLElement): void {
   const ends: string[] = [];
   for (const el of root.querySelectorAll<HTMLElement>('[data-end-of]')) {
     const id = el.dataset['endOf'];
-    if (id === undefined || el.closest('[data-entering]') !== null) continue;
+    if (id === undefined) continue;
     const r = el.getBoundingClientRect();
     if (r.width > 0 && r.height > 0 && shareIn(r, viewOf(el, cache)) >= VISIBLE_MIN) ends.push(id);
   }

@@ -1,22 +1,15 @@
-import { useEffect, useLayoutEffect, useRef, type RefObject } from 'react';
+import { useEffect, useLayoutEffect, useState, type RefObject } from 'react';
+import { queuePlaces } from '../../model/queuePlaces.js';
 import { selectSettled } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
-import { pointerAt, pointerWithin } from './usePointerInQueue.js';
-import { scrollerOf, shareOnScreen, viewOf } from './visibility.js';
+import { pointerWithin } from './usePointerInQueue.js';
 
 /**
- * How long the queue holds still after a card left while the pointer rests where it was: longer
- * than a double click (GTK 400 ms, Windows 500 ms), so a second click lands on the outcome, not on
- * a card that moved or arrived. A card shown afterwards still arms for ARM_MS before anything
- * decides it.
+ * How long a place holds still after its card left while the pointer rests on it: longer than a
+ * double click (GTK 400 ms, Windows 500 ms), so a second click lands on the outcome, not on a card
+ * shown there. A card shown afterwards still arms for ARM_MS before anything decides it.
  */
 export const GUARD_MS = 500;
-
-/** Placement aims higher than arming (90%): the next card is shown whole, its note line included. */
-const WHOLE = 0.999;
-
-/** Space kept between a card scrolled into view and the edge of the queue. */
-const MARGIN_PX = 8;
 
 /** While unsettled: how often the guard is checked (the pointer may leave, or the guard time pass). */
 const RETRY_MS = 50;
@@ -33,87 +26,26 @@ function guarded(list: HTMLElement, now: number): boolean {
   return false;
 }
 
-/** The selected card as shown (not while entering), or null. */
-function selectedEl(list: HTMLElement): HTMLElement | null {
-  const id = appStore.getState().selectedApproval;
-  if (id === undefined) return null;
-  const li = slotEl(list, id);
-  return li === null || li.dataset['entering'] !== undefined ? null : li.querySelector<HTMLElement>('[data-testid="pending-card"]');
-}
-
-/**
- * Places what changed (undefined while the guard holds). The next card's visibility decides how
- * much collapses: when it is wholly on screen, only what follows the last shown card (nothing
- * shown moves).
- */
-function place(list: HTMLElement): Follow | undefined {
+/** Settles the queue now unless the guard holds: placeholders become outcome lines, and waiting cards take the free places. */
+function place(list: HTMLElement): void {
   const s = appStore.getState();
-  if (s.settled || guarded(list, Date.now())) return undefined;
-  const left = s.slots.some((x) => x.left !== undefined && x.line !== true);
-  const entering = new Set(s.slots.filter((x) => x.entering === true).map((x) => x.id));
-  const next = selectedEl(list);
-  s.settle(left && next !== null && shareOnScreen(next) < WHOLE);
-  // After a decision the next card is followed; after an arrival only when it is the card to decide next (the queue had none).
-  const selected = s.selectedApproval;
-  return left || (selected !== undefined && entering.has(selected)) ? { fresh: entering } : undefined;
-}
-
-/** A scroll to do once the settled queue is laid out; cards just shown may end under the pointer (they arm from now on anyway). */
-interface Follow {
-  fresh: ReadonlySet<string>;
-}
-
-/**
- * Scrolls the selected card into view when it is not wholly on screen, unless that would bring a
- * card the person already saw under the pointer: the one scroll the queue makes by itself.
- */
-function follow(list: HTMLElement, { fresh }: Follow): void {
-  const card = selectedEl(list);
-  if (card === null || shareOnScreen(card) >= WHOLE) return;
-  const scroller = scrollerOf(card);
-  if (scroller === undefined) return;
-  const r = card.getBoundingClientRect();
-  const view = viewOf(card);
-  const dy = r.top < view.top ? r.top - view.top - MARGIN_PX : Math.min(r.bottom - view.bottom + MARGIN_PX, r.top - view.top - MARGIN_PX);
-  if (Math.abs(dy) < 1) return;
-  const p = pointerAt();
-  if (p !== undefined) {
-    for (const other of list.querySelectorAll<HTMLElement>('[data-testid="pending-card"]')) {
-      if (fresh.has(other.dataset['approvalId'] ?? '')) continue;
-      const o = other.getBoundingClientRect();
-      if (p.x >= o.left && p.x <= o.right && p.y >= o.top - dy && p.y <= o.bottom - dy) return;
-    }
-  }
-  scroller.scrollTop += dy;
+  if (!s.settled && !guarded(list, Date.now())) s.settle();
 }
 
 /**
  * Where the next card appears (docs/supervision.md#where-the-next-card-appears): after a card
- * leaves, nothing moves while the pointer rests on it (GUARD_MS at most); then what left collapses
- * to one-line outcomes — only below the last card shown when the next card is already on screen,
- * everywhere when it is not — and entering cards are shown in their final place, before the
- * browser paints. The selected next card is scrolled into view if needed and if that moves no card
- * under the pointer.
+ * leaves, nothing changes while the pointer rests on it (GUARD_MS at most); then, in one layout
+ * before the browser paints, what left becomes its one-line outcome and the cards that wait take
+ * the free places. Places never move, so nothing shown moves.
  */
 export function useQueuePlacement(list: RefObject<HTMLElement | null>): void {
   const settled = useApp(selectSettled);
-  const following = useRef<Follow | undefined>(undefined);
   useLayoutEffect(() => {
-    if (list.current === null) return;
-    if (!appStore.getState().settled) {
-      following.current = place(list.current) ?? following.current;
-      return;
-    }
-    if (following.current !== undefined) {
-      follow(list.current, following.current);
-      following.current = undefined;
-    }
+    if (list.current !== null) place(list.current);
   });
   useEffect(() => {
     if (settled) return;
-    const retry = () => {
-      if (list.current !== null) following.current = place(list.current) ?? following.current;
-    };
+    const retry = () => list.current !== null && place(list.current);
     const timer = setInterval(retry, RETRY_MS);
     document.addEventListener('pointermove', retry, { passive: true });
     return () => {
@@ -121,4 +53,36 @@ export function useQueuePlacement(list: RefObject<HTMLElement | null>): void {
       document.removeEventListener('pointermove', retry);
     };
   }, [settled, list]);
+}
+
+/**
+ * The queue's places for the room its column has below `list`'s top: sets how many there are
+ * (the store shows no more cards than fit whole) and returns their height. Measured on every
+ * resize of the column; only a change of the window (the person's own doing) changes them.
+ */
+export function useQueuePlaces(column: RefObject<HTMLElement | null>, list: RefObject<HTMLElement | null>): number {
+  const [height, setHeight] = useState(() => queuePlaces(Number.NaN).height);
+  useLayoutEffect(() => {
+    const col = column.current;
+    if (col === null) return;
+    const measure = () => {
+      const top = list.current?.getBoundingClientRect().top ?? col.getBoundingClientRect().top;
+      const c = col.getBoundingClientRect();
+      const padding = parseFloat(getComputedStyle(col).paddingBottom) || 0;
+      // The list's top in the column's content, whatever it is scrolled to.
+      const room = c.top + col.clientTop + col.clientHeight - (top + col.scrollTop) - padding;
+      const places = queuePlaces(room);
+      setHeight(places.height);
+      appStore.getState().setCapacity(places.capacity);
+    };
+    measure();
+    const observer = new ResizeObserver(measure);
+    observer.observe(col);
+    window.addEventListener('resize', measure);
+    return () => {
+      observer.disconnect();
+      window.removeEventListener('resize', measure);
+    };
+  }, [column, list]);
+  return height;
 }

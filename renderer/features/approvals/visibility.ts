@@ -40,6 +40,8 @@ function inner(el: Element): Box {
 export function viewOf(el: Element, cache: Map<Element, boolean> = new Map()): Box {
   let box: Box = { left: 0, top: 0, right: window.innerWidth, bottom: window.innerHeight };
   for (let a = el.parentElement; a !== null && a !== document.documentElement; a = a.parentElement) {
+    // A modal dialog is drawn above the page: what clips the page behind it does not clip it.
+    if (a instanceof HTMLDialogElement && a.open) return meet(box, inner(a));
     if (a === document.body || !clips(a, cache)) continue;
     box = meet(box, inner(a));
   }

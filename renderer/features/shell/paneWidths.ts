@@ -6,7 +6,23 @@ import { PANES_STORAGE_KEY, parsePaneWidths, type PaneWidths } from '../../model
  * left it. Outside the app store on purpose: they are this browser's preference, not supervisor state.
  */
 let current: PaneWidths = parsePaneWidths(readStored());
+/** The panes the person has resized (stored); the others take what the window gives them. */
+const chosen = new Set<string>(storedNames(readStored()));
 const listeners = new Set<() => void>();
+
+function storedNames(stored: string | null): string[] {
+  try {
+    const raw: unknown = stored === null ? null : JSON.parse(stored);
+    return typeof raw === 'object' && raw !== null ? Object.keys(raw) : [];
+  } catch {
+    return [];
+  }
+}
+
+/** Whether the person has set this pane's width (by dragging or with keys), in this browser. */
+export function paneChosen(name: keyof PaneWidths): boolean {
+  return chosen.has(name);
+}
 
 function readStored(): string | null {
   try {
@@ -30,8 +46,9 @@ export function usePaneWidths(): PaneWidths {
 /** Sets some preferred widths and remembers them. */
 export function setPaneWidths(update: Partial<PaneWidths>): void {
   current = { ...current, ...update };
+  for (const name of Object.keys(update)) chosen.add(name);
   try {
-    window.localStorage.setItem(PANES_STORAGE_KEY, JSON.stringify(current));
+    window.localStorage.setItem(PANES_STORAGE_KEY, JSON.stringify(Object.fromEntries(Object.entries(current).filter(([k]) => chosen.has(k)))));
   } catch {
     // Not remembered, still applied.
   }
