@@ -271,9 +271,9 @@ export const LAYERS = [
   },
   {
     folder: 'main/core/mcp',
-    why: "One agent's MCP server over the tool runner: its tools/list from the specs, progressive tiers, and computer_use_activate, which changes only what the session lists.",
+    why: "One agent's MCP server over the tool runner, in both protocol eras (SDK 1.x sessions for 2025-11-25, SDK 2.x for 2026-07-28 with context handles) with one tools/call handler: its tools/list from the specs, progressive tiers, and computer_use_activate, which changes only what the agent lists.",
     may: ['protocol', 'main/core/runtime', 'main/core/session', 'main/core/tools', 'main/core/mcp'],
-    packages: [NODE, '@modelcontextprotocol/sdk', 'zod'],
+    packages: [NODE, '@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'zod'],
     testsMay: ['main/testing', 'desktop', 'main/core/journal', 'main/core/supervision'],
   },
   {
@@ -307,8 +307,9 @@ export const LAYERS = [
       'main/core/ui',
       'main/core/server',
     ],
-    packages: [NODE, '@modelcontextprotocol/sdk', 'ws', 'zod'],
+    packages: [NODE, '@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'ws', 'zod'],
     testsMay: ['main/testing', 'desktop'],
+    testPackages: ['@modelcontextprotocol/client'],
   },
   {
     folder: 'main/testing',

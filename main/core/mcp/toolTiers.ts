@@ -54,13 +54,21 @@ function tierTools(tier: Tier): Tool[] {
   return tier === 'accessibility' ? toolList() : tier === 'screen' ? screenToolList() : connectionToolList();
 }
 
+/** What an agent's tools/list depends on: whether it has progressive exposure, and the tiers it activated. */
+export type Listing = Pick<AgentSession, 'progressive' | 'tiers'>;
+
+/** What a new agent lists before it activates anything (progressive exposure is the person's setting). */
+export function freshListing(progressive: boolean): Listing {
+  return { progressive, tiers: new Set(progressive ? [] : TIERS) };
+}
+
 /** Whether a tier's tools are listed for this agent now: activated, and (screen) offered by the person. */
-export function tierListed(session: AgentSession, tier: Tier, screenOffered: boolean): boolean {
+export function tierListed(session: Listing, tier: Tier, screenOffered: boolean): boolean {
   return session.tiers.has(tier) && (tier !== 'screen' || screenOffered);
 }
 
 /** The tools/list of one agent now. */
-export function listedTools(session: AgentSession, screenOffered: boolean): Tool[] {
+export function listedTools(session: Listing, screenOffered: boolean): Tool[] {
   return [
     ...(session.progressive ? [activateTool()] : []),
     ...ALWAYS_LISTED.flatMap((tools) => tools()),

@@ -11,6 +11,7 @@ import { CALL_DEPARTED } from '../tools/supervisedFlow.js';
 import { bearer, tokenMatches } from './auth.js';
 import { allowPlainJson, asksNoProgress, withAnswerMode } from './jsonResponses.js';
 import { discardBody } from './lingeringClose.js';
+import { modernMcpHttp } from './mcpModernHttp.js';
 import type { SessionHost } from './sessionHost.js';
 
 /** Largest MCP request body accepted. */
@@ -182,6 +183,8 @@ export function mcpHttp(
   options: { token: string; log: (line: string) => void },
 ): { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; closeAll(): Promise<void> } {
   const transports = new Map<string, Entry>();
+  // The 2026-07-28 era: stateless requests that carry their protocol version in `_meta`.
+  const modern = modernMcpHttp(supervisor, { log: options.log, maxBody: MAX_BODY });
 
   const handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
     if (!tokenMatches(bearer(req), options.token)) return reply(res, 401, { error: 'a valid bearer token is required' });
@@ -207,6 +210,7 @@ export function mcpHttp(
       if (!read.ok) return reply(res, read.status, read.error);
       body = read.body;
     }
+    if (existing === undefined && sid === undefined && req.method === 'POST' && (await modern.claims(req, body))) return modern.handle(req, res, body);
     // A call that asked for no progress gets its answer as one JSON body, not an SSE stream.
     const json = req.method === 'POST' && asksNoProgress(body);
     if (existing !== undefined) {
@@ -272,6 +276,7 @@ export function mcpHttp(
     handle,
     async closeAll() {
       for (const { transport } of [...transports.values()]) await transport.close().catch(() => {});
+      await modern.close().catch(() => {});
     },
   };
 }
