@@ -55,7 +55,8 @@ export const ERROR_DOCS: Record<ErrorCode, string> = {
   stale_process: 'The process behind the target exited or its pid was recycled (pid + start time differ).',
   stale_window: 'The window is gone or is no longer the one observed.',
   stale_element: 'The element is gone, or no longer matches what was observed (identity or digest differs).',
-  snapshot_unknown: 'The target or observation id was never issued to this agent.',
+  snapshot_unknown:
+    'The target or observation id was never issued to this agent; or (data.handle "context") the context handle is unknown, foreign or its context ended: call without it to start a new one.',
   snapshot_expired: 'The target is older than its 5-minute lifetime.',
   snapshot_spent: 'A mutating action already used this observation; read again.',
   snapshot_superseded: 'A newer observation of the same window replaced this one for acting; use its targets.',

@@ -98,13 +98,19 @@ export function createModernServer(options: ModernServerOptions): Server {
       context = found;
     }
     const leave = context.session.enter();
+    // The SDK aborts a request's signal when it closes its per-request instance, after the answer;
+    // only a cancel or a request closed while the call runs counts (a pending action keeps its card).
+    const running = new AbortController();
+    const follow = (): void => running.abort(ctx.mcpReq.signal.reason);
+    if (ctx.mcpReq.signal.aborted) follow();
+    else ctx.mcpReq.signal.addEventListener('abort', follow, { once: true });
     try {
       const result = await runToolCall(
         runner,
         context.session,
         { ...parsed.data, arguments: withoutHandle(args) },
         {
-          signal: ctx.mcpReq.signal,
+          signal: running.signal,
           notify: (notification) => ctx.mcpReq.notify(notification),
           listChanged: options.listChanged,
           onChange: options.onChange,
@@ -112,6 +118,7 @@ export function createModernServer(options: ModernServerOptions): Server {
       );
       return withHandle(result, context);
     } finally {
+      ctx.mcpReq.signal.removeEventListener('abort', follow);
       leave();
     }
   });

@@ -2,6 +2,7 @@ import { chmod, unlink } from 'node:fs/promises';
 import { createServer, type Server, type Socket } from 'node:net';
 import { Transform } from 'node:stream';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import { PROTOCOL_VERSION_META_KEY } from '@modelcontextprotocol/server';
 import { z } from 'zod';
 import { AgentSession, agentName } from '../session/agentSession.js';
 import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
@@ -10,6 +11,7 @@ import { OVERSEER_VERSION } from '../runtime/version.js';
 import { peerCredentials, type PeerCredentials } from '../native/peerCredentials.js';
 import { tokenMatches } from './auth.js';
 import type { ByteBudget } from './byteBudget.js';
+import { serveModernBridge } from './bridgeModern.js';
 import { lingeringClose } from './lingeringClose.js';
 import type { SessionHost } from './sessionHost.js';
 
@@ -30,7 +32,27 @@ const HELLO_TIMEOUT_MS = 5000;
  */
 export const MAX_PENDING_HELLOS = 64;
 /** Longest MCP message a bridge may send (as over HTTP). */
-const MAX_LINE = 8 * 1024 * 1024;
+export const MAX_LINE = 8 * 1024 * 1024;
+/** A bridge's first MCP message, which says its era, must come this long after its greeting. */
+const FIRST_MESSAGE_MS = 30_000;
+
+/**
+ * Whether a bridge's first message opens the 2026-07-28 era (docs/tools.md#protocol-eras): a
+ * `server/discover` probe, or a request carrying the protocol version in its `_meta` envelope.
+ * Anything else (`initialize` first, as every 2025-11-25 client does) is served as today.
+ */
+export function opensModernEra(line: string): boolean {
+  let message: unknown;
+  try {
+    message = JSON.parse(line);
+  } catch {
+    return false;
+  }
+  if (typeof message !== 'object' || message === null || Array.isArray(message)) return false;
+  const { method, params } = message as { method?: unknown; params?: { _meta?: Record<string, unknown> } };
+  if (method === 'server/discover') return true;
+  return typeof params === 'object' && params !== null && typeof params._meta?.[PROTOCOL_VERSION_META_KEY] === 'string';
+}
 
 /**
  * The agent host a bridge names, as far as the kernel confirms it (docs/security.md#agent-hosts):
@@ -47,8 +69,8 @@ export function verifiedHost(claimed: number | undefined, peer: PeerCredentials 
   };
 }
 
-/** Reads the first line of a socket (at most MAX_HELLO bytes) and puts any rest back. */
-function firstLine(socket: Socket): Promise<string> {
+/** Reads the first line of a socket (at most `max` bytes) and puts any rest back (`keep`: the line too). */
+function firstLine(socket: Socket, max = MAX_HELLO, keep = false): Promise<string> {
   return new Promise((resolve, reject) => {
     let buf = Buffer.alloc(0);
     const onData = (chunk: Buffer): void => {
@@ -57,15 +79,17 @@ function firstLine(socket: Socket): Promise<string> {
       if (nl >= 0) {
         socket.off('data', onData);
         socket.pause();
-        const rest = buf.subarray(nl + 1);
+        const rest = keep ? buf : buf.subarray(nl + 1);
         if (rest.length > 0) socket.unshift(rest);
         resolve(buf.subarray(0, nl).toString('utf8'));
-      } else if (buf.length > MAX_HELLO) {
+      } else if (buf.length > max) {
         socket.off('data', onData);
         reject(new Error('hello too long'));
       }
     };
     socket.on('data', onData);
+    // A socket an earlier read paused flows again for this one.
+    socket.resume();
     socket.once('close', () => reject(new Error('closed')));
   });
 }
@@ -95,7 +119,7 @@ export function lineLimit(maxLine: number, onOversize: () => void): Transform {
  * is sent (docs/security.md#nothing-an-agent-sends-can-take-the-supervisor-down): while the budget
  * is spent the socket is not read, so the agent waits instead of the supervisor's memory growing.
  */
-function holdWhileAnswered(transport: StdioServerTransport, socket: Socket, budget: ByteBudget): void {
+export function holdWhileAnswered(transport: Pick<StdioServerTransport, 'onmessage' | 'send'>, socket: Socket, budget: ByteBudget): void {
   const held = new Map<string | number, number>();
   let paused = false;
   const resume = (): void => {
@@ -192,6 +216,20 @@ export async function startBridgeSocket(supervisor: SessionHost, options: { path
       }
       const host = verifiedHost(hello.host_pid, peerCredentials(socket));
       socket.write(`${JSON.stringify({ ok: true, version: OVERSEER_VERSION })}\n`);
+      // Until its first message says its era, a bridge holds a place among those owing their hello.
+      awaitingHello.add(socket);
+      const late = setTimeout(() => socket.destroy(), FIRST_MESSAGE_MS);
+      const first = await firstLine(socket, MAX_LINE, true)
+        .catch(() => undefined)
+        .finally(() => {
+          clearTimeout(late);
+          awaitingHello.delete(socket);
+        });
+      if (first === undefined || socket.destroyed) return;
+      if (opensModernEra(first)) {
+        serveModernBridge(supervisor, socket, { hostPids: host.pids, client: hello.client, log: options.log });
+        return;
+      }
       const session = new AgentSession({
         transport: 'stdio',
         progressiveTools: supervisor.settings.settings.progressive_tools,
