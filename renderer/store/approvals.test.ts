@@ -369,6 +369,7 @@ describe('outcome after a decision', () => {
     assert.equal(emptyQueueText(true, [], ['a1'], false), 'Nothing new waits for you; 1 approved action is running.');
     assert.equal(emptyQueueText(true, [], [], false), 'Nothing waits for you. Actions that change an application will appear here.');
     assert.equal(emptyQueueText(false, [], [], false), 'Not connected: whether anything waits for you is unknown.');
+    assert.equal(emptyQueueText(true, [], [], false, 0), 'Nothing waits for you: no agent is connected. Once one is, the actions it asks for appear here.');
   });
 });
 

@@ -115,7 +115,9 @@ function RemoteExecBrief({ card }: { card: RemoteExecApproval }) {
         <span data-testid="remote-exec-timeout">{formatDuration(exec.timeout_ms)}</span>):
       </p>
       <p className={`remote-exec-status small${seen ? '' : ' unread'}`} data-testid="remote-exec-status" data-seen={String(seen)}>
-        {seen ? 'You have seen this command to its end.' : '⚠ Its end is not on screen: open Details to read all of it. Approve waits until you have.'}
+        {seen
+          ? 'You have seen this command to its end.'
+          : `⚠ Not all of it is shown (${size}): open Details to read it to its end. Approve waits until you have.`}
       </p>
     </div>
   );
