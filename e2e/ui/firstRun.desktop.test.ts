@@ -172,4 +172,33 @@ describe('the first run and the keyboard (browser lane)', () => {
     assert.equal(counts.scrolls, 0, 'nothing scrolled');
     await screenshot(page, 'keyboard-session-1280-light');
   });
+
+  it('says what a deny rule does — every action on the app refused, reads not — and does exactly that', async () => {
+    const page = ui.page;
+    // One of the keyboard spec's agents (its tiers are active; the first run's agent only connected).
+    const agent = agents[1] as Client;
+    const fixture = (await toolJson<{ windows: { window: string; title: string; app: string }[] }>(agent, 'window_list')).windows.find(
+      (w) => w.title === 'Overseer Fixture',
+    );
+    assert.ok(fixture);
+    await page.getByTestId('tab-settings').click();
+    await page.getByLabel('Refuse every action on applications matching').fill(fixture.app);
+    await page.getByTestId('settings-rule-add').click();
+    const rule = page.getByTestId('settings-rule').filter({ hasText: fixture.app });
+    await rule.waitFor();
+    assert.match(await rule.innerText(), /every action on .* is refused \(reads are not: agents can still see it\)/);
+    await screenshot(page, 'settings-deny-rule-1280-light');
+    const read = await toolJson<{ matches: unknown[] }>(agent, 'element_find', { window: fixture.window, selector: { automation_id: 'counter' } });
+    assert.equal(read.matches.length, 1, 'a read of the denied app still answers');
+    const act = await toolJson<Receipt>(
+      agent,
+      'element_act',
+      { window: fixture.window, selector: { automation_id: 'counter' }, action: 'invoke' },
+      { timeout: 60_000 },
+    );
+    assert.equal(act.refusal?.code, 'denied', JSON.stringify(act));
+    await rule.getByTestId('settings-rule-remove').click();
+    await rule.waitFor({ state: 'detached' });
+    await page.getByTestId('tab-tree').click();
+  });
 });

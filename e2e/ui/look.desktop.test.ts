@@ -22,8 +22,8 @@ const THEMES = ['light', 'dark'] as const;
 type Theme = (typeof THEMES)[number];
 /** The narrowest the element tree may be at any of SIZES (docs/supervision.md#both-themes-and-small-screens: it once was 110 px at 1024). */
 const TREE_MIN = 280;
-/** The queue's initial width, 38% of the window (docs/supervision.md#both-themes-and-small-screens): at 1280 px and at 1024 px. */
-const QUEUE_INITIAL = { 1280: 486, 1024: 389 } as const;
+/** The queue's initial width, growing with the window (docs/supervision.md#both-themes-and-small-screens): at 1280 px and at 1024 px. */
+const QUEUE_INITIAL = { 1280: 495, 1024: 410 } as const;
 /** The panels that scroll up and down but must never hide anything sideways. */
 const PANELS = [
   '.sidebar',
@@ -217,6 +217,17 @@ function lookSpecs(lane: UiLane): void {
           const risky = page.getByTestId('pending-card').filter({ has: page.getByTestId('risk-hints') });
           await clickArmedFor(risky.getByTestId('deny-button'), risky.getByTestId('deny-reason'));
           await assertWhole(page, risky.getByTestId('deny-reason'), `${at}: the deny reason`);
+          // What the agent will be told is read whole while typed: the field spans the card and grows with the text.
+          const told = 'Not now: the order goes out on Friday after the review, and the address in the form is the old one — check it first. '.repeat(2);
+          await risky.getByTestId('deny-reason').fill(told);
+          const field = await risky.getByTestId('deny-reason').evaluate((el) => ({
+            hidden: el.scrollHeight - el.clientHeight,
+            width: el.getBoundingClientRect().width,
+            card: el.closest('[data-testid="pending-card"]')?.getBoundingClientRect().width ?? 0,
+          }));
+          assert.ok(field.hidden <= 1, `${at}: none of the reason is scrolled out of its field (${field.hidden} px)`);
+          assert.ok(field.width >= 0.8 * field.card, `${at}: the reason spans the card (${Math.round(field.width)} of ${Math.round(field.card)} px)`);
+          await assertWhole(page, risky.getByTestId('deny-reason'), `${at}: the deny reason with its text`);
           await assertWhole(page, risky.getByTestId('deny-confirm'), `${at}: the deny button`);
           await assertAxe(page, `${at} deny form`);
           await screenshot(page, shotName(`deny-${size.width}-${theme}`));

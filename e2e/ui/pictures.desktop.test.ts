@@ -7,7 +7,7 @@ import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateD
 import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
-import { armed, settleQueue } from './queue.js';
+import { approvalId, armed, settleQueue } from './queue.js';
 import { UI_LANES, type UiSession } from './uiLanes.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
@@ -21,7 +21,9 @@ const stillWaiting = async (answer: Promise<unknown>): Promise<boolean> =>
 const focusedTestId = (page: Page): Promise<string | null> => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
 
 /** Denies a card (the person's second step included) so that the next spec starts from an empty queue. */
-async function deny(card: Locator): Promise<void> {
+async function deny(found: Locator): Promise<void> {
+  // By its approval id: denying replaces the card's picture (what `found` may be filtered by) with the reason field.
+  const card = found.page().locator(`[data-testid="pending-card"][data-approval-id="${await approvalId(found)}"]`);
   await (await armed(card.getByTestId('deny-button'))).click();
   await card.getByTestId('deny-confirm').click();
 }

@@ -17,7 +17,7 @@ import { CardNote } from './CardNote.js';
 import { DetailsButton } from './DetailsButton.js';
 import { CardWhere } from './CardWhere.js';
 import { PictureRoom, useHeight } from './pictureRoom.js';
-import { ReasonField } from './ReasonField.js';
+import { DenyStep } from './DenyStep.js';
 import { RiskHints } from './RiskHints.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct, type Decision } from './decide.js';
@@ -105,43 +105,12 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           <CardBrief card={card} />
         </div>
         <div className="card-visual" ref={visual}>
-          {denying ? (
-            <ReasonField
-              label="Reason for denying (optional): the agent is told it"
-              placeholder="Why not (optional) — Enter denies, Escape cancels"
-              testId="deny-reason"
-              value={reason}
-              onChange={setReason}
-              onEnter={deny}
-              onEscape={() => appStore.getState().setDenying(undefined)}
-            />
-          ) : (
-            <PictureRoom.Provider value={room}>
-              <CardVisual card={card} />
-            </PictureRoom.Provider>
-          )}
+          <PictureRoom.Provider value={room}>
+            <CardVisual card={card} />
+          </PictureRoom.Provider>
         </div>
         <div className="card-buttons" data-arm-part="controls">
-          {denying ? (
-            <>
-              <button
-                type="button"
-                className="deny"
-                data-testid="deny-confirm"
-                disabled={!online}
-                onClick={(e) => {
-                  e.stopPropagation();
-                  measureNow(e.currentTarget);
-                  deny();
-                }}
-              >
-                Deny
-              </button>
-              <button type="button" data-testid="deny-cancel" onClick={() => appStore.getState().setDenying(undefined)}>
-                Cancel
-              </button>
-            </>
-          ) : (
+          {
             <>
               <ArmedButton
                 armKey={key}
@@ -172,7 +141,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
                 <span />
               )}
             </>
-          )}
+          }
         </div>
         <CardNote
           id={id}
@@ -181,6 +150,9 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
           hint={unread ? `Approve ${unreadWait(card)}.` : selected && !keysArmed ? 'Selected — keys work in a moment.' : ''}
         />
         {details && <CardDetails card={card} now={now} onClose={() => setDetails(false)} />}
+        {denying && (
+          <DenyStep card={card} online={online} reason={reason} onReason={setReason} onDeny={deny} onCancel={() => appStore.getState().setDenying(undefined)} />
+        )}
         {allowing && mayAllowForSession(card) && <AllowStep card={card} online={online} decide={decide} />}
       </article>
     </ShowAllContext.Provider>

@@ -54,7 +54,7 @@ export function CardVisual({ card }: { card: ApprovableCard }) {
     case 'remote_exec':
       return (
         <div className="command-box command-fill">
-          <UntrustedText text={card.remote_exec.command} block expandable={false} testId="remote-exec-command" endOf={card.approval_id} />
+          <UntrustedText text={card.remote_exec.command} block testId="remote-exec-command" endOf={card.approval_id} />
         </div>
       );
     case 'add_connection': {

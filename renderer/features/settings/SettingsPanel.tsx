@@ -184,17 +184,21 @@ function RulesEditor() {
     <section className="panel" aria-labelledby="rules-heading" data-testid="settings-rules">
       <h3 id="rules-heading">Rules</h3>
       {rules.length === 0 ? (
-        <p className="muted">No rules. Deny rules block applications by name pattern; “allow for this session” approvals add allow rules.</p>
+        <p className="muted">
+          No rules. A deny rule refuses every action on the applications whose name it matches (agents can still read them); “allow for this session” approvals
+          add allow rules.
+        </p>
       ) : (
         <ul className="plain rules">
           {rules.map((r) => (
             <li key={r.id} data-testid="settings-rule">
               {r.kind === 'deny_app' ? (
                 <span>
-                  <span className="tag tag-alert">deny app</span>{' '}
+                  <span className="tag tag-alert">deny app</span> every action on{' '}
                   <code>
                     <UntrustedText text={r.pattern} />
-                  </code>
+                  </code>{' '}
+                  is refused <span className="muted">(reads are not: agents can still see it)</span>
                 </span>
               ) : (
                 <span data-testid="settings-allow-rule">
@@ -243,7 +247,7 @@ function RulesEditor() {
       )}
       <form className="row" onSubmit={add}>
         <label className="field grow">
-          <span>Deny applications matching</span>
+          <span>Refuse every action on applications matching</span>
           <input
             data-testid="settings-rule-pattern"
             maxLength={200}
