@@ -396,6 +396,12 @@ export const LAYERS = [
     packages: [NODE],
   },
   {
+    folder: 'e2e/conformance',
+    why: "The MCP conformance suite (pinned, on npm's Node 22 where this Node is older) against the real `overseer serve`, through a proxy that adds the agent credential the suite cannot send.",
+    may: ['desktop', 'main/testing', 'e2e/conformance'],
+    packages: [NODE],
+  },
+  {
     folder: 'e2e/realApps',
     why: 'The real-applications kit: real Debian apps (Firefox, Chromium, LibreOffice, Qt 5 and 6, Swing, GTK 4) started on a private desktop, and an independent pyatspi reader to check what the product reads. It knows nothing of the product.',
     may: ['desktop', 'e2e/realApps'],

@@ -7,6 +7,7 @@ import { MAX_TOOL_NAME, errorInfo } from '../../../protocol/index.js';
 import { phase, profileTool } from '../runtime/callProfile.js';
 import { agentName, type AgentSession } from '../session/agentSession.js';
 import type { ToolResult, ToolRunner } from '../tools/toolRunner.js';
+import { logEntry, sessionLogging } from './mcpLogging.js';
 import { answerInSession, listedTools } from './toolTiers.js';
 
 /**
@@ -74,7 +75,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
   const server = new Server(
     { name: 'overseer', version: options.version },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       instructions:
         'Overseer: read and operate desktop applications through their accessibility tree. Reads run at once; actions that change an application wait for a person to approve them.',
     },
@@ -83,6 +84,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
     session.client = agentName(server.getClientVersion()?.name, session.client);
     options.onChange();
   };
+  const logging = sessionLogging(server);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(session, runner.screenTools) }));
   // Registered at the protocol level: see RawCallTool.
   const callTool = async (request: z.infer<typeof RawCallTool>, extra: Parameters<Parameters<Server['setRequestHandler']>[1]>[1]): Promise<CallToolResult> => {
@@ -125,6 +127,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
     const handled = phase('handler');
     const result = await runner.run(session, name, args, extra.signal, progress);
     options.onChange();
+    logging.log(logEntry(name, result));
     const answer = toolAnswer(result);
     handled();
     return answer;

@@ -125,15 +125,22 @@ export async function startHttpServer(supervisor: ServerHost, options: HttpOptio
         agentRequests++;
         res.once('close', () => agentRequests--);
       }
-      route(req, res, url, tooMany);
+      route(req, res, url, agent, tooMany);
     },
   );
   server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
   const guard = new ConnectionGuard(server, MAX_CONNECTIONS, options.log);
 
-  const route = (req: IncomingMessage, res: ServerResponse, url: URL | undefined, tooMany: boolean): void => {
+  const route = (req: IncomingMessage, res: ServerResponse, url: URL | undefined, agent: boolean, tooMany: boolean): void => {
     const origin = sameOrigin(req, port);
-    if (!origin.ok) return reply(res, 403, { error: origin.why });
+    if (!origin.ok) {
+      // A page on another loopback port (a browser-based MCP client) is told what /mcp lacks: without
+      // the agent credential it is 401, as a request without an Origin is. With the credential it is
+      // still 403, as is every foreign Host and Origin, before any credential is looked at
+      // (docs/security.md#listeners-and-files).
+      if (url?.pathname === '/mcp' && origin.loopbackPage && !agent) return reply(res, 401, { error: 'a valid bearer token is required' });
+      return reply(res, 403, { error: origin.why });
+    }
     if (url === undefined) return reply(res, 400, { error: 'malformed request target' });
     if (tooMany) {
       discardBody(req);
