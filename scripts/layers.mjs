@@ -296,7 +296,7 @@ export const LAYERS = [
   {
     folder: 'main/core/grants',
     why: "The person's grants to agents (docs/agents.md): one identity each, their tokens and credentials (grants.json, hashes only), authorization codes with PKCE, client ID metadata documents, and the agent_grant card that asks the person's consent through the one queue every card takes.",
-    may: ['protocol', 'main/core/runtime', 'main/core/supervision', 'main/core/tools/personQueue.ts', 'main/core/grants'],
+    may: ['protocol', 'main/core/supervision', 'main/core/tools', 'main/core/grants'],
     packages: [NODE, '@modelcontextprotocol/sdk', 'zod'],
     testsMay: ['main/testing'],
   },
