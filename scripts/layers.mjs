@@ -294,6 +294,13 @@ export const LAYERS = [
     testsMay: ['main/testing'],
   },
   {
+    folder: 'main/core/grants',
+    why: "The person's grants to agents (docs/agents.md): one identity each, their tokens and credentials (grants.json, hashes only), authorization codes with PKCE, client ID metadata documents, and the agent_grant card that asks the person's consent through the one queue every card takes.",
+    may: ['protocol', 'main/core/supervision', 'main/core/tools', 'main/core/grants'],
+    packages: [NODE, '@modelcontextprotocol/sdk', 'zod'],
+    testsMay: ['main/testing'],
+  },
+  {
     folder: 'main/core/server',
     why: 'The transports: loopback HTTP with MCP at /mcp and the UI WebSocket at /ui, the bridge socket, credentials and bounds. They reach the supervisor through the hosts of sessionHost.ts.',
     may: [
@@ -305,6 +312,7 @@ export const LAYERS = [
       'main/core/tools',
       'main/core/mcp',
       'main/core/ui',
+      'main/core/grants',
       'main/core/server',
     ],
     packages: [NODE, '@modelcontextprotocol/sdk', 'ws', 'zod'],

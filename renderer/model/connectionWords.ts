@@ -34,6 +34,7 @@ export function mayAllowForSession(card: PendingApproval): boolean {
     // A question or handoff has no approve, so no rule either (docs/supervision.md#questions-and-handoffs).
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
     case 'question':
     case 'handoff':
       return false;

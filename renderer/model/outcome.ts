@@ -89,9 +89,19 @@ export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine 
     case 'element':
     case 'screen':
       return actionOutcomeLine(record, held, undefined);
+    case 'agent_grant':
+      return grantOutcomeLine(record);
     default:
       return unreachable(card);
   }
+}
+
+/** The outcome line of an agent_grant card: no call waits on it, only the client's sign-in (docs/agents.md#consent). */
+function grantOutcomeLine(record: DecisionRecord): OutcomeLine {
+  if (typeof record.sent === 'object') return { tone: 'bad', text: `Not decided: ${record.sent.error}` };
+  if (record.verdict === 'approved') return { tone: 'ok', text: 'Granted — it connects as itself; Settings → Agents revokes it' };
+  if (record.verdict === 'denied') return { tone: 'neutral', text: 'Denied — the client was told' };
+  return { tone: 'neutral', text: 'Left the queue — the client stopped waiting, or it expired' };
 }
 
 /** The outcome line of an action's card; `command` names a remote_exec or add_connection, whose final entry carries no act receipt. */

@@ -166,6 +166,8 @@ function cardWhat(card: ApprovableCard): string {
       return `connection ${card.add_connection.name}`;
     case 'remote_exec':
       return 'a shell command';
+    case 'agent_grant':
+      return `a credential for ${card.agent_grant.grant_name}`;
     case 'element':
       return `${card.target.role} ${card.target.name ?? ''}`;
     case 'screen':

@@ -204,6 +204,7 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
       case 'screen':
       case 'remote_exec':
       case 'add_connection':
+      case 'agent_grant':
         return <ApprovalCard card={card} {...shared} denying={denying} allowing={allowing} decide={decide} />;
       default:
         return unreachable(card);

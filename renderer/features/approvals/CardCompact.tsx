@@ -6,6 +6,7 @@ import { useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { AddConnectionFields } from './AddConnectionFields.js';
+import { GrantRequestFields } from './GrantRequestFields.js';
 import { SetValueDiff } from './CardKindFields.js';
 import { ElementCardPicture } from './ElementCardPicture.js';
 import { ScreenInputFields } from './ScreenInputFields.js';
@@ -36,6 +37,12 @@ export function CardBrief({ card }: { card: ApprovableCard }) {
         </p>
       );
     }
+    case 'agent_grant':
+      return (
+        <p className="card-subject" data-testid="card-subject">
+          asks for its own credential to connect to Overseer:
+        </p>
+      );
     default:
       return unreachable(card);
   }
@@ -65,6 +72,12 @@ export function CardVisual({ card }: { card: ApprovableCard }) {
         </div>
       );
     }
+    case 'agent_grant':
+      return (
+        <div className="card-scroll" tabIndex={0} aria-label="Who asks for a credential">
+          <GrantRequestFields card={card} />
+        </div>
+      );
     default:
       return unreachable(card);
   }

@@ -5,6 +5,7 @@ import { displayValue } from '../../model/tree.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { AddConnectionFields } from './AddConnectionFields.js';
 import { ElementCardPicture } from './ElementCardPicture.js';
+import { GrantRequestFields } from './GrantRequestFields.js';
 import { RemoteExecFields } from './RemoteExecFields.js';
 import { ScreenInputFields } from './ScreenInputFields.js';
 import { ScreenInputPicture } from './ScreenInputPicture.js';
@@ -36,6 +37,8 @@ export function CardKindBody({ card }: { card: ApprovableCard }) {
       );
     case 'screen':
       return <ScreenInputPicture card={card} />;
+    case 'agent_grant':
+      return <GrantRequestFields card={card} />;
     default:
       return unreachable(card);
   }
@@ -83,6 +86,7 @@ export function CardKindRows({ card }: { card: ApprovableCard }) {
       );
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return <PathRow steps={card.ancestor_path} />;
     default:
       return unreachable(card);

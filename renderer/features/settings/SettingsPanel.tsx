@@ -7,6 +7,7 @@ import { UntrustedText } from '../shell/UntrustedText.js';
 import { ConnectionsSettings } from '../connections/ConnectionsSettings.js';
 import { ConnectionSnippets } from './ConnectionSnippets.js';
 import { ruleDesktopWords } from '../../model/connectionWords.js';
+import { AgentsSettings } from './AgentsSettings.js';
 import { PairLink } from './PairLink.js';
 import { ScreenConsentSettings } from './ScreenConsentSettings.js';
 import './settings.css';
@@ -19,6 +20,7 @@ export function SettingsPanel() {
       <h2>Settings</h2>
       {settings === undefined ? <p className="muted">Waiting for the supervisor…</p> : <SettingsForm key={JSON.stringify(settings)} settings={settings} />}
       <RulesEditor />
+      <AgentsSettings />
       <ScreenConsentSettings />
       <ConnectionsSettings />
       {/* Browser mode only: the desktop app's window is its own credential (IPC), there is nothing to link. */}
@@ -62,6 +64,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
       agent_idle_s: Number(draft.agent_idle_s),
       progressive_tools: draft.progressive_tools,
       screen_tools: draft.screen_tools,
+      // Settings → Agents changes it on its own.
+      shared_token: settings.shared_token,
       exclusions: { ...(pids.length > 0 ? { pids } : {}), ...(apps.length > 0 ? { apps } : {}) },
     });
     if (!candidate.success) {
