@@ -20,16 +20,15 @@ import {
 } from '../../protocol/index.js';
 import { CaptureStore, type KeptCapture } from './captureStore.js';
 import { sharedFrame, type EncoderPool } from './encoderPool.js';
-import { area, changedShare, intersect, paintMasks, uncovered, visibleParts } from './regions.js';
+import { compareRegion } from './pixelChange.js';
+import { area, intersect, paintMasks, uncovered, visibleParts } from './regions.js';
 import type { NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
 import { REFUSALS, excludedParts, windowStack, type Annotated, type ScreenContext } from './screenContext.js';
 import { PERSON_LANE, ScreenQueue } from './screenQueue.js';
 import { MAX_ANSWER_BACKLOG, type ScreenWork } from './screenWork.js';
 
-/** Half the side of the square around a point that must be unchanged at dispatch (physical pixels). */
+/** Half the side of the square around a point that must be unchanged at dispatch, a blinking caret aside (physical pixels, pixelChange.ts). */
 export const BINDING_RADIUS = 32;
-/** Share of that square's pixels that may differ (a caret blinking, a spinner) before it counts as changed. */
-export const STALE_SHARE = 0.02;
 /** The card's full-resolution crop around the point: wide enough for a field with its label, shown 1:1 on the card (docs/supervision.md#card-pictures). */
 const CROP = { width: 400, height: 240 };
 /** The card picture of an input bound to no screenshot (raw points, keys): a fresh, smaller capture. */
@@ -48,6 +47,11 @@ function sameRect(a: ScreenRect, b: ScreenRect): boolean {
 
 function box(x: number, y: number, width: number, height: number): ScreenRect {
   return { x: x - Math.floor(width / 2), y: y - Math.floor(height / 2), width, height };
+}
+
+/** A changed box in words: `12×17 px at 400,300`. */
+function describeBox(r: ScreenRect | undefined): string {
+  return r === undefined ? 'the region' : `${r.width}×${r.height} px at ${r.x},${r.y}`;
 }
 
 /** A physical rectangle as image pixels, rounded outward and clipped to the image. */
@@ -267,13 +271,15 @@ export class ScreenCaptures {
           ? await backend.captureWindow(kept.window.handle)
           : await backend.capture(square);
       paintMasks(fresh, kept.masks);
-      const share = changedShare(kept.image, fresh, square);
-      worst = Math.max(worst, share);
-      if (share > STALE_SHARE)
+      const scale = caps.monitors.find((m) => pt.x >= m.x && pt.y >= m.y && pt.x < m.x + m.width && pt.y < m.y + m.height)?.scale ?? 1;
+      const change = compareRegion(kept.image, fresh, square, scale);
+      worst = Math.max(worst, change.share);
+      // A blinking caret is not a change (docs/tools.md#binding-and-the-blinking-caret); anything else that differs is.
+      if (change.verdict === 'changed')
         throw fail(
           'stale_screen',
-          `the screen around ${pt.x},${pt.y} changed since the screenshot (${(share * 100).toFixed(1)}% of the pixels); take a new screenshot`,
-          { reason: 'region_changed', changed: Number(share.toFixed(4)), region: square },
+          `the screen around ${pt.x},${pt.y} changed since the screenshot (${(change.share * 100).toFixed(1)}% of the pixels, in ${describeBox(change.box)}); take a new screenshot`,
+          { reason: 'region_changed', changed: Number(change.share.toFixed(4)), region: square, ...(change.box !== undefined ? { box: change.box } : {}) },
         );
     }
     return worst;
