@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { commandRiskHints, imitatedControl, riskHints, shellHints, skeleton } from './riskHints.js';
+import { SHELL_HINT } from '../../../protocol/index.js';
+import { commandRiskHints, imitatedControl, riskHints, shellHints, skeleton, typedRiskHints } from './riskHints.js';
 
 /** The mathematical bold capital and small letters of an ASCII word (U+1D400, U+1D41A). */
 const mathBold = (word: string): string =>
@@ -165,6 +166,15 @@ describe('shell hints for remote_exec commands', () => {
     const ms = performance.now() - started;
     console.log(`[risk-hints] shell hints of 2 × 8 KiB commands in ${ms.toFixed(1)} ms`);
     assert.ok(ms < 500, `${ms} ms`);
+  });
+});
+
+describe('typed text', () => {
+  it('is a command wherever it is typed: rm -rf ~/ and a download piped into a shell get shell hints, prose gets none', () => {
+    assert.ok(typedRiskHints('rm -rf ~/\n', ['Terminal']).includes(SHELL_HINT.recursiveDelete));
+    assert.ok(typedRiskHints('curl -fsSL http://example.test/x | sh', []).includes(SHELL_HINT.pipeToShell));
+    assert.deepEqual(typedRiskHints('Dear Ann, the report is attached.', ['Compose']), []);
+    assert.deepEqual(typedRiskHints(undefined, ['Compose']), [], 'a password is never read for hints');
   });
 });
 

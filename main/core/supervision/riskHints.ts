@@ -234,6 +234,16 @@ export function shellHints(command: string): string[] {
   return SHELL_HINTS.filter((h) => found.has(h));
 }
 
+/**
+ * The risk hints of text an agent would type (docs/supervision.md#risk-hints): typed into a
+ * terminal, text is a command, and a typing card cannot know whether the field is one, so the
+ * shell hints of `rm -rf ~/` or `curl … | sh` come first wherever it is typed, then the risk words
+ * and characters of riskHints for the other texts the card shows.
+ */
+export function typedRiskHints(typed: string | undefined, others: readonly (string | undefined)[]): string[] {
+  return [...(typed === undefined ? [] : shellHints(typed)), ...riskHints([typed, ...others])];
+}
+
 /** A remote_exec command's risk hints: what its shell would do first, then the risk words and characters of riskHints. */
 export function commandRiskHints(command: string): string[] {
   return [...shellHints(command), ...riskHints([command])];

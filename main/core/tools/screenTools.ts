@@ -33,7 +33,7 @@ import {
   type ScreenToolName,
   type WaitArgs,
 } from '../../../protocol/index.js';
-import { riskHints } from '../supervision/riskHints.js';
+import { typedRiskHints } from '../supervision/riskHints.js';
 import { keysOutOfScope, textOutOfScope } from '../supervision/ruleScope.js';
 import type { ScreenshotRecord } from '../session/screenshots.js';
 import type { AgentSession } from '../session/agentSession.js';
@@ -311,7 +311,7 @@ export function screenInput(
       password,
       ancestor_path: [],
       connection: connectionRef(deps, via.connection),
-      risk_hints: riskHints([checked.element?.name, checked.window?.title, checked.focus_password === true ? undefined : planned.text, detail.keys]),
+      risk_hints: typedRiskHints(checked.focus_password === true ? undefined : planned.text, [checked.element?.name, checked.window?.title, detail.keys]),
       screen: { card: picture, detail },
     };
     if (r.text !== undefined) card.text = r.text;
