@@ -264,7 +264,8 @@ function uiSpecs(lane: UiLane): void {
       const answer = act({ selector: { automation_id: 'hello_ru' }, action: 'invoke' });
       const card = page.getByTestId('pending-card').first();
       await card.waitFor();
-      await card.click();
+      // Selected by a click on its words (a click on its picture opens the picture).
+      await card.click({ position: { x: 8, y: 8 } });
       const selected = page.locator('[data-testid="tree-row"][aria-selected="true"]');
       await assert.doesNotReject(selected.filter({ hasText: 'ПРИВЕТ' }).first().waitFor({ timeout: 5000 }), 'the target is highlighted');
       await (await armed(card.getByTestId('approve-button'))).click();
