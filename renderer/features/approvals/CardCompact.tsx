@@ -4,6 +4,7 @@ import { lineCount, segments } from '../../model/untrustedText.js';
 import { selectEndSeen } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
+import { TargetLabel } from './TargetLabel.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { AddConnectionFields } from './AddConnectionFields.js';
 import { GrantRequestFields } from './GrantRequestFields.js';
@@ -89,17 +90,7 @@ function ElementBrief({ card }: { card: ElementApproval }) {
   return (
     <>
       <p className="card-subject" data-testid="card-subject">
-        <strong>{t.role}</strong>{' '}
-        {t.name !== undefined && (
-          <>
-            “<UntrustedText text={t.name} testId="card-target-name" />”
-          </>
-        )}{' '}
-        {t.automation_id !== undefined && (
-          <span className="aid">
-            #<UntrustedText text={t.automation_id} />
-          </span>
-        )}{' '}
+        <TargetLabel target={t} />{' '}
         <span className="muted">
           in “<UntrustedText text={card.window.title} />” (<UntrustedText text={card.window.app} />)
         </span>

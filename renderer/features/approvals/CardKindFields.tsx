@@ -2,6 +2,7 @@ import { Fragment } from 'react';
 import { isPrivateUrl, unreachable, type ApprovableCard, type ElementApproval } from '../../../protocol/index.js';
 import { mustReadToEnd, textMasked } from '../../model/readToEnd.js';
 import { displayValue } from '../../model/tree.js';
+import { TargetLabel } from './TargetLabel.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { AddConnectionFields } from './AddConnectionFields.js';
 import { ElementCardPicture } from './ElementCardPicture.js';
@@ -54,17 +55,7 @@ export function CardKindRows({ card }: { card: ApprovableCard }) {
           <div>
             <dt>Target</dt>
             <dd>
-              <strong>{t.role}</strong>{' '}
-              {t.name !== undefined && (
-                <>
-                  “<UntrustedText text={t.name} testId="card-target-name" />”
-                </>
-              )}{' '}
-              {t.automation_id !== undefined && (
-                <span className="aid">
-                  #<UntrustedText text={t.automation_id} />
-                </span>
-              )}
+              <TargetLabel target={t} />
             </dd>
           </div>
           <PathRow steps={card.ancestor_path} />
