@@ -2,12 +2,13 @@ import { z } from 'zod';
 import { ConnectionConfig, ConnectionRef, MAX_REMOTE_COMMAND } from './connections.js';
 import { Element, WindowInfo } from './elements.js';
 import { ScreenCard, ScreenInputDetail } from './screenRpc.js';
+import { GrantRequestInfo } from './grants.js';
 import { HandoffCardInfo, QuestionCardInfo } from './questionsHandoffs.js';
 import { Action, AnyAction, Decision, ScreenAction } from './tools.js';
 import { unreachable } from './unreachable.js';
 
 /** What a card of the queue is: a changing action, an agent's question (`ask`) or its handoff (docs/supervision.md#questions-and-handoffs). */
-export const QueueAction = z.union([AnyAction, z.enum(['ask', 'handoff', 'remote_exec', 'add_connection'])]);
+export const QueueAction = z.union([AnyAction, z.enum(['ask', 'handoff', 'remote_exec', 'add_connection', 'agent_grant'])]);
 export type QueueAction = z.infer<typeof QueueAction>;
 
 /** What every card carries, whatever its kind. */
@@ -98,6 +99,18 @@ export const AddConnectionApproval = CardBase.extend({
 export type AddConnectionApproval = z.infer<typeof AddConnectionApproval>;
 
 /**
+ * An agent_grant card (docs/agents.md#consent): a client asks for its own credential. Everything it
+ * says of itself is its claim, shown as untrusted text; approved, it becomes the identity `grant_name`.
+ */
+export const AgentGrantApproval = CardBase.extend({
+  kind: z.literal('agent_grant'),
+  action: z.literal('agent_grant'),
+  /** Who asks (in its own words) and what it asks for. */
+  agent_grant: GrantRequestInfo,
+});
+export type AgentGrantApproval = z.infer<typeof AgentGrantApproval>;
+
+/**
  * A card waiting for a person's decision, tagged by `kind` (docs/supervision.md#card-kinds): a view
  * switches on it with an `unreachable` default, so a new kind is a compile error wherever it must be shown.
  */
@@ -108,6 +121,7 @@ export const PendingApproval = z.discriminatedUnion('kind', [
   HandoffApproval,
   RemoteExecApproval,
   AddConnectionApproval,
+  AgentGrantApproval,
 ]);
 export type PendingApproval = z.infer<typeof PendingApproval>;
 
@@ -127,6 +141,7 @@ export function isQuestionOrHandoffCard(item: PendingApproval): item is Question
     case 'screen':
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return false;
     default:
       return unreachable(item);
@@ -146,6 +161,7 @@ export function cardText(item: PendingApproval): string | undefined {
     case 'handoff':
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return undefined;
     default:
       return unreachable(item);
@@ -181,6 +197,7 @@ export function cardSubject(item: PendingApproval): { app: string; key: string; 
     case 'handoff':
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return { app: '', key: '', label: '' };
     default:
       return unreachable(item);
@@ -199,6 +216,7 @@ export const HeldApproval = z.discriminatedUnion('kind', [
   held(HandoffApproval),
   held(RemoteExecApproval),
   held(AddConnectionApproval),
+  held(AgentGrantApproval),
 ]);
 export type HeldApproval = z.infer<typeof HeldApproval>;
 
@@ -221,6 +239,7 @@ export function withoutPictures<T extends PendingApproval>(item: T): T {
     case 'handoff':
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return { ...item };
     default:
       return unreachable(item);
@@ -242,6 +261,7 @@ export function cardPicture(item: PendingApproval, which: CardPictureKind): stri
     case 'handoff':
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return undefined;
     default:
       return unreachable(item);

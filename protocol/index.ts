@@ -19,3 +19,4 @@ export * from './approvalCard.js';
 export * from './unreachable.js';
 export * from './readResultCheck.js';
 export * from './hiddenChars.js';
+export * from './grants.js';

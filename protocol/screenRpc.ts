@@ -56,6 +56,8 @@ export const PointElement = z.object({
   role: z.string().max(100),
   name: z.string().max(500).optional(),
   password: z.boolean(),
+  /** Where it is on the screen, physical pixels, as its application said when asked (the card's outline). */
+  rect: PhysicalRect.optional(),
 });
 export type PointElement = z.infer<typeof PointElement>;
 
@@ -136,8 +138,11 @@ export const ScreenInputResult = z.object({
   focus_password: z.boolean().optional(),
   /** check_only: a fresh capture the input is bound to when it was bound to none (raw points, keys). */
   fresh: ScreenCaptureResult.omit({ window: true }).optional(),
-  /** check_only: a full-resolution crop around the point. */
-  crop: z.object({ image: EncodedImage, rect: PhysicalRect }).optional(),
+  /**
+   * check_only: a full-resolution crop around the point, or around the element with the keyboard
+   * focus (`outline`, its rectangle); `grown`: larger than the usual crop, to show something.
+   */
+  crop: z.object({ image: EncodedImage, rect: PhysicalRect, outline: PhysicalRect.optional(), grown: z.boolean().optional() }).optional(),
   /** Share of the bound region's pixels that changed (0–1), as checked. */
   changed: z.number().min(0).max(1).optional(),
   /** With after_picture: the screen right after the input, small, masked like every capture. */
@@ -228,8 +233,22 @@ export const ScreenCard = z.object({
   direction: z.enum(['up', 'down', 'left', 'right']).optional(),
   /** Picture rectangles blacked out (the supervisor, excluded apps). */
   masked: z.array(ImageRect).max(1000),
-  crop: z.object({ picture: z.string().max(2_000_000), width: z.number().int().positive(), height: z.number().int().positive(), point: Point }).optional(),
-  /** element_act: the element's rectangle in picture pixels. */
+  /**
+   * The screen at full resolution around the point (`point`, crop pixels), or around the element
+   * with the keyboard focus (`outline`, crop pixels); `whole`: the crop grew to show something and
+   * is shown whole, shrunk, rather than 1:1 around its point.
+   */
+  crop: z
+    .object({
+      picture: z.string().max(2_000_000),
+      width: z.number().int().positive(),
+      height: z.number().int().positive(),
+      point: Point.optional(),
+      outline: ImageRect.optional(),
+      whole: z.boolean().optional(),
+    })
+    .optional(),
+  /** The element's rectangle in picture pixels: element_act's, or the one with the keyboard focus that keys and text go to. */
   outline: ImageRect.optional(),
   sha256: z.string().max(100),
   bytes: z.number().int().nonnegative(),

@@ -8,6 +8,7 @@ import { ScreenConsent, ScreenConsentParams } from './screenRpc.js';
 import { QUESTION_HANDOFF_LIMITS } from './questionsHandoffs.js';
 import { AnyAction, Receipt } from './tools.js';
 import { CardPictureKind, HeldApproval, PendingApproval } from './approvalCard.js';
+import { AgentGrant } from './grants.js';
 
 /** The UI's page title: `Overseer`, or `(N) Overseer` while N approvals wait. */
 export function uiTitle(pending: number): string {
@@ -76,6 +77,12 @@ export const Settings = z.strictObject({
   read_max_nodes: z.number().int().min(1).max(5000),
   /** Seconds an agent's HTTP session may stay idle (no call in flight, no open stream) before it ends and its pending actions are withdrawn. */
   agent_idle_s: z.number().int().min(5).max(86_400),
+  /**
+   * The shared agent token (DATA_DIR/token) still opens `/mcp` and the bridge, for agents not yet
+   * granted their own credential (docs/agents.md#the-shared-token): every agent using it is one
+   * identity, named as it names itself. Off, only granted agents connect.
+   */
+  shared_token: z.boolean(),
 });
 export type Settings = z.infer<typeof Settings>;
 
@@ -90,6 +97,7 @@ export const DEFAULT_SETTINGS: Settings = {
   read_timeout_ms: 5000,
   read_max_nodes: 400,
   agent_idle_s: 600,
+  shared_token: true,
 };
 
 /** A connected agent (one MCP connection). */
@@ -107,6 +115,10 @@ export const AgentInfo = z.object({
   expires_at: z.string().optional(),
   /** The connection this agent's tools act on now (docs/connections.md); absent means local. */
   connection: z.string().optional(),
+  /** The grant it connected with (docs/agents.md#grants): `client` is then the name the person approved. Absent: the shared token. */
+  grant: z.string().optional(),
+  /** The name the agent gave itself, when it differs from the one its grant carries (its claim, shown as such). */
+  claimed: z.string().optional(),
 });
 export type AgentInfo = z.infer<typeof AgentInfo>;
 
@@ -208,6 +220,8 @@ export const UiSnapshot = z.object({
   rules: z.array(PolicyRule),
   /** The desktops this supervisor reaches, and which one the windows list, tree and Screen view show. */
   connections: ConnectionsView,
+  /** The agents the person granted their own credential (Settings → Agents, docs/agents.md#grants). */
+  grants: z.array(AgentGrant).max(1000),
   connection: z.object({
     mcp_url: z.string(),
     /** The command an MCP client launches, with absolute paths, so it works from any folder. */
@@ -321,6 +335,8 @@ export const UI_COMMANDS = {
    * (docs/wayland.md#consent); `forget` drops them so the desktop asks the person again.
    */
   screen_consent: { params: ScreenConsentParams, result: ScreenConsent },
+  /** Settings → Agents: revokes a grant (docs/agents.md#revoking): its credential is refused from now on and its sessions end at once. */
+  revoke_grant: { params: z.strictObject({ id: z.string().max(40) }), result: z.object({ ok: z.literal(true) }) },
   /** Which connection the windows list, the tree and the Screen view show (the person's view only; agents are unaffected). */
   view_connection: { params: z.strictObject({ name: z.string().max(40) }), result: z.object({ ok: z.literal(true) }) },
 } as const;
@@ -345,6 +361,8 @@ export const UI_EVENTS = {
   settings: Settings,
   rules: z.array(PolicyRule),
   connections: ConnectionsView,
+  /** The grants changed: one made, revoked, used, or its sessions came and went. */
+  grants: z.array(AgentGrant).max(1000),
 } as const;
 export type UiEvent = keyof typeof UI_EVENTS;
 

@@ -53,7 +53,7 @@ export function App() {
           <span className="logo" aria-hidden="true">
             ◉
           </span>
-          Overseer
+          <h1 className="brand-name">Overseer</h1>
           <span
             className={`pending-badge${pendingCount > 0 ? ' alert' : ''}`}
             data-testid="pending-badge"
@@ -81,21 +81,24 @@ export function App() {
         className="columns"
         style={{ gridTemplateColumns: `${sidebar}px ${SPLITTER_WIDTH}px minmax(0, 1fr) ${SPLITTER_WIDTH}px ${queue}px` }}
       >
-        <nav id="pane-sidebar" className="sidebar" aria-label="Agents and windows">
-          <AgentsPanel />
-          <HelperHealthPanel />
-          <WindowsList />
+        {/* Each landmark holds its pane and the separator that resizes it (display: contents keeps the grid's columns). */}
+        <nav className="pane-landmark" aria-label="Agents and windows">
+          <div id="pane-sidebar" className="sidebar">
+            <AgentsPanel />
+            <HelperHealthPanel />
+            <WindowsList />
+          </div>
+          <Splitter
+            pane="sidebar"
+            label="Agents and windows"
+            controls="pane-sidebar"
+            width={sidebar}
+            max={maxWidth('sidebar', total, rest, queue)}
+            grows="ArrowRight"
+            others={{ queue }}
+            testId="splitter-sidebar"
+          />
         </nav>
-        <Splitter
-          pane="sidebar"
-          label="Agents and windows"
-          controls="pane-sidebar"
-          width={sidebar}
-          max={maxWidth('sidebar', total, rest, queue)}
-          grows="ArrowRight"
-          others={{ queue }}
-          testId="splitter-sidebar"
-        />
         <main className="center">
           {/* In the center column: its coming and going never moves the queue's cards (docs/supervision.md#arming-and-decisions). */}
           <HandoffBanner />
@@ -119,18 +122,21 @@ export function App() {
             {view === 'tree' ? <TreeView /> : view === 'receipts' ? <ReceiptsTimeline /> : <SettingsPanel />}
           </div>
         </main>
-        <Splitter
-          pane="queue"
-          label="Approval queue"
-          controls="pane-queue"
-          width={queue}
-          max={maxWidth('queue', total, rest, sidebar)}
-          grows="ArrowLeft"
-          others={{ sidebar }}
-          testId="splitter-queue"
-        />
-        <aside id="pane-queue" className="queue-column" aria-label="Approval queue">
-          <ApprovalQueue />
+        <aside className="pane-landmark" aria-label="Approval queue">
+          <Splitter
+            pane="queue"
+            label="Approval queue"
+            controls="pane-queue"
+            width={queue}
+            max={maxWidth('queue', total, rest, sidebar)}
+            grows="ArrowLeft"
+            others={{ sidebar }}
+            testId="splitter-queue"
+          />
+          {/* Focusable: it scrolls (the held list and recent decisions below the places), and a keyboard must reach that too. */}
+          <div id="pane-queue" className="queue-column" tabIndex={0}>
+            <ApprovalQueue />
+          </div>
         </aside>
       </div>
     </div>

@@ -294,6 +294,13 @@ export const LAYERS = [
     testsMay: ['main/testing'],
   },
   {
+    folder: 'main/core/grants',
+    why: "The person's grants to agents (docs/agents.md): one identity each, their tokens and credentials (grants.json, hashes only), authorization codes with PKCE, client ID metadata documents, and the agent_grant card that asks the person's consent through the one queue every card takes.",
+    may: ['protocol', 'main/core/supervision', 'main/core/tools', 'main/core/grants'],
+    packages: [NODE, '@modelcontextprotocol/sdk', 'zod'],
+    testsMay: ['main/testing'],
+  },
+  {
     folder: 'main/core/server',
     why: 'The transports: loopback HTTP with MCP at /mcp and the UI WebSocket at /ui, the bridge socket, credentials and bounds. They reach the supervisor through the hosts of sessionHost.ts.',
     may: [
@@ -305,6 +312,7 @@ export const LAYERS = [
       'main/core/tools',
       'main/core/mcp',
       'main/core/ui',
+      'main/core/grants',
       'main/core/server',
     ],
     packages: [NODE, '@modelcontextprotocol/sdk', '@modelcontextprotocol/server', 'ws', 'zod'],
@@ -388,12 +396,18 @@ export const LAYERS = [
     folder: 'e2e/ui',
     why: 'UI specs: the real UI in a real browser against a real `overseer serve`.',
     may: ['protocol', 'main/core', 'main/testing', 'desktop', 'e2e/ui', 'e2e/realApps', 'scripts/electronBinary.mjs'],
-    packages: [NODE, 'playwright-core', '@modelcontextprotocol/sdk', 'axe-core'],
+    packages: [NODE, 'playwright-core', '@modelcontextprotocol/sdk', '@modelcontextprotocol/client', 'axe-core'],
   },
   {
     folder: 'e2e/integration',
     why: 'Tests that join both sides in one process, to prove they agree: the helper service with the supervisor tools, the supervisor with the renderer store.',
     may: ['protocol', 'helper/core', 'helper/testing', 'main/core', 'main/testing', 'renderer/api', 'renderer/store', 'e2e/integration'],
+    packages: [NODE],
+  },
+  {
+    folder: 'e2e/conformance',
+    why: "The MCP conformance suite (pinned, on npm's Node 22 where this Node is older) against the real `overseer serve`, through a proxy that adds the agent credential the suite cannot send.",
+    may: ['desktop', 'main/testing', 'e2e/conformance'],
     packages: [NODE],
   },
   {

@@ -9,8 +9,8 @@ export interface AxeViolation {
   nodes: { target: string; summary: string }[];
 }
 
-/** What an audit checks: the color-contrast rule alone, or every WCAG 2 A and AA rule (contrast included). */
-export type AxeScope = 'contrast' | 'wcag2aa';
+/** What an audit checks: the color-contrast rule alone, every WCAG 2 A and AA rule (contrast included), or every rule axe has (best practices too: landmarks, one h1, focusable scrolling regions). */
+export type AxeScope = 'contrast' | 'wcag2aa' | 'all';
 
 /**
  * Runs axe-core in the page as it is now and answers its violations. The script is evaluated
@@ -19,7 +19,8 @@ export type AxeScope = 'contrast' | 'wcag2aa';
  */
 export async function audit(page: Page, scope: AxeScope = 'wcag2aa'): Promise<AxeViolation[]> {
   if (!(await page.evaluate(() => 'axe' in window))) await page.evaluate(axe.source);
-  const runOnly = scope === 'contrast' ? { type: 'rule', values: ['color-contrast'] } : { type: 'tag', values: ['wcag2a', 'wcag2aa'] };
+  const runOnly =
+    scope === 'contrast' ? { type: 'rule', values: ['color-contrast'] } : scope === 'wcag2aa' ? { type: 'tag', values: ['wcag2a', 'wcag2aa'] } : undefined;
   return page.evaluate(async (options) => {
     const w = window as unknown as { axe: { run: (context: Document, options: unknown) => Promise<{ violations: RawViolation[] }> } };
     interface RawViolation {
@@ -28,7 +29,7 @@ export async function audit(page: Page, scope: AxeScope = 'wcag2aa'): Promise<Ax
       help: string;
       nodes: { target: unknown[]; failureSummary?: string }[];
     }
-    const result = await w.axe.run(document, { runOnly: options, resultTypes: ['violations'] });
+    const result = await w.axe.run(document, { ...(options === undefined ? {} : { runOnly: options }), resultTypes: ['violations'] });
     return result.violations.map((v) => ({
       rule: v.id,
       impact: v.impact,

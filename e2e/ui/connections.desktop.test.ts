@@ -272,7 +272,13 @@ describe('connections in the supervisor UI (browser lane)', () => {
     assert.match((await result.getByTestId('failure-code').textContent()) ?? '', /^connection_unavailable/);
     assert.notEqual(await result.getByTestId('failure-hint').count(), 0, 'a failure says what to do');
     await lab.and(page.locator('[data-status="down"]')).waitFor({ timeout: 10_000 });
-    await lab.getByTestId('connection-last-error').waitFor();
+    // ssh's own line is said once, and what to do is advice in words, not that line again.
+    const rowText = await lab.innerText();
+    const sshLine = /ssh: connect to host \S+ port \d+: Connection refused/.exec(rowText)?.[0];
+    assert.ok(sshLine !== undefined, `ssh's line is shown: ${rowText}`);
+    assert.equal(rowText.split(sshLine).length - 1, 1, `ssh's line is said once: ${rowText}`);
+    assert.match(await result.getByTestId('failure-hint').innerText(), /nothing answers on port \d+ of .*: check that sshd runs there/);
+    assert.equal(await lab.getByTestId('connection-last-error').count(), 0, 'the last error is the failed test shown below it');
 
     await lab.getByTestId('connection-toggle').click();
     await lab.and(page.locator('[data-status="disabled"]')).waitFor();

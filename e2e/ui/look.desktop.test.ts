@@ -6,7 +6,7 @@ import { physicalToImage, type Receipt, type ScreenshotAnswer } from '../../prot
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
-import { auditContrast, describeViolations } from './axe.js';
+import { audit, describeViolations } from './axe.js';
 import { screenshot } from './browser.js';
 import { armed, cardFor } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
@@ -22,8 +22,8 @@ const THEMES = ['light', 'dark'] as const;
 type Theme = (typeof THEMES)[number];
 /** The narrowest the element tree may be at any of SIZES (docs/supervision.md#both-themes-and-small-screens: it once was 110 px at 1024). */
 const TREE_MIN = 280;
-/** The queue's initial width: wide enough for a card's three buttons, and kept at 1024 px (the details go below the tree there). */
-const QUEUE_INITIAL = 390;
+/** The queue's initial width, growing with the window (docs/supervision.md#both-themes-and-small-screens): at 1280 px and at 1024 px. */
+const QUEUE_INITIAL = { 1280: 495, 1024: 410 } as const;
 /** The panels that scroll up and down but must never hide anything sideways. */
 const PANELS = [
   '.sidebar',
@@ -138,11 +138,11 @@ function lookSpecs(lane: UiLane): void {
       }
     }
 
-    /** Audits contrast, prints what it found, and asserts there is nothing. */
-    async function assertContrast(page: Page, where: string): Promise<void> {
-      const found = await auditContrast(page);
+    /** Audits with every axe-core rule (contrast, landmarks, headings, focusable scrolling regions…), prints what it found, and asserts there is nothing. */
+    async function assertAxe(page: Page, where: string): Promise<void> {
+      const found = await audit(page, 'all');
       const nodes = found.reduce((n, v) => n + v.nodes.length, 0);
-      console.log(`[look] ${where}: ${nodes} contrast violation(s)`);
+      console.log(`[look] ${where}: ${nodes} axe violation(s)${found.length > 0 ? `: ${found.map((v) => v.rule).join(', ')}` : ''}`);
       assert.equal(found.length, 0, `${where}:\n${describeViolations(found)}`);
     }
 
@@ -170,11 +170,10 @@ function lookSpecs(lane: UiLane): void {
       await page.getByTestId('deny-reason').fill('not now');
       await page.getByTestId('deny-reason').press('Enter');
       assert.equal((await denied).refusal?.code, 'denied');
-      // Cards left pending: a risky set_value (the risk banner), an invoke, and a screen click.
+      // Cards left pending: a risky set_value (the risk banner), a screen click, and an invoke that
+      // waits for a free place where two places fit (1024×700, 1280×720) and is shown at 1920×1080.
       answers.push(act({ selector: { automation_id: 'name_entry' }, action: 'set_value', text: 'Send the order now' }).catch(() => undefined));
       await page.getByTestId('risk-hints').waitFor({ timeout: 15_000 });
-      answers.push(act({ selector: { automation_id: 'dup_a' }, action: 'invoke' }).catch(() => undefined));
-      await cardFor(page, 'dup_a').waitFor({ timeout: 15_000 });
       const shot = (await agent.callTool({ name: 'screenshot', arguments: {} })).structuredContent as ScreenshotAnswer;
       const point = physicalToImage(shot, 60, 60);
       answers.push(toolJson(agent, 'click', { x: point.x, y: point.y }, { timeout: 120_000 }).catch(() => undefined));
@@ -182,6 +181,8 @@ function lookSpecs(lane: UiLane): void {
         .getByTestId('pending-card')
         .filter({ has: page.getByTestId('screen-input') })
         .waitFor({ timeout: 15_000 });
+      answers.push(act({ selector: { automation_id: 'dup_a' }, action: 'invoke' }).catch(() => undefined));
+      await page.getByTestId('queue-more').getByText('1 more waits').waitFor({ timeout: 15_000 });
       await page.getByTestId('window-item').filter({ hasText: 'Overseer Fixture' }).click();
       await page.getByTestId('tree-row').first().waitFor({ timeout: 15_000 });
     });
@@ -192,7 +193,7 @@ function lookSpecs(lane: UiLane): void {
       await Promise.allSettled(answers);
     });
 
-    it('passes axe-core contrast and keeps the tree ≥ 280 px with nothing cut off, in both themes at every size, with cards pending', async () => {
+    it('passes every axe-core rule (contrast, landmarks, headings, focusable scrolling regions) and keeps the tree ≥ 280 px with nothing cut off, in both themes at every size, with cards pending', async () => {
       await inEachTheme(async (page, theme) => {
         for (const size of SIZES) {
           const at = `${theme} ${size.width}×${size.height}`;
@@ -210,14 +211,25 @@ function lookSpecs(lane: UiLane): void {
           assert.deepEqual(await clippedPanels(page), [], `${at}: no panel clips sideways`);
           for (const [i, card] of (await page.getByTestId('pending-card').all()).entries())
             for (const b of ['approve-button', 'deny-button', 'allow-session-button']) await assertWhole(page, card.getByTestId(b), `${at}: card ${i} ${b}`);
-          await assertContrast(page, `${at} tree and cards`);
+          await assertAxe(page, `${at} tree and cards`);
           await screenshot(page, shotName(`tree-${size.width}-${theme}`));
           // The deny reason, opened on the risky card.
           const risky = page.getByTestId('pending-card').filter({ has: page.getByTestId('risk-hints') });
           await clickArmedFor(risky.getByTestId('deny-button'), risky.getByTestId('deny-reason'));
           await assertWhole(page, risky.getByTestId('deny-reason'), `${at}: the deny reason`);
+          // What the agent will be told is read whole while typed: the field spans the card and grows with the text.
+          const told = 'Not now: the order goes out on Friday after the review, and the address in the form is the old one — check it first. '.repeat(2);
+          await risky.getByTestId('deny-reason').fill(told);
+          const field = await risky.getByTestId('deny-reason').evaluate((el) => ({
+            hidden: el.scrollHeight - el.clientHeight,
+            width: el.getBoundingClientRect().width,
+            card: el.closest('[data-testid="pending-card"]')?.getBoundingClientRect().width ?? 0,
+          }));
+          assert.ok(field.hidden <= 1, `${at}: none of the reason is scrolled out of its field (${field.hidden} px)`);
+          assert.ok(field.width >= 0.8 * field.card, `${at}: the reason spans the card (${Math.round(field.width)} of ${Math.round(field.card)} px)`);
+          await assertWhole(page, risky.getByTestId('deny-reason'), `${at}: the deny reason with its text`);
           await assertWhole(page, risky.getByTestId('deny-confirm'), `${at}: the deny button`);
-          await assertContrast(page, `${at} deny form`);
+          await assertAxe(page, `${at} deny form`);
           await screenshot(page, shotName(`deny-${size.width}-${theme}`));
           await risky.getByTestId('deny-cancel').click();
           // The screen card's picture and fields.
@@ -228,7 +240,7 @@ function lookSpecs(lane: UiLane): void {
           await page.getByTestId('tab-receipts').click();
           await page.getByTestId('receipt-row').first().click();
           assert.deepEqual(await clippedPanels(page), [], `${at}: no receipts panel clips sideways`);
-          await assertContrast(page, `${at} receipts`);
+          await assertAxe(page, `${at} receipts`);
           await screenshot(page, shotName(`receipts-${size.width}-${theme}`));
           // Settings.
           await page.getByTestId('tab-settings').click();
@@ -236,7 +248,7 @@ function lookSpecs(lane: UiLane): void {
           assert.deepEqual(await clippedPanels(page), [], `${at}: the settings panel does not clip sideways`);
           await assertWhole(page, page.getByLabel('Approval expiry (seconds)'), `${at}: a settings field`);
           await assertWhole(page, page.getByTestId('settings-save'), `${at}: Save`);
-          await assertContrast(page, `${at} settings`);
+          await assertAxe(page, `${at} settings`);
           await screenshot(page, shotName(`settings-${size.width}-${theme}`));
           await page.getByTestId('tab-tree').click();
         }
@@ -250,7 +262,7 @@ function lookSpecs(lane: UiLane): void {
       const queue = () => paneWidth(page, 'splitter-queue', '#pane-queue');
       const sidebar = () => paneWidth(page, 'splitter-sidebar', '#pane-sidebar');
       const aside = () => paneWidth(page, 'splitter-tree', '#pane-tree-aside');
-      assert.deepEqual(await queue(), { value: QUEUE_INITIAL, box: QUEUE_INITIAL }, 'the queue starts at its initial width');
+      assert.deepEqual(await queue(), { value: QUEUE_INITIAL[1280], box: QUEUE_INITIAL[1280] }, 'the queue starts at its initial width');
       for (const id of ['splitter-sidebar', 'splitter-queue', 'splitter-tree']) {
         const sep = page.getByTestId(id);
         assert.equal(await sep.getAttribute('role'), 'separator');
@@ -265,7 +277,7 @@ function lookSpecs(lane: UiLane): void {
       await page.mouse.move(grip.x + grip.width / 2 - 30, grip.y + 200, { steps: 3 });
       await page.mouse.move(grip.x + grip.width / 2 - 60, grip.y + 200, { steps: 3 });
       await page.mouse.up();
-      assert.deepEqual(await queue(), { value: 450, box: 450 }, 'dragged 60 px');
+      assert.deepEqual(await queue(), { value: QUEUE_INITIAL[1280] + 60, box: QUEUE_INITIAL[1280] + 60 }, 'dragged 60 px');
       // By keyboard: arrows move the separator 16 px, Home and End to the narrowest and widest.
       await page.getByTestId('splitter-sidebar').focus();
       await page.keyboard.press('ArrowLeft');
@@ -317,7 +329,7 @@ function lookSpecs(lane: UiLane): void {
       await page.evaluate(() => localStorage.clear());
       await page.reload();
       await page.getByTestId('brake-state').waitFor();
-      assert.equal((await queue()).value, QUEUE_INITIAL, 'cleared: the initial widths');
+      assert.equal((await queue()).value, QUEUE_INITIAL[1024], 'cleared: the initial widths');
     });
 
     it('shows the stopped and the emergency brake bar whole and readable in both themes at every size', async () => {
@@ -346,7 +358,7 @@ function lookSpecs(lane: UiLane): void {
             await assertWhole(p, p.getByTestId('brake-state'), `${at}: the brake notice`);
             for (const b of await p.locator('.brake-buttons button').all()) await assertWhole(p, b, `${at}: ${await b.innerText()}`);
             assert.deepEqual(await clippedPanels(p), [], `${at}: no panel clips sideways`);
-            await assertContrast(p, at);
+            await assertAxe(p, at);
             await screenshot(p, shotName(`brake-${state}-${size.width}-${theme}`));
           }
         });

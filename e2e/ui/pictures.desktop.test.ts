@@ -5,9 +5,10 @@ import type { Locator, Page } from 'playwright-core';
 import { physicalToImage, type ElementFindAnswer, type Receipt, type ScreenshotAnswer } from '../../protocol/index.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { REPO_ROOT } from '../../main/core/runtime/paths.js';
+import { decodePng, rgbAt } from '../../main/testing/pngDecode.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
-import { armed, settleQueue } from './queue.js';
+import { approvalId, armed, settleQueue } from './queue.js';
 import { UI_LANES, type UiSession } from './uiLanes.js';
 
 const FIXTURE = `${REPO_ROOT}desktop/apps/fixtureApp.py`;
@@ -21,7 +22,9 @@ const stillWaiting = async (answer: Promise<unknown>): Promise<boolean> =>
 const focusedTestId = (page: Page): Promise<string | null> => page.evaluate(() => document.activeElement?.getAttribute('data-testid') ?? null);
 
 /** Denies a card (the person's second step included) so that the next spec starts from an empty queue. */
-async function deny(card: Locator): Promise<void> {
+async function deny(found: Locator): Promise<void> {
+  // By its approval id: denying replaces the card's picture (what `found` may be filtered by) with the reason field.
+  const card = found.page().locator(`[data-testid="pending-card"][data-approval-id="${await approvalId(found)}"]`);
   await (await armed(card.getByTestId('deny-button'))).click();
   await card.getByTestId('deny-confirm').click();
 }
@@ -225,8 +228,82 @@ describe('pictures a person can judge from (browser lane)', () => {
         console.log(`[pictures] ${theme}: type_text card — Into: ${into}`);
         assert.match(into, /^the “Name” text field, which has the keyboard focus, in “Overseer Fixture”/);
         assert.equal(await card.locator('dt', { hasText: /^Into$/ }).count(), 1);
+        // The picture shows where the keys go: a 1:1 crop around the field, the field outlined on it and on the whole screen.
+        const field = await rectOf('name_entry');
+        const crop = card.locator('figure.screen-crop[data-shows="focus"]');
+        await crop.locator('img').waitFor({ timeout: 15_000 });
+        const cropOutline = crop.getByTestId('card-outline');
+        assert.deepEqual(
+          [Number(await cropOutline.getAttribute('data-w')), Number(await cropOutline.getAttribute('data-h'))],
+          [field.w, field.h],
+          'the crop outlines the field at its own size, as element_find reads it',
+        );
+        assert.equal(Number(await crop.getByTestId('screen-crop-region').getAttribute('data-scale')), 1, 'the field is shown 1:1');
+        const cropBox = await crop.getByTestId('screen-crop-region').boundingBox();
+        const outlineBox = await cropOutline.boundingBox();
+        assert.ok(cropBox !== null && outlineBox !== null);
+        assert.ok(
+          outlineBox.x >= cropBox.x - 1 && outlineBox.y >= cropBox.y - 1 && outlineBox.y + outlineBox.height <= cropBox.y + cropBox.height + 1,
+          `the outlined field is in the region the card shows: outline ${JSON.stringify(outlineBox)}, region ${JSON.stringify(cropBox)}`,
+        );
+        const shot = (await agent.callTool({ name: 'screenshot', arguments: {} })).structuredContent as ScreenshotAnswer;
+        const whole = card.getByTestId('screen-picture');
+        const natural = await whole.locator('img').evaluate((img) => (img as HTMLImageElement).naturalWidth);
+        const k = (shot.width * shot.scale_x) / natural;
+        const wholeOutline = card.locator('.screen-whole').getByTestId('card-outline');
+        const [ox, oy] = [Number(await wholeOutline.getAttribute('data-x')) * k, Number(await wholeOutline.getAttribute('data-y')) * k];
+        assert.ok(
+          Math.abs(ox - field.x) <= k + 1 && Math.abs(oy - field.y) <= k + 1,
+          `the whole screen's outline is on the field: ${ox.toFixed(1)},${oy.toFixed(1)} against ${field.x},${field.y}`,
+        );
+        assert.equal(await crop.locator('figcaption').innerText(), 'where the keys go: the element with the keyboard focus, outlined');
+        console.log(
+          `[pictures] ${theme}: type_text card — the ${field.w}×${field.h} field outlined 1:1 in a ${Math.round(cropBox.width)}×${Math.round(cropBox.height)} px region`,
+        );
         await armed(card.getByTestId('deny-button'));
         await screenshot(page, `pictures-type-text-${theme}`);
+        await deny(card);
+        assert.equal((await answer).refusal?.code, 'denied');
+      });
+
+      it('grows the crop of a click into a plain area until it shows where the point is, and says so', async () => {
+        await settleQueue(page);
+        const frame = (
+          await toolJson<{ windows: { window: string; rect?: { x: number; y: number; w: number; h: number } }[] }>(agent, 'window_list')
+        ).windows.find((w) => w.window === win)?.rect;
+        assert.ok(frame !== undefined, 'the fixture window has a rectangle');
+        const taken = await agent.callTool({ name: 'screenshot', arguments: {} });
+        const shot = taken.structuredContent as ScreenshotAnswer;
+        const png = decodePng(Buffer.from((taken.content as { type: string; data?: string }[]).find((c) => c.type === 'image')?.data ?? '', 'base64'));
+        // A point of the fixture window with nothing but its background 200×120 px around it, read off the agent's own screenshot.
+        const plainAround = (cx: number, cy: number): boolean => {
+          const [hx, hy] = [Math.ceil(200 / shot.scale_x), Math.ceil(120 / shot.scale_y)];
+          const base = rgbAt(png, cx, cy);
+          for (let y = cy - hy; y < cy + hy; y++)
+            for (let x = cx - hx; x < cx + hx; x++) if (rgbAt(png, x, y).some((v, i) => Math.abs(v - (base[i] ?? 0)) > 24)) return false;
+          return true;
+        };
+        let point: { x: number; y: number } | undefined;
+        const from = physicalToImage(shot, frame.x + 210, frame.y + 130);
+        const to = physicalToImage(shot, frame.x + frame.w - 210, frame.y + frame.h - 130);
+        for (let y = to.y; y >= from.y && point === undefined; y -= 8)
+          for (let x = from.x; x <= to.x && point === undefined; x += 8) if (plainAround(x, y)) point = { x, y };
+        assert.ok(point !== undefined, 'the fixture window has a plain area 400×240 px');
+        const answer = toolJson<Receipt>(agent, 'click', { x: point.x, y: point.y }, { timeout: 120_000 });
+        const card = page.getByTestId('pending-card').filter({ has: page.getByTestId('screen-input') });
+        await card.waitFor({ timeout: 15_000 });
+        const crop = card.locator('figure.screen-crop');
+        await crop.locator('img').waitFor({ timeout: 15_000 });
+        const natural = await crop
+          .locator('img')
+          .evaluate((img) => ({ w: (img as HTMLImageElement).naturalWidth, h: (img as HTMLImageElement).naturalHeight }));
+        console.log(`[pictures] ${theme}: a click into plain background crops ${natural.w}×${natural.h} (${await crop.getAttribute('data-shows')})`);
+        assert.equal(await crop.getAttribute('data-shows'), 'whole', 'the crop grew and is shown whole');
+        assert.ok(natural.w > 400 && natural.h > 240, `the crop grew past 400×240: ${natural.w}×${natural.h}`);
+        assert.match(await crop.locator('figcaption').innerText(), /shrunk: right around it is plain background/);
+        await armed(card.getByTestId('deny-button'));
+        await screenshot(page, `pictures-plain-click-${theme}`);
+        assert.equal(await crop.getByTestId('screen-mark-point').count(), 1, 'the point is marked on the crop');
         await deny(card);
         assert.equal((await answer).refusal?.code, 'denied');
       });

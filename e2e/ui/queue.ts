@@ -121,13 +121,18 @@ export async function installQueueProbe(page: Page): Promise<void> {
         probe.leftAt[id] ??= now;
         if (p.getAttribute('data-line') === 'true') probe.lineAt[id] ??= now;
       }
+      // A card that left while the pointer was elsewhere may become its outcome line within one layout, its frame never seen:
+      // it left, and its place was free, when it was last seen gone.
+      const live = new Set([...document.querySelectorAll('[data-testid="pending-card"], [data-testid="question-card"], [data-testid="handoff-card"]')].map((c) => c.getAttribute('data-approval-id')));
+      for (const id of Object.keys(probe.shownAt)) if (!live.has(id) && !frames.has(id)) probe.leftAt[id] ??= now;
       // A frame whose place went straight to the next card is gone as soon as its outcome line would have come.
       for (const id of Object.keys(probe.leftAt)) if (!frames.has(id)) probe.lineAt[id] ??= now;
     };
     look();
     new MutationObserver(look).observe(document.body, { subtree: true, childList: true, attributes: true, attributeFilter: ['data-armed', 'data-line'] });
     document.addEventListener('scroll', (e) => {
-      if (e.target === document || (e.target instanceof Element && e.target.closest('.queue-column') !== null)) probe.scrolls++;
+      // The page or the queue's column and what is in it — not what scrolls inside a dialog drawn above them (a reason field).
+      if (e.target === document || (e.target instanceof Element && e.target.closest('.queue-column') !== null && e.target.closest('dialog') === null)) probe.scrolls++;
     }, true);
     const last = new WeakMap();
     new MutationObserver(() => {

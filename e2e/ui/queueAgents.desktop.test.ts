@@ -195,15 +195,19 @@ describe('two and three agents at once, decided calmly', () => {
  * first shown. Waits for one to be shown.
  */
 async function nextCard(page: Page, decided: ReadonlySet<string>): Promise<Locator> {
-  const handle = await page.waitForFunction(
-    ({ done, live }) => {
-      const cards = [...document.querySelectorAll(live)].filter((el) => !done.includes(el.getAttribute('data-approval-id') ?? ''));
-      const chosen = cards.find((el) => el.getAttribute('aria-current') === 'true') ?? cards[0];
-      return chosen?.getAttribute('data-approval-id') ?? undefined;
-    },
-    { done: [...decided], live: LIVE },
-    { timeout: 30_000, polling: 50 },
-  );
+  const handle = await page
+    .waitForFunction(
+      ({ done, live }) => {
+        const cards = [...document.querySelectorAll(live)].filter((el) => !done.includes(el.getAttribute('data-approval-id') ?? ''));
+        const chosen = cards.find((el) => el.getAttribute('aria-current') === 'true') ?? cards[0];
+        return chosen?.getAttribute('data-approval-id') ?? undefined;
+      },
+      { done: [...decided], live: LIVE },
+      { timeout: 30_000, polling: 50 },
+    )
+    .catch(async (e: Error) => {
+      throw new Error(`${e.message}: no undecided card shown; the queue says: ${await page.getByTestId('approval-queue').innerText()}`);
+    });
   const id = (await handle.jsonValue()) as string;
   return page.locator(`[data-approval-id="${id}"]`).and(page.locator(LIVE));
 }

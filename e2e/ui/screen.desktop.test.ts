@@ -7,7 +7,7 @@ import { startPrivateDesktop, type LaunchedApp, type PrivateDesktop } from '../.
 import { REPO_ROOT } from '../../main/core/runtime/paths.js';
 import { httpClient, toolJson } from '../../main/testing/serveHarness.js';
 import { screenshot } from './browser.js';
-import { armed, settleQueue } from './queue.js';
+import { approvalId, armed, settleQueue } from './queue.js';
 import { UI_LANES, type UiLane, type UiSession } from './uiLanes.js';
 
 const CANVAS = `${REPO_ROOT}desktop/apps/canvasApp.py`;
@@ -137,7 +137,12 @@ function screenSpecs(lane: UiLane): void {
       const card = page.getByTestId('pending-card').filter({ has: page.getByTestId('screen-input') });
       await card.waitFor({ timeout: 15_000 });
       assert.match(await card.getByTestId('card-action').innerText(), /^click$/i);
-      const picture = card.getByTestId('screen-picture');
+      // The card shows the crop around the point; its details the whole screenshot and every field.
+      const crop = card.getByTestId('screen-crop');
+      await crop.locator('img').waitFor();
+      await card.getByTestId('card-details-button').click();
+      const details = page.getByTestId('card-details');
+      const picture = details.getByTestId('screen-picture');
       await picture.locator('img').waitFor();
       assert.equal(Number(await picture.getAttribute('data-width')), shotAnswer.width, 'the picture is the screenshot the agent planned on');
       assert.equal(await card.getByTestId('screen-input').getAttribute('data-planned'), 'true');
@@ -146,15 +151,15 @@ function screenSpecs(lane: UiLane): void {
       assert.equal(Number(await mark.getAttribute('data-x')), point.x + 0.5, 'the mark is on the center of the picture pixel the agent named');
       assert.equal(Number(await mark.getAttribute('data-y')), point.y + 0.5);
       assert.equal(quadrant(await pictureRgb(picture, point.x, point.y)), 'green', 'the marked pixel shows what the click lands on');
-      const crop = card.getByTestId('screen-crop');
       const cropPoint = crop.getByTestId('screen-mark-point');
       const cx = Number(await cropPoint.getAttribute('data-x')) - 0.5;
       const cy = Number(await cropPoint.getAttribute('data-y')) - 0.5;
       assert.equal(quadrant(await pictureRgb(crop, cx, cy)), 'green', 'the crop is the screen at full resolution around the point');
-      assert.match(await card.getByTestId('screen-window').innerText(), /Overseer Canvas/);
-      assert.match(await card.getByTestId('screen-point').innerText(), new RegExp(`picture ${point.x},${point.y} → screen ${phys.x},${phys.y}`));
+      assert.match(await details.getByTestId('screen-window').innerText(), /Overseer Canvas/);
+      assert.match(await details.getByTestId('screen-point').innerText(), new RegExp(`picture ${point.x},${point.y} → screen ${phys.x},${phys.y}`));
       const alt = (await picture.locator('img').getAttribute('alt')) ?? '';
       assert.ok(alt.includes(`click at ${point.x},${point.y} of the picture (screen ${phys.x},${phys.y})`), alt);
+      await details.getByTestId('card-details-close').click();
       const approve = await armed(card.getByTestId('approve-button'));
       await shot('screen-card-click');
       await approve.click();
@@ -205,7 +210,9 @@ function screenSpecs(lane: UiLane): void {
       await armed(dragCard.getByTestId('deny-button'));
       await shot('screen-cards-scroll-drag');
       // The lower card first: deciding it never moves the one above.
-      for (const c of [dragCard, scrollCard]) {
+      // Each by its approval id: denying replaces its picture (and its marks) with the reason field.
+      for (const found of [dragCard, scrollCard]) {
+        const c = page.locator(`[data-testid="pending-card"][data-approval-id="${await approvalId(found)}"]`);
         await (await armed(c.getByTestId('deny-button'))).click();
         await c.getByTestId('deny-confirm').click();
       }

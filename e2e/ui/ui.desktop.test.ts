@@ -222,6 +222,12 @@ function uiSpecs(lane: UiLane): void {
           .getByText(/emergency/i)
           .waitFor({ timeout: 5000 }),
       );
+      // The banner says what the Agents panel shows: the agents are still connected, their calls refused.
+      const listed = await page.getByTestId('agent-item').count();
+      assert.ok(listed >= 1, 'the agent is still listed during the emergency stop');
+      const words = await page.getByTestId('brake-state').innerText();
+      assert.doesNotMatch(words, /disconnected/i);
+      assert.match(words, new RegExp(`${listed} agents? stays? connected`));
       await screenshot(page, shotName('emergency-stop'));
       await page.getByTestId('brake-rearm').click();
       await assert.doesNotReject(
@@ -230,7 +236,23 @@ function uiSpecs(lane: UiLane): void {
           .getByText(/running/i)
           .waitFor({ timeout: 10_000 }),
       );
-      agent = await httpClient(ui.mcp, 'ui-test-agent-2');
+      // …and the same agent goes on after the re-arm, as the banner said.
+      assert.ok((await toolJson<{ windows: unknown[] }>(agent, 'window_list')).windows.length > 0, 'the same session reads after the re-arm');
+    });
+
+    it('pauses on Ctrl+Alt+Shift+P and stops everything on Ctrl+Alt+Shift+Esc wherever focus is, and shows both keys', async () => {
+      assert.match(await page.getByTestId('brake-pause').innerText(), /Ctrl\+Alt\+Shift\+P/);
+      assert.match(await page.getByTestId('brake-emergency').innerText(), /Ctrl\+Alt\+Shift\+Esc/);
+      await page.getByTestId('tree-search').focus();
+      await page.keyboard.press('Control+Alt+Shift+P');
+      await page.getByTestId('brake-state').and(page.locator('[data-state="paused"]')).waitFor({ timeout: 5000 });
+      assert.equal(await page.getByTestId('tree-search').inputValue(), '', 'the chord typed nothing into the field');
+      await page.getByTestId('brake-resume').click();
+      await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor({ timeout: 5000 });
+      await page.keyboard.press('Control+Alt+Shift+Escape');
+      await page.getByTestId('brake-state').and(page.locator('[data-state="emergency"]')).waitFor({ timeout: 15_000 });
+      await page.getByTestId('brake-rearm').click();
+      await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor({ timeout: 30_000 });
     });
 
     it("shows the fixture's tree, finds a node by search, and highlights a card's target", async () => {
@@ -242,7 +264,8 @@ function uiSpecs(lane: UiLane): void {
       const answer = act({ selector: { automation_id: 'hello_ru' }, action: 'invoke' });
       const card = page.getByTestId('pending-card').first();
       await card.waitFor();
-      await card.click();
+      // Selected by a click on its words (a click on its picture opens the picture).
+      await card.click({ position: { x: 8, y: 8 } });
       const selected = page.locator('[data-testid="tree-row"][aria-selected="true"]');
       await assert.doesNotReject(selected.filter({ hasText: 'ПРИВЕТ' }).first().waitFor({ timeout: 5000 }), 'the target is highlighted');
       await (await armed(card.getByTestId('approve-button'))).click();

@@ -70,11 +70,14 @@ describe('a Wayland desktop in the supervisor UI', () => {
       after(async () => {
         await close?.();
       });
-      /** The one card that is not `other`, once it shows. */
-      const newCard = async (other?: string): Promise<Locator> => {
-        const cards = page.getByTestId('pending-card').filter({ has: page.getByTestId('screen-input') });
+      const screenCards = (): Locator => page.getByTestId('pending-card').filter({ has: page.getByTestId('screen-input') });
+      /** The ids of the screen cards shown now, so that a card a failed test left behind is never taken for the next one. */
+      const shown = async (): Promise<Set<string>> =>
+        new Set(await Promise.all((await screenCards().all()).map(async (c) => (await c.getAttribute('data-approval-id')) ?? '')));
+      /** The one screen card that is not among `old`, once it shows. */
+      const newCard = async (old: Set<string>): Promise<Locator> => {
         for (let i = 0; i < 300; i++) {
-          for (const card of await cards.all()) if ((await card.getAttribute('data-approval-id')) !== other) return card;
+          for (const card of await screenCards().all()) if (!old.has((await card.getAttribute('data-approval-id')) ?? '')) return card;
           await sleep(50);
         }
         throw new Error('no new card');
@@ -82,8 +85,9 @@ describe('a Wayland desktop in the supervisor UI', () => {
 
       it('a click card says its place is unknown; approved, the click lands', async () => {
         await settleQueue(page);
+        const old = await shown();
         const answer = toolJson<Receipt>(agent, 'click', { x: canvas.x + 40, y: canvas.y + 30 }, { timeout: 120_000 });
-        const card = await newCard();
+        const card = await newCard(old);
         assert.match(await card.getByTestId('screen-element').innerText(), /place unknown[\s\S]*could land on any window, Overseer's own included/);
         await screenshot(page, `wayland-click-card-${theme}`);
         await (await armed(card.getByTestId('approve-button'))).click();
@@ -97,9 +101,11 @@ describe('a Wayland desktop in the supervisor UI', () => {
       it('a typing card names the window the keys go to, as the accessibility tree says', async () => {
         await settleQueue(page);
         await sleep(LANDING_GRACE_MS);
+        const old = await shown();
         const answer = toolJson<Receipt>(agent, 'type_text', { text: `Привет ${theme}` }, { timeout: 120_000 });
-        const card = await newCard();
-        assert.match(await card.getByTestId('screen-window').innerText(), /Overseer Canvas/);
+        const card = await newCard(old);
+        // The compact card names the window on the element's row.
+        assert.match(await card.getByTestId('screen-element').innerText(), /Overseer Canvas/);
         assert.equal(await card.getByTestId('screen-element').getByText('place unknown').count(), 0);
         await screenshot(page, `wayland-type-card-${theme}`);
         await (await armed(card.getByTestId('approve-button'))).click();
@@ -109,11 +115,12 @@ describe('a Wayland desktop in the supervisor UI', () => {
       it("a card approved while an agent's input lands comes back saying why, and is taken a second later", async () => {
         await settleQueue(page);
         await sleep(LANDING_GRACE_MS);
+        const old = await shown();
         const waiting = toolJson<Receipt>(agent, 'click', { x: canvas.x + 60, y: canvas.y + 50 }, { timeout: 120_000 });
-        const waitingCard = await newCard();
+        const waitingCard = await newCard(old);
         const waitingId = await approvalId(waitingCard);
         const holding = toolJson<Receipt>(agent, 'hold_key', { keys: 'shift', duration_ms: 3000 }, { timeout: 120_000 });
-        const holdingCard = await newCard(waitingId);
+        const holdingCard = await newCard(new Set([...old, waitingId]));
         await (await armed(holdingCard.getByTestId('approve-button'))).click();
         await sleep(500);
         const again = page.locator(`[data-testid="pending-card"][data-approval-id="${waitingId}"]`);

@@ -1,6 +1,6 @@
 // Rectangle arithmetic of the screen tier, in physical pixels: what part of a window the stack
-// leaves visible (for masking and for window-bound captures), masks painted into a capture, and the
-// share of a region's pixels that changed (the binding check before dispatch).
+// leaves visible (for masking and for window-bound captures), and masks painted into a capture.
+// What changed between two captures is pixelChange.ts's.
 import type { CapturedImage, NativeWindow, ScreenRect } from './screenBackend.js';
 
 /** The overlap of two rectangles, or undefined. */
@@ -62,31 +62,4 @@ export function paintMasks(image: CapturedImage, rects: readonly ScreenRect[]): 
       image.data.fill(0, start, start + o.width * 4);
     }
   }
-}
-
-/** Bytes per channel a pixel may differ by and still count as unchanged (dithering, antialiasing). */
-export const CHANNEL_TOLERANCE = 24;
-
-/**
- * Share of the pixels of `region` (physical, inside both images) that differ between two BGRX
- * captures by more than CHANNEL_TOLERANCE in any of blue, green or red.
- */
-export function changedShare(before: CapturedImage, after: CapturedImage, region: ScreenRect): number {
-  if (region.width <= 0 || region.height <= 0) return 0;
-  let changed = 0;
-  for (let y = region.y; y < region.y + region.height; y++) {
-    const rowA = (y - before.origin.y) * before.stride;
-    const rowB = (y - after.origin.y) * after.stride;
-    for (let x = region.x; x < region.x + region.width; x++) {
-      const a = rowA + (x - before.origin.x) * 4;
-      const b = rowB + (x - after.origin.x) * 4;
-      for (let c = 0; c < 3; c++) {
-        if (Math.abs((before.data[a + c] ?? 0) - (after.data[b + c] ?? 0)) > CHANNEL_TOLERANCE) {
-          changed++;
-          break;
-        }
-      }
-    }
-  }
-  return changed / (region.width * region.height);
 }

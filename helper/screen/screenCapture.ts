@@ -19,19 +19,17 @@ import {
   type WindowInfo,
 } from '../../protocol/index.js';
 import { CaptureStore, type KeptCapture } from './captureStore.js';
+import { centred, focusCrop, pointCrop } from './cardCrop.js';
 import { sharedFrame, type EncoderPool } from './encoderPool.js';
-import { area, changedShare, intersect, paintMasks, uncovered, visibleParts } from './regions.js';
+import { compareRegion } from './pixelChange.js';
+import { area, intersect, paintMasks, uncovered, visibleParts } from './regions.js';
 import type { NativeWindow, ScreenBackend, ScreenCapabilities, ScreenRect } from './screenBackend.js';
 import { REFUSALS, excludedParts, windowStack, type Annotated, type ScreenContext } from './screenContext.js';
 import { PERSON_LANE, ScreenQueue } from './screenQueue.js';
 import { MAX_ANSWER_BACKLOG, type ScreenWork } from './screenWork.js';
 
-/** Half the side of the square around a point that must be unchanged at dispatch (physical pixels). */
+/** Half the side of the square around a point that must be unchanged at dispatch, a blinking caret aside (physical pixels, pixelChange.ts). */
 export const BINDING_RADIUS = 32;
-/** Share of that square's pixels that may differ (a caret blinking, a spinner) before it counts as changed. */
-export const STALE_SHARE = 0.02;
-/** The card's full-resolution crop around the point: wide enough for a field with its label, shown 1:1 on the card (docs/supervision.md#card-pictures). */
-const CROP = { width: 400, height: 240 };
 /** The card picture of an input bound to no screenshot (raw points, keys): a fresh, smaller capture. */
 const CARD_SIZE = { width: 960, height: 600, quality: 70 };
 
@@ -46,8 +44,14 @@ function sameRect(a: ScreenRect, b: ScreenRect): boolean {
   return a.x === b.x && a.y === b.y && a.width === b.width && a.height === b.height;
 }
 
-function box(x: number, y: number, width: number, height: number): ScreenRect {
-  return { x: x - Math.floor(width / 2), y: y - Math.floor(height / 2), width, height };
+/** Whether `inner` lies wholly inside `outer`. */
+function contains(outer: ScreenRect, inner: ScreenRect): boolean {
+  return inner.x >= outer.x && inner.y >= outer.y && inner.x + inner.width <= outer.x + outer.width && inner.y + inner.height <= outer.y + outer.height;
+}
+
+/** A changed box in words: `12×17 px at 400,300`. */
+function describeBox(r: ScreenRect | undefined): string {
+  return r === undefined ? 'the region' : `${r.width}×${r.height} px at ${r.x},${r.y}`;
 }
 
 /** A physical rectangle as image pixels, rounded outward and clipped to the image. */
@@ -260,20 +264,22 @@ export class ScreenCaptures {
     }
     let worst = 0;
     for (const pt of points) {
-      const square = intersect(box(pt.x, pt.y, BINDING_RADIUS * 2, BINDING_RADIUS * 2), kept.region);
+      const square = intersect(centred(pt.x, pt.y, BINDING_RADIUS * 2, BINDING_RADIUS * 2), kept.region);
       if (square === undefined) continue;
       const fresh =
         kept.viaWindow && kept.window !== undefined && backend.captureWindow !== undefined
           ? await backend.captureWindow(kept.window.handle)
           : await backend.capture(square);
       paintMasks(fresh, kept.masks);
-      const share = changedShare(kept.image, fresh, square);
-      worst = Math.max(worst, share);
-      if (share > STALE_SHARE)
+      const scale = caps.monitors.find((m) => pt.x >= m.x && pt.y >= m.y && pt.x < m.x + m.width && pt.y < m.y + m.height)?.scale ?? 1;
+      const change = compareRegion(kept.image, fresh, square, scale);
+      worst = Math.max(worst, change.share);
+      // A blinking caret is not a change (docs/tools.md#binding-and-the-blinking-caret); anything else that differs is.
+      if (change.verdict === 'changed')
         throw fail(
           'stale_screen',
-          `the screen around ${pt.x},${pt.y} changed since the screenshot (${(share * 100).toFixed(1)}% of the pixels); take a new screenshot`,
-          { reason: 'region_changed', changed: Number(share.toFixed(4)), region: square },
+          `the screen around ${pt.x},${pt.y} changed since the screenshot (${(change.share * 100).toFixed(1)}% of the pixels, in ${describeBox(change.box)}); take a new screenshot`,
+          { reason: 'region_changed', changed: Number(change.share.toFixed(4)), region: square, ...(change.box !== undefined ? { box: change.box } : {}) },
         );
     }
     return worst;
@@ -293,15 +299,19 @@ export class ScreenCaptures {
       result.fresh = await this.capture({ max_width: CARD_SIZE.width, max_height: CARD_SIZE.height, format: 'jpeg', quality: CARD_SIZE.quality }, signal);
       source = this.store.get(result.fresh.capture, lane);
     }
+    if (source === undefined) return result;
+    // Around the point; for keys and text, around the element with the focus, outlined. Where windows
+    // are unknown (Wayland) an application's screen coordinates are its window's own, so they place nothing.
     const first = points[0];
-    if (first !== undefined && source !== undefined) {
-      const rect = intersect(box(first.x, first.y, CROP.width, CROP.height), source.region);
-      if (rect !== undefined) {
-        const crop = cropOf(source, rect);
-        const { data, mime, width, height } = await this.encode(lane, crop, rect.width, rect.height, 'png');
-        result.crop = { image: { data, mime, width, height }, rect };
-      }
-    }
+    const focus = first === undefined && result.windows_unknown !== true ? result.element?.rect : undefined;
+    const planned = first !== undefined ? pointCrop(source.image, source.region, first) : focus !== undefined ? focusCrop(focus, source.region) : undefined;
+    if (planned === undefined) return result;
+    const { rect, grown } = planned;
+    const { data, mime, width, height } = await this.encode(lane, cropOf(source, rect), rect.width, rect.height, 'png');
+    // A clicked element is outlined too when the crop holds it whole (a text field, a button; not a page).
+    const at = first !== undefined ? result.element?.rect : undefined;
+    const outline = focus ?? (at !== undefined && contains(rect, at) ? at : undefined);
+    result.crop = { image: { data, mime, width, height }, rect, ...(outline !== undefined ? { outline } : {}), ...(grown ? { grown } : {}) };
     return result;
   }
 }

@@ -54,14 +54,14 @@ describe('the screen service', () => {
     ]);
   });
 
-  it('binds input to the capture: tolerates a small change, refuses a real one, a monitor change and a capture no longer kept', async () => {
+  it('binds input to the capture: tolerates a blinking caret, refuses any other change, a monitor change and a capture no longer kept', async () => {
     const { screen, service } = setup();
     const shot = await service.capture({});
-    screen.paint({ x: 10, y: 10, width: 2, height: 2 }, 0); // 4 of 64×64 pixels: within 2 %
+    screen.paint({ x: 12, y: 10, width: 1, height: 17 }, 0); // a caret drawn: one column of 17 px
     const ok = await service.input({ op: 'click', point: { x: 20, y: 20 }, bound: shot.capture });
     assert.equal(ok.dispatched, true);
-    assert.ok(ok.changed !== undefined && ok.changed > 0 && ok.changed <= 0.02);
-    screen.paint({ x: 15, y: 15, width: 20, height: 20 }, 0);
+    assert.equal(ok.changed, 17 / (52 * 52)); // the square, cut by the screen's corner
+    screen.paint({ x: 30, y: 10, width: 2, height: 2 }, 0); // 4 more pixels: not a caret, however small
     await assert.rejects(service.input({ op: 'click', point: { x: 20, y: 20 }, bound: shot.capture }), code('stale_screen', 'region_changed'));
     const far = await service.input({ op: 'click', point: { x: 150, y: 50 }, bound: shot.capture });
     assert.equal(far.dispatched, true, 'a change elsewhere does not make this point stale');

@@ -171,12 +171,14 @@ describe('the screen tier through the real server', () => {
     assert.deepEqual(screen.detail.physical, physical);
     assert.equal(screen.detail.window?.title, 'Overseer Canvas');
     assert.ok(
-      screen.card.crop !== undefined && screen.card.crop.width > 0 && screen.card.crop.width <= 400,
-      `the crop is at most 400 px wide, cut to the region it is taken from (docs/supervision.md#card-pictures), got ${screen.card.crop?.width}`,
+      screen.card.crop !== undefined && screen.card.crop.width > 0 && screen.card.crop.width <= 400 && screen.card.crop.whole !== true,
+      `the crop around a point with something to see is at most 400 px wide, cut to the region it is taken from (docs/supervision.md#card-pictures), got ${screen.card.crop?.width}`,
     );
+    const point = screen.card.crop.point;
+    assert.ok(point !== undefined, 'the crop marks the point');
     const cropPicture = (await ui.command<{ picture: string }>('card_picture', { approval_id: card.approval_id, which: 'crop' })).picture;
     const crop = decodePng(Buffer.from(cropPicture.split(',')[1] ?? '', 'base64'));
-    assert.deepEqual(rgbAt(crop, screen.card.crop.point.x, screen.card.crop.point.y), RED, 'the crop is full resolution around the point');
+    assert.deepEqual(rgbAt(crop, point.x, point.y), RED, 'the crop is full resolution around the point');
     assert.equal(events(desktop).length, before, 'nothing dispatched before the person decided');
     await approve(card);
     const receipt = await receiptP;

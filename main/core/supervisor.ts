@@ -4,7 +4,9 @@ import {
   LOCAL_CONNECTION_NAME,
   MAX_RECEIPTS,
   UI_WINDOW_TITLES,
+  type AgentGrant,
   type ConnectionsView,
+  type GrantRequestInfo,
   errorInfo,
   withoutPictures,
   type ReceiptEntry,
@@ -40,6 +42,8 @@ import { receiptForUi } from './ui/uiFrames.js';
 import type { UiHost } from './ui/uiHost.js';
 import { OVERSEER_VERSION } from './runtime/version.js';
 import type { ServerHost } from './server/sessionHost.js';
+import { GrantConsent, type GrantDecision } from './grants/consentCard.js';
+import { GrantStore } from './grants/grantStore.js';
 
 /** A person used a shown UI this recently: computer_ctrl tells agents a person is watching. */
 export const WATCHING_MS = 120_000;
@@ -104,6 +108,9 @@ export class Supervisor implements ServerHost, UiHost {
   readonly pictures: ReceiptPictures;
   windows: WindowInfo[] = [];
   private brakeRecord: Promise<void> = Promise.resolve();
+  /** The person's grants to agents: each one identity (docs/agents.md#grants). */
+  readonly grants: GrantStore;
+  private readonly consent: GrantConsent;
   /** Makes a one-time link that signs another browser in (browser mode sets it). */
   pairLink: (() => { url: string; expires_at: string }) | undefined;
 
@@ -259,6 +266,22 @@ export class Supervisor implements ServerHost, UiHost {
           this.approvals.replace({ ...item, handoff: { ...item.handoff, held_inputs: held } });
     });
     this.policy.onChange((rules) => this.ui.emit('rules', rules));
+    this.grants = new GrantStore(options.dataDir, options.log, () => this.clock.now());
+    this.consent = new GrantConsent({
+      approvals: this.approvals,
+      journalEvent: async (record) => {
+        await this.journal.append(record);
+      },
+      now: () => this.clock.now(),
+      expiryMs: () => this.settings.settings.approval_expiry_s * 1000,
+      refused: () =>
+        this.brakes.state === 'stopped' || this.brakes.state === 'emergency' ? `the person stopped all agents (${this.brakes.state})` : undefined,
+    });
+    // A revoked grant's sessions end at once: its open streams close and what it left pending is withdrawn.
+    this.grants.onRevoked((id) => {
+      for (const session of this.agents.list()) if (session.grant?.id === id) this.endSession(session.id, 'the person revoked its grant');
+    });
+    this.grants.onChange(() => this.ui.emitLatest('grants', () => this.grantInfos()));
     this.brakes.onChange((state, previous) => void this.onBrake(state, previous));
   }
 
@@ -269,6 +292,7 @@ export class Supervisor implements ServerHost, UiHost {
     await settings.load();
     const journal = await Journal.open(`${options.dataDir}/journal`, { log: options.log });
     const s = new Supervisor(options, journal, settings);
+    await s.grants.load();
     for (const pending of await journal.pendingApprovals()) {
       await journal.append({
         kind: 'approval_resolved',
@@ -355,9 +379,29 @@ export class Supervisor implements ServerHost, UiHost {
     };
   }
 
+  /** Shows an agent_grant card and waits for the person's decision (docs/agents.md#consent). */
+  askGrant(request: GrantRequestInfo, signal: AbortSignal): Promise<GrantDecision> {
+    return this.consent.ask(request, signal);
+  }
+
+  /** The grants as Settings → Agents lists them. */
+  grantInfos(): AgentGrant[] {
+    const sessions = this.agents.list();
+    return this.grants.list((id) => sessions.filter((session) => session.grant?.id === id).length);
+  }
+
+  /** The person revokes a grant: refused from the next request on, its sessions ended now. False when there is none. */
+  revokeGrant(id: string): boolean {
+    const name = this.grants.identity(id)?.name;
+    if (!this.grants.revoke(id)) return false;
+    void this.journal.append({ kind: 'system', event: 'grant_revoked', by: 'human', grant: id, agent: name }).catch(() => {});
+    return true;
+  }
+
   /** Tells the UI who is connected: once a turn of the event loop however many changes it saw (a flood changes it per card). */
   emitAgents(): void {
     this.ui.emitLatest('agents', () => this.agentInfos());
+    this.ui.emitLatest('grants', () => this.grantInfos());
     this.emitConnections();
   }
 

@@ -80,6 +80,8 @@ function notifiedName(card: PendingApproval, label: string): string {
     case 'remote_exec':
     case 'add_connection':
       return label;
+    case 'agent_grant':
+      return card.agent_grant.grant_name;
     default:
       return unreachable(card);
   }

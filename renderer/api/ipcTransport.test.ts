@@ -27,6 +27,7 @@ function wire(frameUrl = APP_URL) {
     helper: { state: 'ready', restarts: 0 },
     settings: DEFAULT_SETTINGS,
     rules: [],
+    grants: [],
     connections: { list: [{ name: 'local', kind: 'local', where: 'this desktop', enabled: true, status: 'up' }], viewed: 'local' },
     connection: { mcp_url: 'http://127.0.0.1:7300/mcp', stdio_command: ['overseer', 'mcp'] },
   };

@@ -39,6 +39,7 @@ export function subjectParts(card: PendingApproval): SubjectParts {
     case 'handoff':
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return {};
     default:
       return unreachable(card);
@@ -65,6 +66,7 @@ export function cardWindowId(card: PendingApproval): string | undefined {
     case 'handoff':
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return undefined;
     default:
       return unreachable(card);
@@ -82,6 +84,7 @@ export function cardElementKey(card: PendingApproval): string | undefined {
     case 'handoff':
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return undefined;
     default:
       return unreachable(card);

@@ -34,6 +34,7 @@ export function mayAllowForSession(card: PendingApproval): boolean {
     // A question or handoff has no approve, so no rule either (docs/supervision.md#questions-and-handoffs).
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
     case 'question':
     case 'handoff':
       return false;
@@ -47,11 +48,20 @@ export function agentConnection(list: readonly ConnectionInfo[], name: string | 
   return list.find((c) => c.name === (name ?? LOCAL_CONNECTION_NAME));
 }
 
-/** A connection's status in words, with its last error and when it was checked. */
+/** How long a check stays news: past this, the status is what was found then, not what is true now. */
+export const STATUS_FRESH_MS = 5 * 60_000;
+
+/**
+ * A connection's status in words, and when it was checked. A check older than STATUS_FRESH_MS is
+ * said as the past it is ("was down 67 min ago; not checked since"), never as the state now.
+ */
 export function statusWords(c: ConnectionInfo, now: number): string {
-  const when = c.checked_at === undefined ? undefined : ago(now - Date.parse(c.checked_at));
-  const state = !c.enabled ? 'disabled' : c.status === 'up' ? 'up' : c.status === 'down' ? 'down' : 'not checked yet';
-  return when === undefined ? state : `${state}, checked ${when}`;
+  if (!c.enabled) return 'disabled';
+  if (c.status !== 'up' && c.status !== 'down') return 'not checked yet';
+  if (c.checked_at === undefined) return c.status;
+  const age = now - Date.parse(c.checked_at);
+  if (age > STATUS_FRESH_MS) return `was ${c.status} ${ago(age)}; not checked since — Test checks now`;
+  return `${c.status}, checked ${ago(age)}`;
 }
 
 function ago(ms: number): string {

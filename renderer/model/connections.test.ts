@@ -75,6 +75,11 @@ describe('naming where', () => {
     assert.equal(statusWords(vm, now), 'disabled');
     assert.equal(statusWords({ ...vm, enabled: true }, now), 'not checked yet');
   });
+
+  it('says an hour-old check as the past it is, never as the state now', () => {
+    const now = Date.parse('2026-01-01T01:10:00Z');
+    assert.equal(statusWords({ ...lab, checked_at: '2026-01-01T00:03:00Z' }, now), 'was down 67 min ago; not checked since — Test checks now');
+  });
 });
 
 describe('the add form', () => {

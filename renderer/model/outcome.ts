@@ -89,9 +89,19 @@ export function outcomeLine(record: DecisionRecord, held: boolean): OutcomeLine 
     case 'element':
     case 'screen':
       return actionOutcomeLine(record, held, undefined);
+    case 'agent_grant':
+      return grantOutcomeLine(record);
     default:
       return unreachable(card);
   }
+}
+
+/** The outcome line of an agent_grant card: no call waits on it, only the client's sign-in (docs/agents.md#consent). */
+function grantOutcomeLine(record: DecisionRecord): OutcomeLine {
+  if (typeof record.sent === 'object') return { tone: 'bad', text: `Not decided: ${record.sent.error}` };
+  if (record.verdict === 'approved') return { tone: 'ok', text: 'Granted — it connects as itself; Settings → Agents revokes it' };
+  if (record.verdict === 'denied') return { tone: 'neutral', text: 'Denied — the client was told' };
+  return { tone: 'neutral', text: 'Left the queue — the client stopped waiting, or it expired' };
 }
 
 /** The outcome line of an action's card; `command` names a remote_exec or add_connection, whose final entry carries no act receipt. */
@@ -190,11 +200,12 @@ export function inFlight(record: DecisionRecord, now: number): boolean {
  * What an empty queue says. Never "Nothing waits for you" while an approved action waits for Resume,
  * including the moment between an approval made while paused and the supervisor listing it as held.
  */
-export function emptyQueueText(live: boolean, held: readonly string[], running: readonly string[], paused: boolean): string {
+export function emptyQueueText(live: boolean, held: readonly string[], running: readonly string[], paused: boolean, agents = 1): string {
   if (!live) return 'Not connected: whether anything waits for you is unknown.';
   const soon = running.filter((id) => !held.includes(id)).length;
   const forResume = held.length + (paused ? soon : 0);
   if (forResume > 0) return `${forResume} approved ${forResume === 1 ? 'action waits' : 'actions wait'} for Resume.`;
   if (soon > 0) return `Nothing new waits for you; ${soon} approved ${soon === 1 ? 'action is' : 'actions are'} running.`;
+  if (agents === 0) return 'Nothing waits for you: no agent is connected. Once one is, the actions it asks for appear here.';
   return 'Nothing waits for you. Actions that change an application will appear here.';
 }

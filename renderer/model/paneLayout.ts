@@ -19,7 +19,7 @@ export interface PaneSpec {
  */
 export const PANES = {
   sidebar: { min: 180, max: 480, initial: 220 },
-  queue: { min: 380, max: 760, initial: 390 },
+  queue: { min: 410, max: 760, initial: 410 },
   detail: { min: 180, max: 900, initial: 250 },
   screen: { min: 180, max: 1400, initial: 520 },
   below: { min: 120, max: 1200, initial: 260 },
@@ -45,12 +45,14 @@ export const ASIDE_SIDE_MIN = 240;
 /** How far one arrow key moves a separator; Page Up/Down move it ten times as far. */
 export const KEY_STEP = 16;
 
-/** The share of the window the approval queue takes until the person resizes it: cards are read there, so it grows with the screen. */
-export const QUEUE_SHARE = 0.4;
-
-/** The queue's width before the person resized it: its share of the window, within its bounds (410 px at 1024, 512 at 1280, 760 at 1920). */
+/**
+ * The queue's width before the person resized it: it grows with the window, a third of each pixel
+ * past 1024 (410 px at 1024, 495 at 1280, 709 at 1920), so cards are read in room of their own while
+ * at 1280 the details still fit beside the tree. Within its bounds: below 410 px a card's three
+ * buttons wrap out of its place.
+ */
 export function defaultQueueWidth(total: number): number {
-  return clamp(Math.round(total * QUEUE_SHARE), PANES.queue.min, PANES.queue.max);
+  return clamp(Math.round(PANES.queue.min + (total - 1024) / 3), PANES.queue.min, PANES.queue.max);
 }
 
 /** The widths before anyone resized anything. */

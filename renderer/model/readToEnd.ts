@@ -41,6 +41,7 @@ export function mustReadToEnd(card: PendingApproval): boolean {
     case 'question':
     case 'handoff':
     case 'add_connection':
+    case 'agent_grant':
       return false;
     default:
       return unreachable(card);

@@ -37,6 +37,9 @@ describe('where a screen input lands, in words', () => {
     assert.ok(noElement !== undefined);
     assert.equal(placeLine(noElement), '“Overseer Fixture”, where the application names no element', 'an app named as its window is not said twice');
     assert.equal(placeOf('click', {}), undefined, 'nothing known: no place');
+    const noFocus = placeOf('type_text', { window: WINDOW });
+    assert.ok(noFocus !== undefined);
+    assert.equal(placeLine(noFocus), '“Overseer Fixture” (app fixtureApp.py), where the application names no element with the keyboard focus');
   });
 
   it('keeps a password field marked and its element without a window in one phrase', () => {

@@ -102,6 +102,14 @@ export function placeOf(action: string, d: ScreenInputDetail): Place | undefined
   };
 }
 
+/**
+ * Where the application names nothing finer than its window: for keys and text, that no element
+ * has the keyboard focus as far as it says (the keys still go to that window).
+ */
+export function bareWords(focus: boolean): string {
+  return focus ? 'where the application names no element with the keyboard focus' : 'where the application names no element';
+}
+
 /** A window as a card names it: `“Overseer Fixture” (app python3)`. */
 export function windowPhrase(w: { title: string; app: string }): string {
   return `“${w.title}”${w.app !== '' && w.app !== w.title ? ` (app ${w.app})` : ''}`;
@@ -114,7 +122,7 @@ export function windowPhrase(w: { title: string; app: string }): string {
  */
 export function placeLine(p: Place): string {
   const window = p.window !== undefined ? windowPhrase(p.window) : undefined;
-  if (p.bare) return window !== undefined ? `${window}, where the application names no element` : 'no element the application names';
+  if (p.bare) return window !== undefined ? `${window}, ${bareWords(p.focus)}` : 'no element the application names';
   const element = `the ${p.name !== undefined ? `“${p.name}”` : 'unnamed'} ${p.kind}${p.focus ? ', which has the keyboard focus,' : ''}`;
   return window !== undefined ? `${element} in ${window}` : element.replace(/,$/, '');
 }

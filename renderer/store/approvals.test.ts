@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { CardBase, Element, ElementApproval, HeldApproval, PendingApproval, ReceiptEntry, Receipt, ScreenApproval } from '../../protocol/index.js';
 import { ARM_MS, armKey, notArmedWhy, see, VISIBLE_MIN } from '../model/arming.js';
-import { PLACEHOLDER_MS, QUEUE_NOTE, settledSlots, type Slot } from './approvalsSlice.js';
+import { PLACEHOLDER_MS, QUEUE_NOTE, REFUSAL_MS, RESOLVED_NOTE_MS, settledSlots, type Slot } from './approvalsSlice.js';
 import { emptyQueueText, outcomeLine } from '../model/outcome.js';
 import { mustReadToEnd, unreadWait } from '../model/readToEnd.js';
 import { createAppStore } from './store.js';
@@ -164,6 +164,20 @@ describe('arming', () => {
     assert.equal(store.getState().refusals[QUEUE_NOTE]?.text, 'Not decided: no card is selected.');
     store.getState().tick(10_000);
     assert.equal(store.getState().refusals[QUEUE_NOTE], undefined);
+  });
+
+  it('ends a "Not decided" note once what it refers to is resolved: its control has worked for a while, or its form is open', () => {
+    const store = queue('a1');
+    store.getState().noteSeen([[armKey.card('a1'), 10, 0, 1]], 0);
+    store.getState().refuse('a1', 'Not decided: this card appeared 0.3 s ago — read it first.', 300);
+    store.getState().tick(ARM_MS + 1000);
+    assert.notEqual(store.getState().refusals['a1'], undefined, 'armed only a moment ago: the note still explains');
+    store.getState().tick(ARM_MS + RESOLVED_NOTE_MS + 10);
+    assert.equal(store.getState().refusals['a1'], undefined, 'armed for a while: the note would contradict the working button');
+    assert.ok(ARM_MS + RESOLVED_NOTE_MS < REFUSAL_MS);
+    store.getState().refuse('a1', 'Not decided: this card moved 0.2 s ago.', 5000);
+    store.getState().setDenying('a1');
+    assert.equal(store.getState().refusals['a1'], undefined, 'the deny form it refers to is open');
   });
 });
 
@@ -369,6 +383,7 @@ describe('outcome after a decision', () => {
     assert.equal(emptyQueueText(true, [], ['a1'], false), 'Nothing new waits for you; 1 approved action is running.');
     assert.equal(emptyQueueText(true, [], [], false), 'Nothing waits for you. Actions that change an application will appear here.');
     assert.equal(emptyQueueText(false, [], [], false), 'Not connected: whether anything waits for you is unknown.');
+    assert.equal(emptyQueueText(true, [], [], false, 0), 'Nothing waits for you: no agent is connected. Once one is, the actions it asks for appear here.');
   });
 });
 

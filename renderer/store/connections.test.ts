@@ -36,6 +36,7 @@ const snapshot = (connections: ConnectionsView): UiSnapshot => ({
   helper: { state: 'ready', restarts: 0 },
   settings: DEFAULT_SETTINGS,
   rules: [],
+  grants: [],
   connections,
   connection: { mcp_url: 'http://127.0.0.1:7399/mcp', stdio_command: ['/usr/bin/node', 'overseer.mjs', 'mcp'] },
 });

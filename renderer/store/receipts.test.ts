@@ -20,6 +20,7 @@ describe('receipts in the store', () => {
       helper: { state: 'ready', restarts: 0 },
       settings: DEFAULT_SETTINGS,
       rules: [],
+      grants: [],
       connections: { list: [{ name: 'local', kind: 'local', where: 'this desktop', enabled: true, status: 'up' }], viewed: 'local' },
       connection: { mcp_url: '', stdio_command: [] },
     };

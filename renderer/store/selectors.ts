@@ -49,6 +49,7 @@ export const selectSelectedReceipt = (s: AppState) => s.selectedReceipt;
 export const selectBrake = (s: AppState) => s.brake;
 export const selectSettings = (s: AppState) => s.settings;
 export const selectRules = (s: AppState) => s.rules;
+export const selectGrants = (s: AppState) => s.grants;
 export const selectConnectionInfo = (s: AppState) => s.connectionInfo;
 /** The desktops this supervisor reaches (docs/supervision.md#where-an-action-lands). */
 export const selectConnections = (s: AppState) => s.connections.list;

@@ -1,5 +1,6 @@
 import type { StateCreator } from 'zustand';
 import {
+  type AgentGrant,
   MAX_RECEIPTS,
   type AgentInfo,
   type BrakeState,
@@ -186,10 +187,13 @@ export interface SystemSlice {
   brake: BrakeState;
   settings: Settings | undefined;
   rules: PolicyRule[];
+  /** The agents granted their own credential (Settings → Agents). */
+  grants: AgentGrant[];
   connectionInfo: UiSnapshot['connection'] | undefined;
   setBrake(brake: BrakeState): void;
   setSettings(settings: Settings): void;
   setRules(rules: PolicyRule[]): void;
+  setGrants(grants: AgentGrant[]): void;
   addRule(rule: PolicyRule): void;
   removeRule(id: string): void;
 }
@@ -198,10 +202,12 @@ export const systemSlice: StateCreator<AppState, [], [], SystemSlice> = (set, ge
   brake: 'running',
   settings: undefined,
   rules: [],
+  grants: [],
   connectionInfo: undefined,
   setBrake: (brake) => set({ brake }),
   setSettings: (settings) => set({ settings }),
   setRules: (rules) => set({ rules }),
+  setGrants: (grants) => set({ grants }),
   addRule: (rule) => set({ rules: [...get().rules.filter((r) => r.id !== rule.id), rule] }),
   removeRule: (id) => set({ rules: get().rules.filter((r) => r.id !== id) }),
 });

@@ -75,6 +75,7 @@ const snapshot = (extra: Partial<UiSnapshot> = {}): UiSnapshot => ({
   helper: { state: 'ready', restarts: 0 },
   settings: DEFAULT_SETTINGS,
   rules: [],
+  grants: [],
   connections: { list: [{ name: 'local', kind: 'local', where: 'this desktop', enabled: true, status: 'up' }], viewed: 'local' },
   connection: {
     mcp_url: 'http://127.0.0.1:7399/mcp',

@@ -46,6 +46,7 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
       brake: s.brake,
       settings: s.settings,
       rules: s.rules,
+      grants: s.grants,
       connectionInfo: s.connection,
       connections: s.connections,
     });
@@ -98,6 +99,8 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
         return s.setRules(e.data);
       case 'connections':
         return s.setConnections(e.data);
+      case 'grants':
+        return s.setGrants(e.data);
     }
   },
 });

@@ -4,7 +4,7 @@
 // answer no child at all although one contains the point (GTK's notebook page, a scrolled
 // viewport): there the lookup asks the known children's extents itself, so a click in a text area
 // is named as that text area and not as the tab around it.
-import type { PointElement } from '../../../protocol/index.js';
+import type { PhysicalRect, PointElement } from '../../../protocol/index.js';
 import type { Deadline } from '../../core/deadline.js';
 import type { AppCache } from './appCache.js';
 import { I, type AtspiNode } from './atspiNode.js';
@@ -59,7 +59,27 @@ export async function elementAtPoint(
     if (node === undefined) break;
     current = node;
   }
-  return found ?? describe(frame, frame.key);
+  if (found === undefined) return describe(frame, frame.key);
+  const node = cache.nodes.get(found.key ?? '');
+  return node === undefined ? found : withRect(a11y, node, found, deadline);
+}
+
+/** Where an element is on the screen, asked of its application now (its cache may be older than a move); undefined when it cannot say. */
+async function extentsOf(a11y: A11yBus, node: AtspiNode, deadline: Deadline): Promise<PhysicalRect | undefined> {
+  if (deadline.remaining() <= 0) return undefined;
+  try {
+    const [ext] = await a11y.call(node.bus, node.path, I.component, 'GetExtents', Math.min(deadline.remaining(), 1000), 'u', [COORD_SCREEN]);
+    const [x, y, width, height] = (ext as number[]).map(Number) as [number, number, number, number];
+    return width > 0 && height > 0 ? { x, y, width, height } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The element described, with its rectangle when its application says where it is. */
+async function withRect(a11y: A11yBus, node: AtspiNode, element: PointElement, deadline: Deadline): Promise<PointElement> {
+  const rect = await extentsOf(a11y, node, deadline);
+  return rect === undefined ? element : { ...element, rect };
 }
 
 /** The last (topmost) known, shown child of `node` whose extents contain the point; undefined when none does. */
@@ -68,20 +88,19 @@ async function childContaining(a11y: A11yBus, cache: AppCache, node: AtspiNode, 
   for (const key of (node.children ?? []).slice(0, MAX_CHILDREN_ASKED)) {
     const child = cache.nodes.get(key);
     if (child === undefined || child.state?.offscreen === true || deadline.remaining() <= 0) continue;
-    try {
-      const [ext] = await a11y.call(child.bus, child.path, I.component, 'GetExtents', Math.min(deadline.remaining(), 1000), 'u', [COORD_SCREEN]);
-      const [cx, cy, w, h] = (ext as number[]).map(Number) as [number, number, number, number];
-      if (w > 0 && h > 0 && x >= cx && y >= cy && x < cx + w && y < cy + h) found = key;
-    } catch {
-      // A child that cannot say where it is is not where the point is.
-    }
+    // A child that cannot say where it is is not where the point is.
+    const r = await extentsOf(a11y, child, deadline);
+    if (r !== undefined && x >= r.x && y >= r.y && x < r.x + r.width && y < r.y + r.height) found = key;
   }
   return found;
 }
 
-/** The element of the application that has the keyboard focus, as its cache knows it (states follow events). */
-export function focusedElement(cache: AppCache): PointElement | undefined {
+/**
+ * The element of the application that has the keyboard focus, as its cache knows it (states follow
+ * events), with where it is now.
+ */
+export async function focusedElement(a11y: A11yBus, cache: AppCache, deadline: Deadline): Promise<PointElement | undefined> {
   let best: AtspiNode | undefined;
   for (const node of cache.nodes.values()) if (node.state?.focused === true) best = node;
-  return best === undefined ? undefined : describe(best, best.key);
+  return best === undefined ? undefined : withRect(a11y, best, describe(best, best.key), deadline);
 }

@@ -73,7 +73,7 @@ export class AtspiBackend implements Backend {
     focused: async (pid, title, deadline) => {
       const found = await this.frameOf(pid, title, deadline, (f) => f.state?.active === true);
       if (found === undefined) return {};
-      const element = focusedElement(found.cache);
+      const element = await focusedElement(this.a11y, found.cache, deadline);
       return element === undefined ? { window: found.window } : { window: found.window, element };
     },
     hasFocus: async (key, deadline) => {

@@ -83,9 +83,22 @@ describe("what ssh's exit 255 means", () => {
     assert.match(String(error.info.data?.['hint']), /CHANGED.*machine-in-the-middle/);
   });
 
-  it("gives ssh's own line as the hint when the host cannot be reached", () => {
-    const error = sshFailure('lab', 'lab-box', 'ssh: connect to host lab-box port 22: No route to host\n');
-    assert.deepEqual(error.info.data, { connection: 'lab', reason: 'down', hint: 'ssh: connect to host lab-box port 22: No route to host' });
+  it("says ssh's own line once, in the detail, and advises in words what to try for each way a host cannot be reached", () => {
+    const cases: [string, RegExp][] = [
+      ['ssh: connect to host lab-box port 22: No route to host', /does not answer: check that it is switched on.*port 22/],
+      ['ssh: connect to host 127.0.0.1 port 2299: Connection refused', /nothing answers on port 2299 of lab-box: check that sshd runs/],
+      ['ssh: Could not resolve hostname lab-bx: Name or service not known', /does not resolve: check its spelling/],
+      ['kex_exchange_identification: Connection closed by remote host', /closed the connection before login.*journalctl/],
+      ['something new ssh says', /check that lab-box is up, that sshd runs there/],
+    ];
+    for (const [line, advice] of cases) {
+      const error = sshFailure('lab', 'lab-box', `${line}\n`);
+      assert.equal(error.info.detail, `ssh could not reach lab-box: ${line}`);
+      assert.equal(error.info.data?.['reason'], 'down');
+      const hint = String(error.info.data?.['hint']);
+      assert.match(hint, advice);
+      assert.ok(!hint.includes(line), `the hint does not repeat ssh's line: ${hint}`);
+    }
   });
 });
 

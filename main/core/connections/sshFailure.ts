@@ -101,6 +101,24 @@ export function sshFailure(connection: string, where: string, stderr: string, fa
         hint: 'Overseer never asks for a password: load the key into ssh-agent (ssh-add) or name it with IdentityFile in your ssh_config, and make sure its public key is in the remote ~/.ssh/authorized_keys',
       });
     case 'down':
-      return fail('connection_unavailable', `ssh could not reach ${where}: ${line}`, { connection, reason, hint: line });
+      return fail('connection_unavailable', `ssh could not reach ${where}: ${line}`, { connection, reason, hint: unreachableAdvice(where, line) });
   }
+}
+
+/**
+ * What to try when ssh could not reach the remote, from ssh's own line (said once, in the detail):
+ * advice in words for each way a connection fails before login, never that line again.
+ */
+export function unreachableAdvice(where: string, line: string): string {
+  const port = /port (\d+)/.exec(line)?.[1];
+  const at = port !== undefined ? `port ${port} of ${where}` : where;
+  if (/Connection refused/i.test(line))
+    return `nothing answers on ${at}: check that sshd runs there (systemctl status ssh) and listens on that port, and that the connection or your ssh_config names the right port`;
+  if (/Could not resolve hostname|Name or service not known|nodename nor servname/i.test(line))
+    return `the name ${where} does not resolve: check its spelling, or give its address or a Host entry in your ssh_config`;
+  if (/timed out|No route to host|Network is unreachable|Host is down/i.test(line))
+    return `${where} does not answer: check that it is switched on and on the network, its address, and that no firewall blocks ${port !== undefined ? `port ${port}` : 'the ssh port'}`;
+  if (/Connection (closed|reset) by|kex_exchange_identification|Connection closed/i.test(line))
+    return `${at} closed the connection before login: sshd may refuse this address (AllowUsers, tcp wrappers, fail2ban) or be limiting new connections (MaxStartups); its log (journalctl -u ssh) says which`;
+  return `check that ${where} is up, that sshd runs there and listens on the port you named, and that \`ssh ${where} true\` works in a terminal`;
 }

@@ -5,6 +5,7 @@ import { ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotoc
 import { z } from 'zod';
 import { agentName, type AgentSession } from '../session/agentSession.js';
 import type { ToolRunner } from '../tools/toolRunner.js';
+import { sessionLogging } from './mcpLogging.js';
 import { CallParams, refuseMalformed, runToolCall } from './toolCall.js';
 import { listedTools } from './toolTiers.js';
 
@@ -44,7 +45,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
   const server = new Server(
     { name: 'overseer', version: options.version },
     {
-      capabilities: { tools: { listChanged: true } },
+      capabilities: { tools: { listChanged: true }, logging: {} },
       instructions: INSTRUCTIONS,
     },
   );
@@ -52,6 +53,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
     session.client = agentName(server.getClientVersion()?.name, session.client);
     options.onChange();
   };
+  const logging = sessionLogging(server);
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listedTools(session, runner.screenTools) }));
   // Registered at the protocol level: see RawCallTool.
   const callTool = async (request: z.infer<typeof RawCallTool>, extra: Parameters<Parameters<Server['setRequestHandler']>[1]>[1]): Promise<CallToolResult> => {
@@ -62,6 +64,7 @@ export function createMcpServer(options: McpSessionOptions): Server {
       notify: (notification) => extra.sendNotification(notification),
       listChanged: () => void server.sendToolListChanged().catch(() => {}),
       onChange: options.onChange,
+      log: (entry) => logging.log(entry),
     });
   };
   Protocol.prototype.setRequestHandler.call(server, RawCallTool, callTool as never);

@@ -8,6 +8,7 @@ import { MAX_TOOL_NAME, errorInfo, type ErrorInfo } from '../../../protocol/inde
 import { phase, profileTool } from '../runtime/callProfile.js';
 import type { AgentSession } from '../session/agentSession.js';
 import type { ToolResult, ToolRunner } from '../tools/toolRunner.js';
+import { logEntry, type LogEntry } from './mcpLogging.js';
 import { answerInSession } from './toolTiers.js';
 
 /**
@@ -58,6 +59,8 @@ export interface CallIo {
   listChanged(): void;
   /** Tells the person's UI that the agent changed (its calls, its tiers). */
   onChange(): void;
+  /** Logs the call's outcome to the agent host, where its era has MCP logging (docs/tools.md#logging). */
+  log?(entry: LogEntry): void;
 }
 
 /** The answer to malformed tools/call params: journaled like every call, then thrown as the JSON-RPC error it is. */
@@ -101,6 +104,7 @@ export async function runToolCall(runner: ToolRunner, session: AgentSession, cal
   const handled = phase('handler');
   const result = await runner.run(session, name, args, io.signal, progress);
   io.onChange();
+  io.log?.(logEntry(name, result));
   const answer = toolAnswer(result);
   handled();
   return answer;

@@ -225,7 +225,8 @@ export async function startBridgeSocket(supervisor: SessionHost, options: { path
           clearTimeout(late);
           awaitingHello.delete(socket);
         });
-      if (first === undefined || socket.destroyed) return;
+      // A first message past the bound (or none) closes the connection, as an oversized line does later.
+      if (first === undefined || socket.destroyed) return void socket.destroy();
       if (opensModernEra(first)) {
         serveModernBridge(supervisor, socket, { hostPids: host.pids, client: hello.client, log: options.log });
         return;

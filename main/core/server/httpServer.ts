@@ -1,9 +1,12 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { bearer, sameOrigin, tokenMatches } from './auth.js';
+import { agentCredential, type AgentCredentials } from './agentAuth.js';
+import { bearer, sameOrigin } from './auth.js';
 import { ConnectionGuard, type ConnectionCounts } from './connectionGuard.js';
 import { discardBody, lingeringClose } from './lingeringClose.js';
+import { htmlPage } from './htmlPage.js';
 import { mcpHttp, reply } from './mcpHttp.js';
+import { oauthHttp } from './oauthHttp.js';
 import type { ServerHost } from './sessionHost.js';
 import { PAIR_PATH, type UiAuth } from './uiAuth.js';
 import { uiSocket } from './uiSocket.js';
@@ -52,7 +55,7 @@ export interface HttpHandle {
 export interface HttpOptions {
   host: string;
   port: number;
-  /** The agent credential: opens `/mcp` only. */
+  /** The shared agent credential: opens `/mcp` only, while the person keeps it (Settings → Agents). */
   token: string;
   /** The person's credential (browser mode); without it there is no `/ui` and no `/pair`. */
   ui?: UiAuth;
@@ -60,26 +63,18 @@ export interface HttpOptions {
   log: (line: string) => void;
 }
 
-const page = (res: ServerResponse, status: number, title: string, body: string): void => {
-  if (res.headersSent) return;
-  res.writeHead(status, {
-    'content-type': 'text/html; charset=utf-8',
-    'content-security-policy': "default-src 'none'",
-    'cache-control': 'no-store',
-    'referrer-policy': 'no-referrer',
-  });
-  res.end(`<!doctype html><meta charset="utf-8"><title>${title}</title><h1>${title}</h1>${body}`);
-};
-
 /**
- * Loopback HTTP (docs/security.md): `/mcp` for agents (bearer token, DNS-rebinding protection),
+ * Loopback HTTP (docs/security.md): `/mcp` for agents (bearer token, DNS-rebinding protection), the
+ * authorization server that grants each agent its own token (docs/agents.md),
  * `/pair` and `/ui` for the person (one-time link → cookie → WebSocket UI channel), `/health`, and
  * the built UI at `/`. No request, frame or dropped connection can take the process down: every
  * socket and stream has its error path.
  */
 export async function startHttpServer(supervisor: ServerHost, options: HttpOptions): Promise<HttpHandle> {
   let port = options.port;
-  const mcp = mcpHttp(supervisor, { token: options.token, log: options.log });
+  const credentials: AgentCredentials = { token: options.token, sharedToken: () => supervisor.settings.settings.shared_token, grants: supervisor.grants };
+  const mcp = mcpHttp(supervisor, { credentials, log: options.log });
+  const oauth = oauthHttp(supervisor, { log: options.log });
   const ui = uiSocket(supervisor, options.ui, options.log);
 
   const pair = (url: URL, req: IncomingMessage, res: ServerResponse): void => {
@@ -92,7 +87,7 @@ export async function startHttpServer(supervisor: ServerHost, options: HttpOptio
       res.end();
       return;
     }
-    page(
+    htmlPage(
       res,
       403,
       'This sign-in link does not work',
@@ -118,22 +113,29 @@ export async function startHttpServer(supervisor: ServerHost, options: HttpOptio
         url = undefined;
       }
       // Only a credential makes a request one that is never closed to make room.
-      const agent = url?.pathname === '/mcp' && tokenMatches(bearer(req), options.token);
+      const agent = url?.pathname === '/mcp' && agentCredential(bearer(req), credentials) !== undefined;
       const tooMany = agent && agentRequests >= MAX_AGENT_REQUESTS;
       guard.request(req, res, (agent && !tooMany) || options.ui?.signedIn(req, port) === true);
       if (agent && !tooMany) {
         agentRequests++;
         res.once('close', () => agentRequests--);
       }
-      route(req, res, url, tooMany);
+      route(req, res, url, agent, tooMany);
     },
   );
   server.maxRequestsPerSocket = MAX_REQUESTS_PER_SOCKET;
   const guard = new ConnectionGuard(server, MAX_CONNECTIONS, options.log);
 
-  const route = (req: IncomingMessage, res: ServerResponse, url: URL | undefined, tooMany: boolean): void => {
+  const route = (req: IncomingMessage, res: ServerResponse, url: URL | undefined, agent: boolean, tooMany: boolean): void => {
     const origin = sameOrigin(req, port);
-    if (!origin.ok) return reply(res, 403, { error: origin.why });
+    if (!origin.ok) {
+      // A page on another loopback port (a browser-based MCP client) is told what /mcp lacks: without
+      // the agent credential it is 401, as a request without an Origin is. With the credential it is
+      // still 403, as is every foreign Host and Origin, before any credential is looked at
+      // (docs/security.md#listeners-and-files).
+      if (url?.pathname === '/mcp' && origin.loopbackPage && !agent) return reply(res, 401, { error: 'a valid bearer token is required' });
+      return reply(res, 403, { error: origin.why });
+    }
     if (url === undefined) return reply(res, 400, { error: 'malformed request target' });
     if (tooMany) {
       discardBody(req);
@@ -152,6 +154,7 @@ export async function startHttpServer(supervisor: ServerHost, options: HttpOptio
       return;
     }
     if (url.pathname === PAIR_PATH) return pair(url, req, res);
+    if (oauth.handle(url, req, res)) return;
     if (url.pathname === '/health') return reply(res, 200, { ok: true, helper: supervisor.helper.health.state, brake: supervisor.brakes.state });
     void (options.staticHandler?.(req, res) ?? Promise.resolve(false)).then(
       (served) => {
@@ -180,7 +183,7 @@ export async function startHttpServer(supervisor: ServerHost, options: HttpOptio
   const fallback = (url: URL, req: IncomingMessage, res: ServerResponse): void => {
     if (url.pathname === '/' && req.method === 'GET') {
       // When the renderer is not built, say plainly what runs.
-      page(
+      htmlPage(
         res,
         200,
         'Overseer supervisor is running',

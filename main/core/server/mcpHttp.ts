@@ -8,10 +8,12 @@ import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { profileFinisher, profiled } from '../runtime/callProfile.js';
 import { OVERSEER_VERSION } from '../runtime/version.js';
 import { CALL_DEPARTED } from '../tools/supervisedFlow.js';
-import { bearer, tokenMatches } from './auth.js';
+import { agentCredential, credentialOwns, type AgentCredentials } from './agentAuth.js';
+import { bearer } from './auth.js';
 import { allowPlainJson, asksNoProgress, withAnswerMode } from './jsonResponses.js';
 import { discardBody } from './lingeringClose.js';
 import { modernMcpHttp } from './mcpModernHttp.js';
+import { bearerChallenge } from './oauthHttp.js';
 import type { SessionHost } from './sessionHost.js';
 
 /** Largest MCP request body accepted. */
@@ -27,9 +29,9 @@ const DEPART_ANSWER_MS = 2000;
 export const DEPART_GRACE_MS = 1000;
 
 /** A JSON answer that ends the request. */
-export function reply(res: ServerResponse, status: number, body: unknown): void {
+export function reply(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   if (res.headersSent || res.destroyed) return;
-  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store' });
+  res.writeHead(status, { 'content-type': 'application/json', 'cache-control': 'no-store', ...headers });
   res.end(JSON.stringify(body));
 }
 
@@ -174,22 +176,31 @@ function endUnanswered(entry: Entry): void {
 }
 
 /**
- * MCP over Streamable HTTP at `/mcp`: the agent credential (bearer token) opens it and nothing
- * else. One agent session per MCP session, admitted within the supervisor's bound (never during an
+ * MCP over Streamable HTTP at `/mcp`: an agent credential (a grant's access token, or the shared
+ * token while the person keeps it) opens it and nothing else; a request without one is answered 401
+ * with where to get one (docs/agents.md#the-authorization-flow), and a session answers only the
+ * credential that opened it. One agent session per MCP session, admitted within the supervisor's bound (never during an
  * emergency stop), kept busy by its open requests and ended by DELETE, idle expiry or a brake.
  */
 export function mcpHttp(
   supervisor: SessionHost,
-  options: { token: string; log: (line: string) => void },
+  options: { credentials: AgentCredentials; log: (line: string) => void },
 ): { handle(req: IncomingMessage, res: ServerResponse): Promise<void>; closeAll(): Promise<void> } {
   const transports = new Map<string, Entry>();
   // The 2026-07-28 era: stateless requests that carry their protocol version in `_meta`.
   const modern = modernMcpHttp(supervisor, { log: options.log, maxBody: MAX_BODY });
 
   const handleRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    if (!tokenMatches(bearer(req), options.token)) return reply(res, 401, { error: 'a valid bearer token is required' });
+    const presented = bearer(req);
+    const credential = agentCredential(presented, options.credentials);
+    if (credential === undefined) {
+      discardBody(req);
+      return reply(res, 401, { error: 'a valid bearer token is required' }, { 'www-authenticate': bearerChallenge(req, presented !== undefined) });
+    }
     const sid = req.headers['mcp-session-id'];
-    const existing = typeof sid === 'string' ? transports.get(sid) : undefined;
+    const found = typeof sid === 'string' ? transports.get(sid) : undefined;
+    // Another agent's session is not this one's to drive: it is answered as unknown.
+    const existing = found !== undefined && credentialOwns(credential, found.session.grant) ? found : undefined;
     // Busy while any of its requests is open: a call in flight, or the event stream.
     const leave = existing?.session.enter();
     if (leave !== undefined) res.once('close', leave);
@@ -210,7 +221,8 @@ export function mcpHttp(
       if (!read.ok) return reply(res, read.status, read.error);
       body = read.body;
     }
-    if (existing === undefined && sid === undefined && req.method === 'POST' && (await modern.claims(req, body))) return modern.handle(req, res, body);
+    if (existing === undefined && sid === undefined && req.method === 'POST' && (await modern.claims(req, body)))
+      return modern.handle(req, res, body, credential);
     // A call that asked for no progress gets its answer as one JSON body, not an SSE stream.
     const json = req.method === 'POST' && asksNoProgress(body);
     if (existing !== undefined) {
@@ -225,6 +237,7 @@ export function mcpHttp(
       transport: 'http',
       progressiveTools: supervisor.settings.settings.progressive_tools,
       now: () => supervisor.clock.now(),
+      ...(credential.kind === 'grant' ? { grant: credential.grant } : {}),
     });
     const server = createMcpServer({ runner: supervisor.runner, session, version: OVERSEER_VERSION, onChange: () => supervisor.emitAgents() });
     // Set while a DELETE answers the calls in flight: the SDK closes the transport itself afterwards.

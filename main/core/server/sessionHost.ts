@@ -9,9 +9,13 @@ import type { SettingsStore } from '../settings/settingsStore.js';
 import type { ToolRunner } from '../tools/toolRunner.js';
 import type { UiHub } from '../ui/uiHub.js';
 import type { ByteBudget } from './byteBudget.js';
+import type { GrantHost } from './oauthHttp.js';
 
-/** What an agent transport (MCP over HTTP, the bridge socket) needs: admit a session, run its calls, end it. */
-export interface SessionHost {
+/**
+ * What an agent transport (MCP over HTTP, the bridge socket) needs: admit a session, run its calls,
+ * end it; and the grants that tell agents apart, with the person's consent to a new one.
+ */
+export interface SessionHost extends GrantHost {
   /** Whether a new agent may connect now: never past the bound. */
   admit(): { ok: true } | { ok: false; why: string };
   /** Registers an agent's session and how to reach its connection. */

@@ -71,6 +71,8 @@ export interface AgentSessionOptions {
   progressiveTools: boolean;
   /** Process ids of the agent host (never read or acted on). */
   hostPids?: readonly number[];
+  /** The grant whose credential opened the session (docs/agents.md#grants): its id and the name the person approved. */
+  grant?: { id: string; name: string };
   now?: () => number;
 }
 
@@ -101,7 +103,10 @@ export class AgentSession {
    * with it. The screen tier is listed and callable only while the person also offers it.
    */
   readonly tiers: Set<Tier>;
-  client = 'unknown agent';
+  /** The grant that opened the session; absent for the shared token. */
+  readonly grant: { readonly id: string; readonly name: string } | undefined;
+  /** The name the agent gave itself (clientInfo, the bridge's hello): only a claim. */
+  claimed = 'unknown agent';
   /** Epoch ms of the agent's last request or answer. */
   lastActive: number;
   /** Requests of this agent open right now (calls in flight, an open event stream). */
@@ -113,6 +118,7 @@ export class AgentSession {
   constructor(options: AgentSessionOptions) {
     this.transport = options.transport;
     this.hostPids = options.hostPids ?? [];
+    this.grant = options.grant;
     this.progressive = options.progressiveTools;
     this.tiers = new Set(options.progressiveTools ? [] : TIERS);
     this.now = options.now ?? Date.now;
@@ -122,10 +128,24 @@ export class AgentSession {
   }
 
   /**
+   * The agent's name on cards, receipts, the journal and rules: its grant's, as the person approved
+   * it, whatever name it gives itself; without a grant, the name it gave. Setting it records the claim.
+   */
+  get client(): string {
+    return this.grant?.name ?? this.claimed;
+  }
+
+  set client(name: string) {
+    this.claimed = name;
+  }
+
+  /**
    * Who this agent is, as far as the supervisor can tell agents apart (docs/supervision.md#bounds):
-   * the agent host a bridge's kernel-confirmed parent names, else its transport and the name it gave.
+   * its grant (docs/agents.md#grants); else the agent host a bridge's kernel-confirmed parent names;
+   * else its transport and the name it gave.
    */
   get identity(): string {
+    if (this.grant !== undefined) return `grant:${this.grant.id}`;
     const host = this.hostPids[0];
     return host !== undefined ? `host:${host}` : `${this.transport}:${this.client}`;
   }
@@ -212,6 +232,8 @@ export class AgentSession {
       activated: this.activated,
       last_active: new Date(this.lastActive).toISOString(),
       connection: this.connection,
+      ...(this.grant !== undefined ? { grant: this.grant.id } : {}),
+      ...(this.grant !== undefined && this.claimed !== this.grant.name && this.claimed !== 'unknown agent' ? { claimed: this.claimed } : {}),
     };
     if (idleLimitMs !== undefined && this.transport === 'http' && this.open === 0) info.expires_at = new Date(this.lastActive + idleLimitMs).toISOString();
     return info;

@@ -121,12 +121,17 @@ const ROOT = new Set(['sudo', 'doas', 'pkexec', 'su', 'run0']);
 const SHELLS = '(?:ba|da|z|k|c|tc|fi|a|mk)?sh|busybox\\s+sh';
 /** `| sh`, `| sudo -E bash`, `|/bin/sh -s`. */
 const PIPE_TO_SHELL = new RegExp(`(?<!\\|)\\|(?!\\|)\\s*(?:(?:sudo|doas)\\s+(?:-\\S+\\s+)*)?(?:env\\s+)?(?:[\\w./-]*/)?(?:${SHELLS})(?![\\w.-])`);
-/** `curl … |` (not `||`), up to the end of its simple command. */
-const PIPE_DOWNLOAD = /(?:^|[\s;&(`])(?:[\w./-]*\/)?(?:curl|wget)(?![\w.-])[^;&|\n]*\|(?!\|)/;
+/** A download command's name where a word starts: `curl`, `/usr/bin/wget`. */
+const DOWNLOAD = /(?:^|[\s(`])(?:[\w./-]*\/)?(?:curl|wget)(?![\w.-])/;
+/** What ends a pipeline: `;`, `&`, a newline, or `||` (what is left between them pipes with `|`). */
+const PIPELINE_BREAK = /\|\||[;&\n]/;
 /** A download substituted into a command: `<(curl`, `$(wget`, `` `curl ``. */
 const RUN_DOWNLOAD = /(?:<\(|\$\(|`)\s*(?:[\w./-]*\/)?(?:curl|wget)(?![\w.-])/;
-/** `f(){ f|f& };f`, `:(){ :|:& };:`. */
-const FORK_BOMB = /([\w:.-]+)\s*\(\)\s*\{[^}]*?\1\s*\|\s*\1\s*&/;
+/**
+ * `f(){ f|f& };f`, `:(){ :|:& };:`. The name starts where a name can (never inside a longer one)
+ * and the body is short, so a long run of letters or of `f(){` costs linear time, not quadratic.
+ */
+const FORK_BOMB = /(?<![\w:.-])([\w:.-]{1,64})\s*\(\)\s*\{[^}]{0,200}?\1\s*\|\s*\1\s*&/;
 /** A redirection's target: `> /etc/x`, `>> ~/.bashrc`, `&> /dev/sda`, `>| f`. */
 const REDIRECT = />{1,2}\|?\s*([^\s;&|<>()]+)/g;
 /** Long enough to push the rest of a line out of sight; indentation stays below it. */
@@ -139,6 +144,18 @@ const SYSTEM_TARGET =
   /^(?:\/(?:etc|usr|boot|efi|bin|sbin|lib|lib32|lib64|libx32|opt|sys|proc|root|srv|var(?!\/tmp(?:\/|$)))(?:\/|$)|\/dev\/(?!(?:null|zero|full|random|urandom|tty|stdin|stdout|stderr|fd\/\S*)$)|(?:~|\$HOME|\$\{HOME\}|\/home\/[^/\s]+|\/root)\/\.(?:ssh|bashrc|bash_profile|bash_login|bash_logout|profile|zshrc|zprofile|zshenv|zlogin|xinitrc|xprofile|xsessionrc|pam_environment|gnupg|config\/autostart|config\/systemd|local\/bin)(?:\/|$))/;
 /** chmod modes that let everyone write (the others' digit has its write bit): 777, 0666, 1777, a+w, o+rwx. */
 const WORLD_MODE = /^(?:0?[0-7]?[0-7][0-7][2367]|[ugo]*[ao][ugo]*[+=][rwxXst]*w[rwxXst]*)$/;
+
+/**
+ * `curl … |` (not `||`): a download whose pipeline goes on after it. Found piece by piece, each
+ * scanned once, where one pattern over the whole text retried from every `curl` to the end.
+ */
+function pipesDownload(text: string): boolean {
+  for (const piece of text.split(PIPELINE_BREAK)) {
+    const m = DOWNLOAD.exec(piece);
+    if (m !== null && piece.indexOf('|', m.index + m[0].length) >= 0) return true;
+  }
+  return false;
+}
 
 /** The text as the shell would read it (see above). */
 function shellReading(command: string): string {
@@ -219,7 +236,7 @@ export function shellHints(command: string): string[] {
   if (SPACE_RUN.test(command)) found.add(SHELL_HINT.spaceRun);
   const text = shellReading(command);
   if (PIPE_TO_SHELL.test(text)) found.add(SHELL_HINT.pipeToShell);
-  if (PIPE_DOWNLOAD.test(text)) found.add(SHELL_HINT.pipeDownload);
+  if (pipesDownload(text)) found.add(SHELL_HINT.pipeDownload);
   if (RUN_DOWNLOAD.test(text)) found.add(SHELL_HINT.runDownload);
   if (FORK_BOMB.test(text)) found.add(SHELL_HINT.forkBomb);
   for (const m of text.matchAll(REDIRECT)) if (SYSTEM_TARGET.test(m[1] ?? '')) found.add(SHELL_HINT.systemWrite);
@@ -232,6 +249,16 @@ export function shellHints(command: string): string[] {
     if (words.length > 0) simpleCommandHints(words, found);
   }
   return SHELL_HINTS.filter((h) => found.has(h));
+}
+
+/**
+ * The risk hints of text an agent would type (docs/supervision.md#risk-hints): typed into a
+ * terminal, text is a command, and a typing card cannot know whether the field is one, so the
+ * shell hints of `rm -rf ~/` or `curl … | sh` come first wherever it is typed, then the risk words
+ * and characters of riskHints for the other texts the card shows.
+ */
+export function typedRiskHints(typed: string | undefined, others: readonly (string | undefined)[]): string[] {
+  return [...(typed === undefined ? [] : shellHints(typed)), ...riskHints([typed, ...others])];
 }
 
 /** A remote_exec command's risk hints: what its shell would do first, then the risk words and characters of riskHints. */

@@ -14,7 +14,7 @@ import {
   type ElementApproval,
   type Receipt,
 } from '../../../protocol/index.js';
-import { riskHints } from '../supervision/riskHints.js';
+import { typedRiskHints } from '../supervision/riskHints.js';
 import { changedBeyondView, viewMayChangeState } from '../supervision/viewOnly.js';
 import type { AgentSession, Via } from '../session/agentSession.js';
 import { bindTargets } from './readTools.js';
@@ -149,7 +149,7 @@ export function elementAct(
       connection: connectionRef(deps, via.connection),
       risk_hints: [
         ...(selects !== undefined ? [SELECTION_HINT] : []),
-        ...riskHints([target.name, password ? undefined : args.text, ...(ref.ancestors ?? []), window.title]),
+        ...typedRiskHints(password ? undefined : args.text, [target.name, ...(ref.ancestors ?? []), window.title]),
       ],
     };
     if (r.text !== undefined) card.text = r.text;

@@ -33,7 +33,7 @@ import {
   type ScreenToolName,
   type WaitArgs,
 } from '../../../protocol/index.js';
-import { riskHints } from '../supervision/riskHints.js';
+import { typedRiskHints } from '../supervision/riskHints.js';
 import { keysOutOfScope, textOutOfScope } from '../supervision/ruleScope.js';
 import type { ScreenshotRecord } from '../session/screenshots.js';
 import type { AgentSession } from '../session/agentSession.js';
@@ -220,16 +220,28 @@ function cardPicture(planned: Planned, check: ScreenInputResult): ScreenCard | u
   }
   if (card === undefined) return undefined;
   if (planned.detail.direction !== undefined) card.direction = planned.detail.direction;
-  if (check.crop !== undefined && physical !== undefined) {
+  if (check.crop !== undefined) {
     const c = check.crop;
     card.crop = {
       picture: `data:${c.image.mime};base64,${c.image.data}`,
       width: c.image.width,
       height: c.image.height,
-      point: { x: physical.x - c.rect.x, y: physical.y - c.rect.y },
+      ...(physical !== undefined ? { point: { x: physical.x - c.rect.x, y: physical.y - c.rect.y } } : {}),
+      ...(c.outline !== undefined ? { outline: { x: c.outline.x - c.rect.x, y: c.outline.y - c.rect.y, w: c.outline.width, h: c.outline.height } } : {}),
+      ...(c.grown === true ? { whole: true } : {}),
     };
   }
+  // Keys and text: the element with the focus outlined on the picture captured for the card too.
+  const focus = physical === undefined ? check.crop?.outline : undefined;
+  if (focus !== undefined && check.fresh !== undefined && record === undefined) card.outline = rectOnImage(check.fresh.transform, focus);
   return card;
+}
+
+/** A physical rectangle in a capture's image pixels. */
+function rectOnImage(transform: ScreenCaptureResult['transform'], r: { x: number; y: number; width: number; height: number }): ScreenCard['outline'] {
+  const a = physicalToImage(transform, r.x, r.y);
+  const b = physicalToImage(transform, r.x + r.width, r.y + r.height);
+  return { x: a.x, y: a.y, w: Math.max(1, b.x - a.x), h: Math.max(1, b.y - a.y) };
 }
 
 /** How far rule-covered keys or text got before the focus left the rule's reach (the helper's `data`). */
@@ -311,7 +323,7 @@ export function screenInput(
       password,
       ancestor_path: [],
       connection: connectionRef(deps, via.connection),
-      risk_hints: riskHints([checked.element?.name, checked.window?.title, checked.focus_password === true ? undefined : planned.text, detail.keys]),
+      risk_hints: typedRiskHints(checked.focus_password === true ? undefined : planned.text, [checked.element?.name, checked.window?.title, detail.keys]),
       screen: { card: picture, detail },
     };
     if (r.text !== undefined) card.text = r.text;

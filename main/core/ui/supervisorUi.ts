@@ -112,6 +112,10 @@ export function supervisorUiHandlers(s: UiHost): UiHandlers {
       if (isQuestionOrHandoffCard(item)) return Promise.reject(notAnAction(item));
       return Promise.resolve({ covered: coveredCards(s.approvals, allowRequest(s, item, scope), approval_id) });
     },
+    revoke_grant: ({ id }) => {
+      if (!s.revokeGrant(id)) return Promise.reject(fail('not_found', `no grant ${id} stands`));
+      return Promise.resolve({ ok: true as const });
+    },
     disconnect_agent: ({ session }) => {
       if (s.agents.get(session) === undefined) return Promise.reject(fail('not_found', `no agent session ${session} is connected`));
       s.endSession(session, 'disconnected by the person');
@@ -240,6 +244,7 @@ export function supervisorUiHandlers(s: UiHost): UiHandlers {
         settings: s.settings.settings,
         rules: s.policy.list(),
         connections: s.connectionsView(),
+        grants: s.grantInfos(),
         connection: s.options.connection,
       });
     },

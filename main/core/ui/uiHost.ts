@@ -1,7 +1,7 @@
 // What the person's UI commands (supervisorUi.ts) act on, declared here where it is used: the
 // composition root (main/core/supervisor.ts) implements it, so ui/ never imports the class that
 // composes it.
-import type { ConnectionsView, ReceiptEntry, UiSnapshot, WindowInfo } from '../../../protocol/index.js';
+import type { AgentGrant, ConnectionsView, ReceiptEntry, UiSnapshot, WindowInfo } from '../../../protocol/index.js';
 import type { ConnectionManager } from '../connections/manager.js';
 import type { HelperCaller, HelperSupervisor } from '../helperLink/helperSupervisor.js';
 import type { Journal } from '../journal/index.js';
@@ -68,6 +68,10 @@ export interface UiHost {
   readonly clock: Pick<Clock, 'now'>;
   /** Makes a one-time link that signs another browser in (browser mode only). */
   readonly pairLink: (() => { url: string; expires_at: string }) | undefined;
+  /** The granted agents, as Settings → Agents lists them. */
+  grantInfos(): AgentGrant[];
+  /** Revokes a grant: its credential is refused from now on and its sessions end; false when there is none. */
+  revokeGrant(id: string): boolean;
   /** How agents connect, for the UI's connection snippet. */
   readonly options: { readonly connection: UiSnapshot['connection'] };
 }

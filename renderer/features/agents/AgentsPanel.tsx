@@ -6,6 +6,7 @@ import { useApp } from '../../store/useApp.js';
 import { clock, formatDuration, useNow } from '../shell/time.js';
 import { useCommand } from '../shell/apiContext.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { openConnectAgent } from '../settings/connectAgent.js';
 import './agents.css';
 
 /**
@@ -28,7 +29,12 @@ export function AgentsPanel() {
         </p>
       )}
       {agents.length === 0 ? (
-        <p className="muted">No agent is connected.</p>
+        <p className="muted">
+          No agent is connected.{' '}
+          <button type="button" className="link" data-testid="agents-connect" onClick={openConnectAgent}>
+            Connect an agent…
+          </button>
+        </p>
       ) : (
         <ul className="plain">
           {agents.map((a) => (

@@ -66,7 +66,14 @@ export function AllowStep({ card, online, decide }: Props) {
   const app = appName !== '' ? <UntrustedText text={appName} /> : 'an unnamed application';
   const element = <CardSubject card={card} />;
   return (
-    <ModalDialog title="Allow for the session: the second step" onClose={() => appStore.getState().setAllowing(undefined)} testId="allow-dialog" inPlace>
+    <ModalDialog
+      title="Allow for the session: the second step"
+      onClose={() => appStore.getState().setAllowing(undefined)}
+      testId="allow-dialog"
+      inPlace
+      backdropCloses={false}
+      avoid={() => document.querySelector(`[data-approval-id="${CSS.escape(id)}"] [data-testid="allow-session-button"]`)?.getBoundingClientRect()}
+    >
       <div className="allow-step" role="group" aria-labelledby={`allow-title-${id}`} data-testid="allow-step">
         <p id={`allow-title-${id}`} className="allow-title">
           Approve this, and let the agent do the same without asking until its session ends:

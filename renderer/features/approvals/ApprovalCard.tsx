@@ -1,4 +1,4 @@
-import { useRef, useState, type MouseEvent, type Ref } from 'react';
+import { useCallback, useRef, useState, type MouseEvent, type Ref } from 'react';
 import { unreachable, type ApprovableCard } from '../../../protocol/index.js';
 import { armKey } from '../../model/arming.js';
 import { subjectLabel } from '../../model/cardSubject.js';
@@ -12,11 +12,12 @@ import { UntrustedText } from '../shell/UntrustedText.js';
 import { AllowStep } from './AllowStep.js';
 import { CardBrief, CardVisual } from './CardCompact.js';
 import { CardDetails } from './CardDetails.js';
+import { ShowAllContext } from '../shell/showAll.js';
 import { CardNote } from './CardNote.js';
 import { DetailsButton } from './DetailsButton.js';
 import { CardWhere } from './CardWhere.js';
 import { PictureRoom, useHeight } from './pictureRoom.js';
-import { ReasonField } from './ReasonField.js';
+import { DenyStep } from './DenyStep.js';
 import { RiskHints } from './RiskHints.js';
 import { ArmedButton } from './ArmedButton.js';
 import { mayAct, type Decision } from './decide.js';
@@ -49,6 +50,7 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
   const { armed } = useArmed(key);
   const keysArmed = useKeysArmed(selected);
   const [details, setDetails] = useState(false);
+  const openDetails = useCallback(() => setDetails(true), []);
   const [reason, setReason] = useState('');
   const visual = useRef<HTMLDivElement>(null);
   const room = useHeight(visual);
@@ -71,115 +73,89 @@ export function ApprovalCard({ card, now, selected, denying, allowing, online, c
   };
   const deny = () => decide(id, { kind: 'deny', reason }, aim);
   return (
-    <article
-      ref={cardRef}
-      className={`card compact${denying ? ' denying' : ''}${selected ? ' selected' : ''}${card.risk_hints.length > 0 ? ' risky' : ''}${on !== '' ? ' remote' : ''}`}
-      tabIndex={0}
-      aria-current={selected ? 'true' : undefined}
-      aria-label={escapeHiddenPlain(`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${cardWhat(card)}${on}`)}
-      data-testid="pending-card"
-      data-approval-id={id}
-      data-arm-key={key}
-      data-keys-armed={selected ? String(armed && keysArmed && !unread) : undefined}
-      onClick={onSelect}
-      onFocus={onSelect}
-    >
-      <header className="card-head">
-        <span className="card-agent">
-          <UntrustedText text={card.agent} />
-        </span>
-        <span className="card-action" data-testid="card-action">
-          {card.action}
-        </span>
-        <span className={`card-expiry${left < 15_000 ? ' soon' : ''}`} data-testid="card-expiry">
-          {left > 0 ? `expires in ${formatDuration(left)}` : 'expiring…'}
-        </span>
-        <DetailsButton onOpen={() => setDetails(true)} />
-      </header>
-      <CardWhere connection={card.connection} />
-      <div className="card-brief" data-arm-part="subject">
-        <RiskHints hints={card.risk_hints} />
-        <CardBrief card={card} />
-      </div>
-      <div className="card-visual" ref={visual}>
-        {denying ? (
-          <ReasonField
-            label="Reason for denying (optional): the agent is told it"
-            placeholder="Why not (optional) — Enter denies, Escape cancels"
-            testId="deny-reason"
-            value={reason}
-            onChange={setReason}
-            onEnter={deny}
-            onEscape={() => appStore.getState().setDenying(undefined)}
-          />
-        ) : (
+    <ShowAllContext.Provider value={openDetails}>
+      <article
+        ref={cardRef}
+        className={`card compact${denying ? ' denying' : ''}${selected ? ' selected' : ''}${card.risk_hints.length > 0 ? ' risky' : ''}${on !== '' ? ' remote' : ''}`}
+        tabIndex={0}
+        aria-current={selected ? 'true' : undefined}
+        aria-label={escapeHiddenPlain(`${card.agent} wants to ${card.action.replace(/_/g, ' ')} ${cardWhat(card)}${on}`)}
+        data-testid="pending-card"
+        data-approval-id={id}
+        data-arm-key={key}
+        data-keys-armed={selected ? String(armed && keysArmed && !unread) : undefined}
+        onClick={onSelect}
+        onFocus={onSelect}
+      >
+        <header className="card-head">
+          <span className="card-agent">
+            <UntrustedText text={card.agent} />
+          </span>
+          <span className="card-action" data-testid="card-action">
+            {card.action}
+          </span>
+          <span className={`card-expiry${left < 15_000 ? ' soon' : ''}`} data-testid="card-expiry">
+            {left > 0 ? `expires in ${formatDuration(left)}` : 'expiring…'}
+          </span>
+          <DetailsButton onOpen={() => setDetails(true)} />
+        </header>
+        <CardWhere connection={card.connection} />
+        <div className="card-brief" data-arm-part="subject">
+          <RiskHints hints={card.risk_hints} />
+          <CardBrief card={card} />
+        </div>
+        <div className="card-visual" ref={visual}>
           <PictureRoom.Provider value={room}>
             <CardVisual card={card} />
           </PictureRoom.Provider>
-        )}
-      </div>
-      <div className="card-buttons" data-arm-part="controls">
-        {denying ? (
-          <>
-            <button
-              type="button"
-              className="deny"
-              data-testid="deny-confirm"
-              disabled={!online}
-              onClick={(e) => {
-                e.stopPropagation();
-                measureNow(e.currentTarget);
-                deny();
-              }}
-            >
-              Deny
-            </button>
-            <button type="button" data-testid="deny-cancel" onClick={() => appStore.getState().setDenying(undefined)}>
-              Cancel
-            </button>
-          </>
-        ) : (
-          <>
-            <ArmedButton
-              armKey={key}
-              testId="approve-button"
-              className="approve"
-              disabled={!online}
-              title="Approve (A)"
-              waitsFor={unread ? unreadWait(card) : undefined}
-              onClick={(e) => aimed(e, () => decide(id, { kind: 'approve' }, aim))}
-            >
-              Approve
-            </ArmedButton>
-            <ArmedButton armKey={key} testId="deny-button" className="deny" disabled={!online} title="Deny (D)" onClick={(e) => aimed(e, () => open('deny'))}>
-              Deny…
-            </ArmedButton>
-            {mayAllowForSession(card) ? (
+        </div>
+        <div className="card-buttons" data-arm-part="controls">
+          {
+            <>
               <ArmedButton
                 armKey={key}
-                testId="allow-session-button"
+                testId="approve-button"
+                className="approve"
                 disabled={!online}
-                title="Approve and allow for this session: a second step names the scope (S)"
-                ariaExpanded={allowing}
-                onClick={(e) => aimed(e, () => open('allow'))}
+                title="Approve (A)"
+                waitsFor={unread ? unreadWait(card) : undefined}
+                onClick={(e) => aimed(e, () => decide(id, { kind: 'approve' }, aim))}
               >
-                Allow for session…
+                Approve
               </ArmedButton>
-            ) : (
-              <span />
-            )}
-          </>
+              <ArmedButton armKey={key} testId="deny-button" className="deny" disabled={!online} title="Deny (D)" onClick={(e) => aimed(e, () => open('deny'))}>
+                Deny…
+              </ArmedButton>
+              {mayAllowForSession(card) ? (
+                <ArmedButton
+                  armKey={key}
+                  testId="allow-session-button"
+                  disabled={!online}
+                  title="Approve and allow for this session: a second step names the scope (S)"
+                  ariaExpanded={allowing}
+                  onClick={(e) => aimed(e, () => open('allow'))}
+                >
+                  Allow for session…
+                </ArmedButton>
+              ) : (
+                <span />
+              )}
+            </>
+          }
+        </div>
+        <CardNote
+          id={id}
+          online={online}
+          armed={armed}
+          hint={unread ? `Approve ${unreadWait(card)}.` : selected && !keysArmed ? 'Selected — keys work in a moment.' : ''}
+        />
+        {details && <CardDetails card={card} now={now} onClose={() => setDetails(false)} />}
+        {denying && (
+          <DenyStep card={card} online={online} reason={reason} onReason={setReason} onDeny={deny} onCancel={() => appStore.getState().setDenying(undefined)} />
         )}
-      </div>
-      <CardNote
-        id={id}
-        online={online}
-        armed={armed}
-        hint={unread ? `Approve ${unreadWait(card)}.` : selected && !keysArmed ? 'Selected — keys work in a moment.' : ''}
-      />
-      {details && <CardDetails card={card} now={now} onClose={() => setDetails(false)} />}
-      {allowing && mayAllowForSession(card) && <AllowStep card={card} online={online} decide={decide} />}
-    </article>
+        {allowing && mayAllowForSession(card) && <AllowStep card={card} online={online} decide={decide} />}
+      </article>
+    </ShowAllContext.Provider>
   );
 }
 
@@ -190,6 +166,8 @@ function cardWhat(card: ApprovableCard): string {
       return `connection ${card.add_connection.name}`;
     case 'remote_exec':
       return 'a shell command';
+    case 'agent_grant':
+      return `a credential for ${card.agent_grant.grant_name}`;
     case 'element':
       return `${card.target.role} ${card.target.name ?? ''}`;
     case 'screen':

@@ -6,6 +6,7 @@ import { cardConnectionName } from '../../model/connectionWords.js';
 import { QUEUE_NOTE } from '../../store/approvalsSlice.js';
 import { emptyQueueText, inFlight } from '../../model/outcome.js';
 import {
+  selectAgents,
   selectAllowing,
   selectBrake,
   selectConnection,
@@ -62,6 +63,7 @@ export function ApprovalQueue() {
   const live = useApp(selectLive);
   const queueNote = useApp(selectRefusal(QUEUE_NOTE));
   const settled = useApp(selectSettled);
+  const agents = useApp(selectAgents).length;
   const now = useNow(1000);
   const decide = useDecide();
   const command = useCommand();
@@ -95,10 +97,21 @@ export function ApprovalQueue() {
 
   // Keep keyboard focus with the selection when it was in the queue (or lost with a decided card),
   // once it is shown. Never scroll for it: useQueuePlacement decides when the queue may move.
+  // Focus that never was in the queue stays where the person put it: a page that opens starts at
+  // the top of the screen (the brakes), not at a card.
+  const focusWasInQueue = useRef(false);
+  useEffect(() => {
+    const onFocusIn = (e: FocusEvent) => {
+      focusWasInQueue.current = e.target instanceof Node && (listRef.current?.contains(e.target) ?? false);
+    };
+    document.addEventListener('focusin', onFocusIn);
+    return () => document.removeEventListener('focusin', onFocusIn);
+  }, []);
   const selectedShown = slots.some((x) => x.id === selected && x.left === undefined);
   useEffect(() => {
     const active = document.activeElement;
-    const inQueue = active === null || active === document.body || (listRef.current?.contains(active) ?? false);
+    const lost = active === null || active === document.body;
+    const inQueue = (lost && focusWasInQueue.current) || (active !== null && (listRef.current?.contains(active) ?? false));
     if (inQueue && selectedRef.current !== null && !selectedRef.current.contains(active)) selectedRef.current.focus({ preventScroll: true });
   }, [selected, selectedShown]);
 
@@ -152,6 +165,7 @@ export function ApprovalQueue() {
             held.map((h) => h.approval_id),
             records.filter((r) => inFlight(r, now)).map((r) => r.approval_id),
             brake === 'paused',
+            agents,
           )}
         </p>
       )}
@@ -190,6 +204,7 @@ function QueueSlot({ slot, now, selected, denying, allowing, online, selectedRef
       case 'screen':
       case 'remote_exec':
       case 'add_connection':
+      case 'agent_grant':
         return <ApprovalCard card={card} {...shared} denying={denying} allowing={allowing} decide={decide} />;
       default:
         return unreachable(card);

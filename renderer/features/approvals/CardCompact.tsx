@@ -4,8 +4,10 @@ import { lineCount, segments } from '../../model/untrustedText.js';
 import { selectEndSeen } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { formatDuration } from '../shell/time.js';
+import { TargetLabel } from './TargetLabel.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { AddConnectionFields } from './AddConnectionFields.js';
+import { GrantRequestFields } from './GrantRequestFields.js';
 import { SetValueDiff } from './CardKindFields.js';
 import { ElementCardPicture } from './ElementCardPicture.js';
 import { ScreenInputFields } from './ScreenInputFields.js';
@@ -36,6 +38,12 @@ export function CardBrief({ card }: { card: ApprovableCard }) {
         </p>
       );
     }
+    case 'agent_grant':
+      return (
+        <p className="card-subject" data-testid="card-subject">
+          asks for its own credential to connect to Overseer:
+        </p>
+      );
     default:
       return unreachable(card);
   }
@@ -54,7 +62,7 @@ export function CardVisual({ card }: { card: ApprovableCard }) {
     case 'remote_exec':
       return (
         <div className="command-box command-fill">
-          <UntrustedText text={card.remote_exec.command} block expandable={false} testId="remote-exec-command" endOf={card.approval_id} />
+          <UntrustedText text={card.remote_exec.command} block testId="remote-exec-command" endOf={card.approval_id} />
         </div>
       );
     case 'add_connection': {
@@ -65,6 +73,12 @@ export function CardVisual({ card }: { card: ApprovableCard }) {
         </div>
       );
     }
+    case 'agent_grant':
+      return (
+        <div className="card-scroll" tabIndex={0} aria-label="Who asks for a credential">
+          <GrantRequestFields card={card} />
+        </div>
+      );
     default:
       return unreachable(card);
   }
@@ -76,17 +90,7 @@ function ElementBrief({ card }: { card: ElementApproval }) {
   return (
     <>
       <p className="card-subject" data-testid="card-subject">
-        <strong>{t.role}</strong>{' '}
-        {t.name !== undefined && (
-          <>
-            “<UntrustedText text={t.name} testId="card-target-name" />”
-          </>
-        )}{' '}
-        {t.automation_id !== undefined && (
-          <span className="aid">
-            #<UntrustedText text={t.automation_id} />
-          </span>
-        )}{' '}
+        <TargetLabel target={t} />{' '}
         <span className="muted">
           in “<UntrustedText text={card.window.title} />” (<UntrustedText text={card.window.app} />)
         </span>
@@ -115,7 +119,9 @@ function RemoteExecBrief({ card }: { card: RemoteExecApproval }) {
         <span data-testid="remote-exec-timeout">{formatDuration(exec.timeout_ms)}</span>):
       </p>
       <p className={`remote-exec-status small${seen ? '' : ' unread'}`} data-testid="remote-exec-status" data-seen={String(seen)}>
-        {seen ? 'You have seen this command to its end.' : '⚠ Its end is not on screen: open Details to read all of it. Approve waits until you have.'}
+        {seen
+          ? 'You have seen this command to its end.'
+          : `⚠ Not all of it is shown (${size}): open Details to read it to its end. Approve waits until you have.`}
       </p>
     </div>
   );

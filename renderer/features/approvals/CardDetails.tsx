@@ -1,6 +1,7 @@
 import { useEffect, useRef } from 'react';
 import { escapeHiddenPlain, type ApprovableCard } from '../../../protocol/index.js';
 import { appStore } from '../../store/useApp.js';
+import { ShowAllContext } from '../shell/showAll.js';
 import { ModalDialog } from '../shell/ModalDialog.js';
 import { formatDuration } from '../shell/time.js';
 import { CardKindBody, CardKindRows } from './CardKindFields.js';
@@ -17,25 +18,32 @@ export function CardDetails({ card, now, onClose }: { card: ApprovableCard; now:
   const body = useRef<HTMLDivElement>(null);
   useEndsSeen(body);
   return (
-    <ModalDialog title={escapeHiddenPlain(`${card.agent} · ${card.action} — the whole card`)} onClose={onClose} testId="card-details" className="card-details">
-      <div ref={body} className="card-details-body">
-        <CardWhere connection={card.connection} />
-        <RiskHints hints={card.risk_hints} />
-        <CardKindBody card={card} />
-        <dl className="card-fields">
-          <CardKindRows card={card} />
-          <div>
-            <dt>Waiting</dt>
-            <dd>{formatDuration(now - Date.parse(card.created_at))}</dd>
-          </div>
-          <div>
-            <dt>Expires</dt>
-            <dd>in {formatDuration(Math.max(0, Date.parse(card.expires_at) - now))}</dd>
-          </div>
-        </dl>
-        <p className="muted small">Decide on the card: close this (Esc), and its buttons are where they were.</p>
-      </div>
-    </ModalDialog>
+    <ShowAllContext.Provider value="whole">
+      <ModalDialog
+        title={escapeHiddenPlain(`${card.agent} · ${card.action} — the whole card`)}
+        onClose={onClose}
+        testId="card-details"
+        className="card-details"
+      >
+        <div ref={body} className="card-details-body">
+          <CardWhere connection={card.connection} />
+          <RiskHints hints={card.risk_hints} />
+          <CardKindBody card={card} />
+          <dl className="card-fields">
+            <CardKindRows card={card} />
+            <div>
+              <dt>Waiting</dt>
+              <dd>{formatDuration(now - Date.parse(card.created_at))}</dd>
+            </div>
+            <div>
+              <dt>Expires</dt>
+              <dd>in {formatDuration(Math.max(0, Date.parse(card.expires_at) - now))}</dd>
+            </div>
+          </dl>
+          <p className="muted small">Decide on the card: close this (Esc), and its buttons are where they were.</p>
+        </div>
+      </ModalDialog>
+    </ShowAllContext.Provider>
   );
 }
 

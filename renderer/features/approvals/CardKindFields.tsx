@@ -2,9 +2,11 @@ import { Fragment } from 'react';
 import { isPrivateUrl, unreachable, type ApprovableCard, type ElementApproval } from '../../../protocol/index.js';
 import { mustReadToEnd, textMasked } from '../../model/readToEnd.js';
 import { displayValue } from '../../model/tree.js';
+import { TargetLabel } from './TargetLabel.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { AddConnectionFields } from './AddConnectionFields.js';
 import { ElementCardPicture } from './ElementCardPicture.js';
+import { GrantRequestFields } from './GrantRequestFields.js';
 import { RemoteExecFields } from './RemoteExecFields.js';
 import { ScreenInputFields } from './ScreenInputFields.js';
 import { ScreenInputPicture } from './ScreenInputPicture.js';
@@ -36,6 +38,8 @@ export function CardKindBody({ card }: { card: ApprovableCard }) {
       );
     case 'screen':
       return <ScreenInputPicture card={card} />;
+    case 'agent_grant':
+      return <GrantRequestFields card={card} />;
     default:
       return unreachable(card);
   }
@@ -51,17 +55,7 @@ export function CardKindRows({ card }: { card: ApprovableCard }) {
           <div>
             <dt>Target</dt>
             <dd>
-              <strong>{t.role}</strong>{' '}
-              {t.name !== undefined && (
-                <>
-                  “<UntrustedText text={t.name} testId="card-target-name" />”
-                </>
-              )}{' '}
-              {t.automation_id !== undefined && (
-                <span className="aid">
-                  #<UntrustedText text={t.automation_id} />
-                </span>
-              )}
+              <TargetLabel target={t} />
             </dd>
           </div>
           <PathRow steps={card.ancestor_path} />
@@ -83,6 +77,7 @@ export function CardKindRows({ card }: { card: ApprovableCard }) {
       );
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return <PathRow steps={card.ancestor_path} />;
     default:
       return unreachable(card);

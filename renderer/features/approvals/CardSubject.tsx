@@ -15,6 +15,12 @@ export function CardSubject({ card }: { card: PendingApproval }) {
           <UntrustedText text={card.add_connection.kind === 'ssh' ? card.add_connection.host : card.add_connection.url} limit={SUMMARY_LIMIT} />)
         </>
       );
+    case 'agent_grant':
+      return (
+        <>
+          a credential as "<UntrustedText text={card.agent_grant.grant_name} limit={SUMMARY_LIMIT} />"
+        </>
+      );
     case 'element':
     case 'screen':
     case 'question':
@@ -85,6 +91,7 @@ function SummaryText({ card }: { card: PendingApproval }) {
     case 'screen':
     case 'remote_exec':
     case 'add_connection':
+    case 'agent_grant':
       return (
         <>
           <UntrustedText text={card.agent} /> · {card.action} <CardSubject card={card} />

@@ -37,6 +37,7 @@ export function ReasonField({ label, placeholder, testId, value, onChange, onEnt
         placeholder={placeholder}
         maxLength={maxLength}
         autoFocus
+        data-autofocus=""
         value={value}
         onChange={(e) => onChange(e.target.value)}
         onKeyDown={onKeyDown}

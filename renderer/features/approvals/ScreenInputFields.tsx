@@ -1,6 +1,6 @@
 import type { ScreenApproval } from '../../../protocol/index.js';
 import { mustReadToEnd } from '../../model/readToEnd.js';
-import { inputVerb, placeOf, type Place as PlaceWords } from '../../model/screenDescribe.js';
+import { bareWords, inputVerb, placeOf, type Place as PlaceWords } from '../../model/screenDescribe.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { WindowLine } from './WindowLine.js';
 
@@ -32,7 +32,7 @@ function Place({ place }: { place: PlaceWords | undefined }) {
     return place.window !== undefined ? (
       <>
         <WindowWords window={place.window} />
-        <span className="muted">, where the application names no element</span>
+        <span className="muted">, {bareWords(place.focus)}</span>
       </>
     ) : (
       <span className="muted">no element the application names</span>

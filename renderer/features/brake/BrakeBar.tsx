@@ -1,24 +1,16 @@
-import { useState } from 'react';
-import type { BrakeState } from '../../../protocol/index.js';
-import { selectBrake, selectConnection, selectLive } from '../../store/selectors.js';
+import { useEffect, useRef, useState } from 'react';
+import { BRAKE_KEYS, brakeKey, brakeWords } from '../../model/brakeWords.js';
+import { selectAgents, selectBrake, selectConnection, selectLive } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import './brake.css';
-
-const LABELS: Record<BrakeState, { title: string; detail: string }> = {
-  running: { title: 'Running', detail: 'Approved actions are dispatched.' },
-  paused: { title: 'Paused', detail: 'Nothing new is dispatched; pending items wait.' },
-  stopped: { title: 'Stopped', detail: 'Pending items were answered braked; new actions are refused.' },
-  emergency: { title: 'EMERGENCY STOP', detail: 'Helper killed, agents disconnected. Re-arm to continue.' },
-};
-
-/** What the bar says while the supervisor cannot be reached: the last state it sent may no longer be true. */
-const UNKNOWN = { title: 'Unknown — not connected', detail: 'The brake state cannot be known or changed until the supervisor answers again.' };
 
 /**
  * The brakes, always visible: pause, resume, stop, emergency stop (confirmed), re-arm. Without a
  * connection it never shows the last known state as if it were current (a green "Running" with the
  * supervisor gone would be a lie): it says the state is unknown and its controls are disabled.
+ * Ctrl+Alt+Shift+P pauses and Ctrl+Alt+Shift+Esc is the emergency stop, wherever focus is; the
+ * buttons show those keys.
  */
 export function BrakeBar() {
   const known = useApp(selectBrake);
@@ -31,7 +23,23 @@ export function BrakeBar() {
     setConfirming(false);
     void command('brake', { action }).then((r) => r !== undefined && appStore.getState().setBrake(r.brake));
   };
-  const label = brake === 'unknown' ? UNKNOWN : LABELS[brake];
+  const agents = useApp(selectAgents).length;
+  const label = brakeWords(brake, agents);
+  const keyAction = useRef<(k: 'pause' | 'emergency_stop') => void>(() => undefined);
+  keyAction.current = (k) => {
+    if (!online || brake === 'unknown' || brake === 'emergency' || (k === 'pause' && brake !== 'running')) return;
+    apply(k);
+  };
+  useEffect(() => {
+    const onKeyDown = (e: KeyboardEvent) => {
+      const k = brakeKey(e);
+      if (k === undefined) return;
+      e.preventDefault();
+      keyAction.current(k);
+    };
+    window.addEventListener('keydown', onKeyDown, true);
+    return () => window.removeEventListener('keydown', onKeyDown, true);
+  }, []);
   return (
     <section className={`brake brake-${brake}`} aria-label="Brakes">
       <div className="brake-state" data-testid="brake-state" data-state={brake} role="status" aria-live="assertive">
@@ -46,8 +54,18 @@ export function BrakeBar() {
           </button>
         )}
         {brake === 'running' && (
-          <button type="button" data-testid="brake-pause" disabled={!online} onClick={() => apply('pause')}>
-            Pause
+          <button
+            type="button"
+            data-testid="brake-pause"
+            disabled={!online}
+            aria-keyshortcuts={BRAKE_KEYS.pause.aria}
+            title={`Pause (${BRAKE_KEYS.pause.shown})`}
+            onClick={() => apply('pause')}
+          >
+            Pause{' '}
+            <kbd className="brake-key" aria-hidden="true">
+              {BRAKE_KEYS.pause.shown}
+            </kbd>
           </button>
         )}
         {(brake === 'paused' || brake === 'stopped') && (
@@ -74,8 +92,19 @@ export function BrakeBar() {
             </button>
           </span>
         ) : (
-          <button type="button" className="danger" data-testid="brake-emergency" disabled={!online} onClick={() => setConfirming(true)}>
-            Emergency stop
+          <button
+            type="button"
+            className="danger"
+            data-testid="brake-emergency"
+            disabled={!online}
+            aria-keyshortcuts={BRAKE_KEYS.emergency.aria}
+            title={`Emergency stop (${BRAKE_KEYS.emergency.shown}: no confirmation)`}
+            onClick={() => setConfirming(true)}
+          >
+            Emergency stop{' '}
+            <kbd className="brake-key" aria-hidden="true">
+              {BRAKE_KEYS.emergency.shown}
+            </kbd>
           </button>
         )}
       </div>

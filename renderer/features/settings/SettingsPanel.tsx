@@ -7,6 +7,7 @@ import { UntrustedText } from '../shell/UntrustedText.js';
 import { ConnectionsSettings } from '../connections/ConnectionsSettings.js';
 import { ConnectionSnippets } from './ConnectionSnippets.js';
 import { ruleDesktopWords } from '../../model/connectionWords.js';
+import { AgentsSettings } from './AgentsSettings.js';
 import { PairLink } from './PairLink.js';
 import { ScreenConsentSettings } from './ScreenConsentSettings.js';
 import './settings.css';
@@ -19,6 +20,7 @@ export function SettingsPanel() {
       <h2>Settings</h2>
       {settings === undefined ? <p className="muted">Waiting for the supervisor…</p> : <SettingsForm key={JSON.stringify(settings)} settings={settings} />}
       <RulesEditor />
+      <AgentsSettings />
       <ScreenConsentSettings />
       <ConnectionsSettings />
       {/* Browser mode only: the desktop app's window is its own credential (IPC), there is nothing to link. */}
@@ -62,6 +64,8 @@ function SettingsForm({ settings }: { settings: Settings }) {
       agent_idle_s: Number(draft.agent_idle_s),
       progressive_tools: draft.progressive_tools,
       screen_tools: draft.screen_tools,
+      // Settings → Agents changes it on its own.
+      shared_token: settings.shared_token,
       exclusions: { ...(pids.length > 0 ? { pids } : {}), ...(apps.length > 0 ? { apps } : {}) },
     });
     if (!candidate.success) {
@@ -184,17 +188,21 @@ function RulesEditor() {
     <section className="panel" aria-labelledby="rules-heading" data-testid="settings-rules">
       <h3 id="rules-heading">Rules</h3>
       {rules.length === 0 ? (
-        <p className="muted">No rules. Deny rules block applications by name pattern; “allow for this session” approvals add allow rules.</p>
+        <p className="muted">
+          No rules. A deny rule refuses every action on the applications whose name it matches (agents can still read them); “allow for this session” approvals
+          add allow rules.
+        </p>
       ) : (
         <ul className="plain rules">
           {rules.map((r) => (
             <li key={r.id} data-testid="settings-rule">
               {r.kind === 'deny_app' ? (
                 <span>
-                  <span className="tag tag-alert">deny app</span>{' '}
+                  <span className="tag tag-alert">deny app</span> every action on{' '}
                   <code>
                     <UntrustedText text={r.pattern} />
-                  </code>
+                  </code>{' '}
+                  is refused <span className="muted">(reads are not: agents can still see it)</span>
                 </span>
               ) : (
                 <span data-testid="settings-allow-rule">
@@ -243,7 +251,7 @@ function RulesEditor() {
       )}
       <form className="row" onSubmit={add}>
         <label className="field grow">
-          <span>Deny applications matching</span>
+          <span>Refuse every action on applications matching</span>
           <input
             data-testid="settings-rule-pattern"
             maxLength={200}

@@ -1,6 +1,7 @@
 import { useEffect, useRef, type ReactNode, type SyntheticEvent } from 'react';
 import { createPortal } from 'react-dom';
 import { escapeHiddenPlain } from '../../../protocol/index.js';
+import { topAvoiding } from '../../model/dialogPlace.js';
 import './shell.css';
 
 interface Props {
@@ -17,6 +18,14 @@ interface Props {
    * same either way (a modal dialog is drawn above the page).
    */
   inPlace?: boolean;
+  /**
+   * What the dialog must not cover (the button that opened a second step): it is placed above that
+   * rectangle, or below it, so a repeated click there lands on the backdrop, never on the dialog's
+   * own controls. Read once, when the dialog opens.
+   */
+  avoid?: () => DOMRect | undefined;
+  /** Whether a click on the backdrop closes it (a picture, details); a second step stays, so a repeated first click does not undo it. */
+  backdropCloses?: boolean;
 }
 
 /** Keys the dialog lets through to its own controls: moving the focus, pressing the focused button, arrows for radio groups. */
@@ -31,11 +40,12 @@ const contain = (e: SyntheticEvent): void => e.stopPropagation();
  * decide a card underneath (the queue's A, D and S listen on the document). Escape or the Close
  * button closes it, and the focus returns to what opened it.
  */
-export function ModalDialog({ title, children, onClose, testId, className, inPlace = false }: Props) {
+export function ModalDialog({ title, children, onClose, testId, className, inPlace = false, avoid, backdropCloses = true }: Props) {
   const ref = useRef<HTMLDialogElement | null>(null);
   const closeButton = useRef<HTMLButtonElement | null>(null);
   const close = useRef(onClose);
   close.current = onClose;
+  const avoided = useRef(avoid);
   // What had the focus when the dialog first rendered (before it took the focus): it gets it back.
   const opener = useRef(document.activeElement instanceof HTMLElement ? document.activeElement : null);
   useEffect(() => {
@@ -43,7 +53,14 @@ export function ModalDialog({ title, children, onClose, testId, className, inPla
     if (dialog === null) return;
     const back = opener.current;
     dialog.showModal();
-    closeButton.current?.focus();
+    const r = avoided.current?.();
+    if (r !== undefined) {
+      const top = topAvoiding(r, dialog.getBoundingClientRect().height, window.innerHeight);
+      // Fits neither above nor below: at the top of the window, its controls at its bottom, clear of a button near the bottom.
+      dialog.style.margin = `${top ?? 8}px auto auto`;
+    }
+    // The field the dialog is for (data-autofocus: a reason to type), else its Close button.
+    (dialog.querySelector<HTMLElement>('[data-autofocus]') ?? closeButton.current)?.focus();
     // Captured on the window, before any listener of the page: only the dialog's own keys go on.
     const onKey = (e: KeyboardEvent) => {
       if (e.key === 'Escape') {
@@ -53,7 +70,9 @@ export function ModalDialog({ title, children, onClose, testId, className, inPla
         return;
       }
       const inside = dialog.contains(e.target instanceof Node ? e.target : null);
-      e.stopImmediatePropagation();
+      // A key inside goes on to the dialog's own handlers (a reason field's Enter); the page's keys ignore it
+      // (the dialog is data-keys="own"). Nothing outside hears a key while it is open.
+      if (!inside) e.stopImmediatePropagation();
       if (inside && (PASS.has(e.key) || e.target instanceof HTMLInputElement || e.target instanceof HTMLTextAreaElement)) return;
       if (!e.key.startsWith('Arrow') && !e.key.startsWith('Page') && e.key !== 'Home' && e.key !== 'End') e.preventDefault();
     };
@@ -79,7 +98,7 @@ export function ModalDialog({ title, children, onClose, testId, className, inPla
       onClick={(e) => {
         contain(e);
         // A click on the backdrop (the dialog itself, outside its content) closes it.
-        if (e.target === ref.current) onClose();
+        if (e.target === ref.current && backdropCloses) onClose();
       }}
       onPointerDown={contain}
       onPointerUp={contain}

@@ -1,5 +1,6 @@
 import { Fragment, useLayoutEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { firstSegments, lineCount, segments, type Segment } from '../../model/untrustedText.js';
+import { useShowAll } from './showAll.js';
 import './shell.css';
 
 /** Code points an inline text shows before "show all". */
@@ -36,7 +37,8 @@ interface Props {
  */
 export function UntrustedText({ text, block = false, limit, expandable = true, testId, endOf, onWhole }: Props) {
   const segs = useMemo(() => segments(text), [text]);
-  const [all, setAll] = useState(false);
+  const showAll = useShowAll();
+  const [all, setAll] = useState(showAll === 'whole');
   const clip = useRef<HTMLDivElement>(null);
   const [overflows, setOverflows] = useState(false);
   const { shown, cut } = all ? { shown: segs, cut: false } : firstSegments(segs, limit ?? (block ? BLOCK_LIMIT : INLINE_LIMIT));
@@ -72,7 +74,8 @@ export function UntrustedText({ text, block = false, limit, expandable = true, t
       aria-expanded={all}
       onClick={(e) => {
         e.stopPropagation();
-        setAll(!all);
+        if (typeof showAll === 'function' && !all) showAll();
+        else setAll(!all);
       }}
     >
       {all ? 'show less' : `show all (${block ? `${lineCount(segs)} lines, ` : ''}${[...text].length} characters)`}

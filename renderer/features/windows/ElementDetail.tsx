@@ -38,7 +38,7 @@ export function ElementDetail() {
     ['Target', e.target],
   ];
   return (
-    <section className="detail" aria-label="Element details" data-testid="element-detail">
+    <section className="detail" aria-label="Element details" data-testid="element-detail" tabIndex={0}>
       <h3>
         {e.role}{' '}
         {e.name !== undefined && (

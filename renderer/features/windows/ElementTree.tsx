@@ -17,6 +17,7 @@ import { cardConnectionName } from '../../model/connectionWords.js';
 import { displayValue, visibleNodes, type TreeNode } from '../../model/tree.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { ElementDetail } from './ElementDetail.js';
+import { FirstRun } from './FirstRun.js';
 import { ScreenView } from './ScreenView.js';
 import { TreeSearch } from './TreeSearch.js';
 import { TreeStatusLine } from './TreeStatusLine.js';
@@ -60,13 +61,7 @@ export function TreeView() {
       </div>
       <TreeSearch />
       <div ref={splitRef} className="tree-split" data-placement={split.placement} style={layout}>
-        {chosen === undefined ? (
-          <p className="muted tree-empty">Choose a window to read its tree.</p>
-        ) : nodes.length === 0 ? (
-          <p className="muted tree-empty">Reading the window…</p>
-        ) : (
-          <ElementTree />
-        )}
+        {chosen === undefined ? <FirstRun /> : nodes.length === 0 ? <p className="muted tree-empty">Reading the window…</p> : <ElementTree />}
         <Splitter
           pane={split.pane}
           label={aside === 'detail' ? 'Element details' : 'Screen'}
