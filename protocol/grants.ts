@@ -1,5 +1,8 @@
 import { z } from 'zod';
 
+/** The environment variable `overseer mcp` reads an agent's own credential from (docs/agents.md#stdio-agents). */
+export const AGENT_CREDENTIAL_ENV = 'OVERSEER_AGENT_CREDENTIAL';
+
 /**
  * An agent the person granted its own credential (docs/agents.md#grants): the identity cards,
  * receipts, the journal, rules and the fair share use for every session it opens.
@@ -9,7 +12,7 @@ export const AgentGrant = z.object({
   id: z.string().max(40),
   /** The name as the person approved it (unique among live grants). */
   name: z.string().max(120),
-  /** How the agent connects: the MCP authorization flow over HTTP, or `overseer mcp` with its own credential file. */
+  /** How the agent connects: the MCP authorization flow over HTTP, or `overseer mcp` with its own credential (AGENT_CREDENTIAL_ENV). */
   kind: z.enum(['oauth', 'stdio']),
   /** The client's id as it presented it (a registered `C…` id or its metadata document's https URL); empty for stdio. */
   client_id: z.string().max(2000),

@@ -335,6 +335,14 @@ export const UI_COMMANDS = {
    * (docs/wayland.md#consent); `forget` drops them so the desktop asks the person again.
    */
   screen_consent: { params: ScreenConsentParams, result: ScreenConsent },
+  /**
+   * Settings → Agents: gives an `overseer mcp` agent its own credential (docs/agents.md#stdio-agents).
+   * The answer carries the credential, the one time it is ever shown; the supervisor keeps its hash.
+   */
+  grant_stdio_agent: {
+    params: z.strictObject({ name: z.string().trim().min(1).max(120) }),
+    result: z.object({ grant: AgentGrant, credential: z.string().max(200) }),
+  },
   /** Settings → Agents: revokes a grant (docs/agents.md#revoking): its credential is refused from now on and its sessions end at once. */
   revoke_grant: { params: z.strictObject({ id: z.string().max(40) }), result: z.object({ ok: z.literal(true) }) },
   /** Which connection the windows list, the tree and the Screen view show (the person's view only; agents are unaffected). */

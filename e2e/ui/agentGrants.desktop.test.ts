@@ -1,8 +1,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Client as ModernClient, StreamableHTTPClientTransport as ModernHttp } from '@modelcontextprotocol/client';
+import { StdioClientTransport as ModernStdio } from '@modelcontextprotocol/client/stdio';
 import { UnauthorizedError, type OAuthClientProvider } from '@modelcontextprotocol/sdk/client/auth.js';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { OAuthClientInformationMixed, OAuthClientMetadata, OAuthTokens } from '@modelcontextprotocol/sdk/shared/auth.js';
 import type { Page } from 'playwright-core';
@@ -116,7 +118,7 @@ describe('per-agent grants (browser lane)', () => {
     await page.getByTestId('brake-state').and(page.locator('[data-state="running"]')).waitFor();
   });
   after(async () => {
-    for (const c of clients) await c.close().catch(() => {});
+    for (const c of [...clients, ...stdioClients]) await c.close().catch(() => {});
     await ui?.stop();
     await desktop?.stop();
   });
@@ -227,5 +229,78 @@ describe('per-agent grants (browser lane)', () => {
     await page.getByTestId('settings-shared-token').click();
     await page.locator('[data-testid="settings-shared-token"]:not(:checked)').waitFor();
     await assert.rejects(httpClient(ui.mcp, 'shared-token-agent', { tiers: [] }), /a valid bearer token is required/);
+  });
+
+  /** The `overseer mcp` configuration Settings → Agents showed for a new stdio grant. */
+  let stdioConfig: { command: string; args: string[]; env: Record<string, string> };
+  const stdioClients: { close(): Promise<void> }[] = [];
+  const bridgeParams = (env: Record<string, string>) => ({
+    command: stdioConfig.command,
+    args: stdioConfig.args,
+    env: { ...(process.env as Record<string, string>), ...env },
+    stderr: 'pipe' as const,
+  });
+
+  it('gives an overseer mcp agent its own credential in Settings → Agents, shown once, and knows it by that grant in both eras', async () => {
+    await openAgentsSettings();
+    await page.getByTestId('stdio-grant-name').fill('Codex');
+    await page.getByTestId('stdio-grant-make').click();
+    const made = page.getByTestId('stdio-grant-made');
+    await made.waitFor();
+    stdioConfig = (JSON.parse(await made.getByTestId('settings-snippet-stdio-credential').innerText()) as { mcpServers: { overseer: typeof stdioConfig } })
+      .mcpServers.overseer;
+    assert.match(stdioConfig.env.OVERSEER_AGENT_CREDENTIAL ?? '', /^ovr_sc_[A-Za-z0-9_-]{43}$/);
+    await page.locator('[data-testid="grant-row"][data-name="Codex"]').waitFor();
+    await made.getByTestId('stdio-grant-done').click();
+    await made.waitFor({ state: 'detached' });
+    assert.equal(await page.getByText(stdioConfig.env.OVERSEER_AGENT_CREDENTIAL ?? '').count(), 0, 'the credential is shown once');
+    // The shared token is off (the test before): only its own credential gets this agent in. It calls itself another agent's name.
+    const legacy = new Client({ name: 'Claude Code', version: '1.0.0' });
+    await legacy.connect(new StdioClientTransport(bridgeParams(stdioConfig.env)));
+    stdioClients.push(legacy);
+    assert.ok((await legacy.listTools()).tools.length > 0);
+    const modern = new ModernClient({ name: 'Claude Code', version: '1.0.0' }, { versionNegotiation: { mode: { pin: '2026-07-28' } } });
+    await modern.connect(new ModernStdio(bridgeParams(stdioConfig.env)));
+    stdioClients.push(modern);
+    assert.equal(modern.getProtocolEra?.(), 'modern');
+    await modern.callTool({ name: 'computer_use_activate', arguments: { tiers: ['accessibility'] } });
+    await page.getByTestId('agent-item').filter({ hasText: 'Codex' }).nth(1).waitFor({ timeout: 10_000 });
+    assert.deepEqual(
+      (await agentNames()).filter((n) => n !== 'Claude Code (2)'),
+      ['Codex', 'Codex'],
+      'both bridges are the grant, whatever they call themselves',
+    );
+    await openAgentsSettings();
+    await page.locator('[data-testid="grant-row"][data-name="Codex"]').filter({ hasText: '2 sessions open' }).waitFor({ timeout: 10_000 });
+  });
+
+  it('closes a revoked overseer mcp agent at once in both eras, and refuses its credential and the token file after', async () => {
+    const closed = stdioClients.map(
+      (c) =>
+        new Promise<void>((resolve) => {
+          const client = c as { onclose?: () => void };
+          client.onclose = resolve;
+        }),
+    );
+    await openAgentsSettings();
+    const row = page.locator('[data-testid="grant-row"][data-name="Codex"]');
+    await row.getByTestId('grant-revoke').click();
+    await row.getByTestId('grant-revoke-confirm').click();
+    await row.waitFor({ state: 'detached' });
+    await Promise.all(
+      closed.map((c) => Promise.race([c, new Promise((_, reject) => setTimeout(() => reject(new Error('a revoked bridge stayed open')), 5000))])),
+    );
+    /** A bridge's refusal, in the words `overseer mcp` prints. */
+    const refused = async (env: Record<string, string>): Promise<string> => {
+      const transport = new StdioClientTransport(bridgeParams(env));
+      let said = '';
+      transport.stderr?.on('data', (b: Buffer) => (said += b.toString('utf8')));
+      await assert.rejects(new Client({ name: 'again', version: '1.0.0' }).connect(transport));
+      await transport.close().catch(() => {});
+      return said;
+    };
+    assert.match(await refused(stdioConfig.env), /refused the connection: the credential is not known/);
+    const { OVERSEER_AGENT_CREDENTIAL: _own, ...noCredential } = stdioConfig.env;
+    assert.match(await refused({ ...noCredential, OVERSEER_AGENT_CREDENTIAL: '' }), /shared agent token is turned off in Settings → Agents/);
   });
 });

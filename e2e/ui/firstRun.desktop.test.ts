@@ -84,7 +84,9 @@ describe('the first run and the keyboard (browser lane)', () => {
     const page = ui.page;
     await page.setViewportSize({ width: 1280, height: 720 });
     const http = (
-      JSON.parse(await page.getByTestId('settings-snippet-http').innerText()) as { mcpServers: { overseer: { url: string; headers: Record<string, string> } } }
+      JSON.parse(await page.getByTestId('settings-snippet-http-token').innerText()) as {
+        mcpServers: { overseer: { url: string; headers: Record<string, string> } };
+      }
     ).mcpServers.overseer;
     const agent = new Client({ name: 'first-run-agent', version: '1.0.0' });
     agents.push(agent);

@@ -94,7 +94,9 @@ function uiSpecs(lane: UiLane): void {
           mcpServers: { overseer: { command: string; args: string[]; env?: Record<string, string>; url: string; headers: Record<string, string> } };
         };
       const stdio = (await snippet('stdio')).mcpServers.overseer;
-      const http = (await snippet('http')).mcpServers.overseer;
+      const signIn = (await snippet('http')).mcpServers.overseer;
+      assert.equal(signIn.headers, undefined, 'the sign-in snippet carries no credential: the client asks for its own');
+      const http = (await snippet('http-token')).mcpServers.overseer;
       await page.getByTestId('tab-tree').click();
       assert.ok(isAbsolute(stdio.command), `the command is an absolute path, never npx: ${stdio.command}`);
       const elsewhere = await mkdtemp(join(tmpdir(), 'overseer-elsewhere-'));

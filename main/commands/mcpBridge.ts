@@ -1,23 +1,26 @@
 import { readFile } from 'node:fs/promises';
 import { connect } from 'node:net';
 import { join } from 'node:path';
+import { AGENT_CREDENTIAL_ENV } from '../../protocol/index.js';
 import { defaultDataDir, parseFlags, socketPath } from '../cliArgs.js';
 
 /**
  * `overseer mcp`: the stdio MCP server an agent launches. It relays stdio to the running
- * supervisor's local socket after authenticating with the token file, and says clearly on
- * stderr when no supervisor is running.
+ * supervisor's local socket after authenticating with the agent's own credential
+ * (OVERSEER_AGENT_CREDENTIAL, given by the person in Settings → Agents) or, without one, the shared
+ * token file, and says clearly on stderr when no supervisor is running or the credential is refused.
  */
 export async function mcpBridge(argv: readonly string[]): Promise<void> {
   const { flags } = parseFlags(argv, []);
   const dataDir = String(flags.get('data-dir') ?? defaultDataDir());
   const path = socketPath(dataDir);
+  const own = process.env[AGENT_CREDENTIAL_ENV]?.trim();
   let token: string;
   try {
-    token = (await readFile(join(dataDir, 'token'), 'utf8')).trim();
+    token = own !== undefined && own !== '' ? own : (await readFile(join(dataDir, 'token'), 'utf8')).trim();
   } catch {
     process.stderr.write(
-      `overseer mcp: no Overseer supervisor has run with data folder ${dataDir} (no token file). Start it with \`npx overseer serve\` or the desktop app.\n`,
+      `overseer mcp: no Overseer supervisor has run with data folder ${dataDir} (no token file), and ${AGENT_CREDENTIAL_ENV} is not set. Start it with \`npx overseer serve\` or the desktop app.\n`,
     );
     process.exit(1);
   }

@@ -390,6 +390,21 @@ export class Supervisor implements ServerHost, UiHost {
     return this.grants.list((id) => sessions.filter((session) => session.grant?.id === id).length);
   }
 
+  /**
+   * The person gives an `overseer mcp` agent its own credential (docs/agents.md#stdio-agents): a
+   * grant of kind stdio, named as the person typed it (made unique), and its credential, which is
+   * shown to the person once and kept only as a hash. Undefined when no more grants may be made.
+   */
+  grantStdioAgent(name: string): { grant: AgentGrant; credential: string } | undefined {
+    if (this.grants.full) return undefined;
+    const identity = this.grants.create({ name, kind: 'stdio', client_id: '', redirect_host: '' });
+    const credential = this.grants.issueCredential(identity.id);
+    const grant = this.grantInfos().find((g) => g.id === identity.id);
+    if (credential === undefined || grant === undefined) return undefined;
+    void this.journal.append({ kind: 'system', event: 'grant_created', by: 'human', grant: identity.id, agent: identity.name }).catch(() => {});
+    return { grant, credential };
+  }
+
   /** The person revokes a grant: refused from the next request on, its sessions ended now. False when there is none. */
   revokeGrant(id: string): boolean {
     const name = this.grants.identity(id)?.name;

@@ -1,4 +1,5 @@
 import type { GrantIdentity, GrantStore } from '../grants/grantStore.js';
+import type { SettingsStore } from '../settings/settingsStore.js';
 import { tokenMatches } from './auth.js';
 
 /** Who a credential says an agent is: a grant the person approved, or the shared token (docs/agents.md#the-shared-token). */
@@ -10,6 +11,11 @@ export interface AgentCredentials {
   /** Whether the person keeps the shared token as a fallback (Settings → Agents). */
   sharedToken: () => boolean;
   grants?: Pick<GrantStore, 'verify'> | undefined;
+}
+
+/** The credentials a supervisor takes from agents, over HTTP and the bridge alike: its grants, and the shared token while the person keeps it. */
+export function hostCredentials(token: string, host: { settings: Pick<SettingsStore, 'settings'>; grants: Pick<GrantStore, 'verify'> }): AgentCredentials {
+  return { token, sharedToken: () => host.settings.settings.shared_token, grants: host.grants };
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Socket } from 'node:net';
 import type { Server } from '@modelcontextprotocol/server';
 import { StdioServerTransport, serveStdio } from '@modelcontextprotocol/server/stdio';
+import type { GrantIdentity } from '../grants/grantStore.js';
 import { ContextHandles } from '../mcp/contextHandles.js';
 import { createModernServer } from '../mcp/modernServer.js';
 import { OVERSEER_VERSION } from '../runtime/version.js';
@@ -20,7 +21,7 @@ const THIS_BRIDGE = 'this-bridge';
 export function serveModernBridge(
   supervisor: SessionHost,
   socket: Socket,
-  options: { hostPids: readonly number[]; client: string | undefined; log: (line: string) => void },
+  options: { hostPids: readonly number[]; client: string | undefined; grant: GrantIdentity | undefined; log: (line: string) => void },
 ): void {
   const contexts = new ContextHandles({
     admit: () => supervisor.admit(),
@@ -30,6 +31,7 @@ export function serveModernBridge(
         progressiveTools: supervisor.settings.settings.progressive_tools,
         hostPids: options.hostPids,
         now: () => supervisor.clock.now(),
+        ...(options.grant !== undefined ? { grant: options.grant } : {}),
       });
       session.client = client;
       await supervisor.addSession(session, { close: ended, drain: () => Promise.resolve() });

@@ -9,13 +9,13 @@ import { createMcpServer, trackSends } from '../mcp/mcpSession.js';
 import { PROFILING, profileFinisher, profiled } from '../runtime/callProfile.js';
 import { OVERSEER_VERSION } from '../runtime/version.js';
 import { peerCredentials, type PeerCredentials } from '../native/peerCredentials.js';
-import { tokenMatches } from './auth.js';
+import { agentCredential, hostCredentials, type AgentCredential } from './agentAuth.js';
 import type { ByteBudget } from './byteBudget.js';
 import { serveModernBridge } from './bridgeModern.js';
 import { lingeringClose } from './lingeringClose.js';
 import type { SessionHost } from './sessionHost.js';
 
-/** The first line a bridge sends: its token and the pid of the agent host that launched it. */
+/** The first line a bridge sends: its credential (the agent's own, or the shared token), and the pid of the agent host that launched it. */
 export const BridgeHello = z.strictObject({
   token: z.string().max(200),
   host_pid: z.number().int().positive().optional(),
@@ -173,13 +173,20 @@ function profileBridge(transport: StdioServerTransport, log: (line: string) => v
 }
 
 /**
- * The local socket `overseer mcp` connects to (a Unix domain socket, mode 0600): a token line,
- * then MCP over the same stream, one JSON message a line, as one agent session.
+ * The local socket `overseer mcp` connects to (a Unix domain socket, mode 0600): a hello line with
+ * the agent's credential — its own grant's (docs/agents.md#stdio-agents), or the shared token while
+ * the person keeps it — then MCP over the same stream, one JSON message a line, as one agent session.
  */
 export async function startBridgeSocket(supervisor: SessionHost, options: { path: string; token: string; log: (line: string) => void }): Promise<Server> {
   await unlink(options.path).catch(() => {});
   // Oldest first: a Set iterates in insertion order.
   const awaitingHello = new Set<Socket>();
+  const credentials = hostCredentials(options.token, supervisor);
+  /** Why a bridge's credential opens nothing, in words `overseer mcp` prints for the person. */
+  const refusal = (): string =>
+    credentials.sharedToken()
+      ? 'the credential is not known to this supervisor: it was revoked, or it is of another data folder'
+      : 'the credential is not known to this supervisor (revoked, or of another data folder), and the shared agent token is turned off in Settings → Agents: give this agent its own credential there (OVERSEER_AGENT_CREDENTIAL)';
   const server = createServer((socket) => {
     // A peer that resets or half-closes ends its own session only.
     socket.on('error', (error) => options.log(`[bridge] a connection failed: ${error.message}`));
@@ -200,14 +207,25 @@ export async function startBridgeSocket(supervisor: SessionHost, options: { path
     socket.once('close', helloDone);
     void (async () => {
       let hello: BridgeHello;
+      let credential: AgentCredential | undefined;
       try {
         const line = await firstLine(socket).finally(helloDone);
         const parsed = BridgeHello.safeParse(JSON.parse(line));
-        if (!parsed.success || !tokenMatches(parsed.data.token, options.token)) throw new Error('bad token');
+        if (!parsed.success) throw new Error('bad hello');
         hello = parsed.data;
+        credential = agentCredential(hello.token, credentials);
+        if (credential === undefined) throw new Error('bad credential');
       } catch {
-        lingeringClose(socket, `${JSON.stringify({ ok: false, error: 'the token does not match this supervisor' })}\n`);
+        lingeringClose(socket, `${JSON.stringify({ ok: false, error: refusal() })}\n`);
         return;
+      }
+      const grant = credential.kind === 'grant' ? credential.grant : undefined;
+      if (grant !== undefined) {
+        // A revoked grant's bridge closes at once, whichever era it speaks and whatever it holds.
+        const stop = supervisor.grants.onRevoked((id) => {
+          if (id === grant.id) socket.destroy();
+        });
+        socket.once('close', stop);
       }
       const admitted = supervisor.admit();
       if (!admitted.ok) {
@@ -228,7 +246,7 @@ export async function startBridgeSocket(supervisor: SessionHost, options: { path
       // A first message past the bound (or none) closes the connection, as an oversized line does later.
       if (first === undefined || socket.destroyed) return void socket.destroy();
       if (opensModernEra(first)) {
-        serveModernBridge(supervisor, socket, { hostPids: host.pids, client: hello.client, log: options.log });
+        serveModernBridge(supervisor, socket, { hostPids: host.pids, client: hello.client, grant, log: options.log });
         return;
       }
       const session = new AgentSession({
@@ -236,6 +254,7 @@ export async function startBridgeSocket(supervisor: SessionHost, options: { path
         progressiveTools: supervisor.settings.settings.progressive_tools,
         hostPids: host.pids,
         now: () => supervisor.clock.now(),
+        ...(grant !== undefined ? { grant } : {}),
       });
       if (host.note !== undefined) options.log(`[bridge] ${session.id}: ${host.note}`);
       session.client = agentName(hello.client, session.client);

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type Server as HttpServer, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { agentCredential, type AgentCredentials } from './agentAuth.js';
+import { agentCredential, hostCredentials } from './agentAuth.js';
 import { bearer, sameOrigin } from './auth.js';
 import { ConnectionGuard, type ConnectionCounts } from './connectionGuard.js';
 import { discardBody, lingeringClose } from './lingeringClose.js';
@@ -72,7 +72,7 @@ export interface HttpOptions {
  */
 export async function startHttpServer(supervisor: ServerHost, options: HttpOptions): Promise<HttpHandle> {
   let port = options.port;
-  const credentials: AgentCredentials = { token: options.token, sharedToken: () => supervisor.settings.settings.shared_token, grants: supervisor.grants };
+  const credentials = hostCredentials(options.token, supervisor);
   const mcp = mcpHttp(supervisor, { credentials, log: options.log });
   const oauth = oauthHttp(supervisor, { log: options.log });
   const ui = uiSocket(supervisor, options.ui, options.log);

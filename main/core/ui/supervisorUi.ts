@@ -12,6 +12,7 @@ import {
   type PendingApproval,
   type PolicyRule,
   type QuestionApproval,
+  type UiSnapshot,
 } from '../../../protocol/index.js';
 import type { AllowScope } from '../supervision/approvals.js';
 import type { AllowRequest } from '../supervision/policy.js';
@@ -111,6 +112,11 @@ export function supervisorUiHandlers(s: UiHost): UiHandlers {
       if (item === undefined) return Promise.reject(gone(approval_id));
       if (isQuestionOrHandoffCard(item)) return Promise.reject(notAnAction(item));
       return Promise.resolve({ covered: coveredCards(s.approvals, allowRequest(s, item, scope), approval_id) });
+    },
+    grant_stdio_agent: ({ name }) => {
+      const made = s.grantStdioAgent(name);
+      if (made === undefined) return Promise.reject(fail('invalid_argument', 'no more agents can be granted a credential: revoke one first'));
+      return Promise.resolve(made);
     },
     revoke_grant: ({ id }) => {
       if (!s.revokeGrant(id)) return Promise.reject(fail('not_found', `no grant ${id} stands`));
@@ -245,7 +251,8 @@ export function supervisorUiHandlers(s: UiHost): UiHandlers {
         rules: s.policy.list(),
         connections: s.connectionsView(),
         grants: s.grantInfos(),
-        connection: s.options.connection,
+        // The shared token is shown to the person only while it opens something (docs/agents.md#the-shared-token).
+        connection: s.settings.settings.shared_token ? s.options.connection : withoutSharedToken(s.options.connection),
       });
     },
     // Settings → Connections (docs/connections.md#registry-and-tools): the person's own changes, no card.
@@ -274,4 +281,10 @@ export function supervisorUiHandlers(s: UiHost): UiHandlers {
       return { ok: true as const };
     },
   };
+}
+
+/** How agents connect, without the shared token: what the person sees while it is turned off. */
+function withoutSharedToken(connection: UiSnapshot['connection']): UiSnapshot['connection'] {
+  const { mcp_token: _shared, ...rest } = connection;
+  return rest;
 }

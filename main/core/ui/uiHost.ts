@@ -72,6 +72,8 @@ export interface UiHost {
   grantInfos(): AgentGrant[];
   /** Revokes a grant: its credential is refused from now on and its sessions end; false when there is none. */
   revokeGrant(id: string): boolean;
+  /** Gives an `overseer mcp` agent its own credential, shown once; undefined when no more grants may be made. */
+  grantStdioAgent(name: string): { grant: AgentGrant; credential: string } | undefined;
   /** How agents connect, for the UI's connection snippet. */
   readonly options: { readonly connection: UiSnapshot['connection'] };
 }

@@ -1,14 +1,16 @@
-import { useState } from 'react';
-import { selectConnection, selectGrants, selectSettings } from '../../store/selectors.js';
+import { useState, type FormEvent } from 'react';
+import { selectConnection, selectConnectionInfo, selectGrants, selectSettings } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { clock } from '../shell/time.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
+import { Snippet, stdioSnippet } from './ConnectionSnippets.js';
 
 /**
  * Settings → Agents (docs/agents.md#grants): every agent the person granted its own credential,
  * with its last use and a Revoke that refuses its credential from the next request on and ends its
- * sessions at once; and the shared token, kept only as a fallback the person can turn off.
+ * sessions at once; a credential of its own for an agent that runs `overseer mcp`
+ * (docs/agents.md#stdio-agents); and the shared token, kept only as a fallback the person can turn off.
  */
 export function AgentsSettings() {
   const grants = useApp(selectGrants);
@@ -72,6 +74,7 @@ export function AgentsSettings() {
           ))}
         </ul>
       )}
+      <StdioGrant online={online} />
       {settings !== undefined && (
         <label className="check">
           <input
@@ -86,5 +89,53 @@ export function AgentsSettings() {
         </label>
       )}
     </section>
+  );
+}
+
+/**
+ * Gives an agent that runs `overseer mcp` its own credential: the person names it, and its
+ * configuration is shown with the credential this once (the supervisor keeps only a hash).
+ */
+function StdioGrant({ online }: { online: boolean }) {
+  const info = useApp(selectConnectionInfo);
+  const command = useCommand();
+  const [name, setName] = useState('');
+  const [made, setMade] = useState<{ name: string; credential: string } | undefined>(undefined);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const wanted = name.trim();
+    if (wanted === '') return;
+    // A refusal (too many grants) is said in the notice, as every failed command is.
+    void command('grant_stdio_agent', { name: wanted }).then((r) => {
+      if (r === undefined) return;
+      setMade({ name: r.grant.name, credential: r.credential });
+      setName('');
+    });
+  };
+  if (made !== undefined && info !== undefined)
+    return (
+      <div data-testid="stdio-grant-made">
+        <p className="small">
+          <strong>
+            <UntrustedText text={made.name} />
+          </strong>{' '}
+          has its own credential. Put this configuration in that agent&apos;s MCP client now: it is shown this once, and Overseer keeps only a hash of it.
+        </p>
+        <Snippet id="stdio-credential" title={`Local (stdio) for ${made.name}`} text={stdioSnippet(info, made.credential)} />
+        <button type="button" data-testid="stdio-grant-done" onClick={() => setMade(undefined)}>
+          Done: hide the credential
+        </button>
+      </div>
+    );
+  return (
+    <form className="row" data-testid="stdio-grant-form" onSubmit={submit}>
+      <label>
+        Give an agent that runs <code>overseer mcp</code> its own credential, named{' '}
+        <input data-testid="stdio-grant-name" value={name} maxLength={120} placeholder="e.g. Claude Code" onChange={(e) => setName(e.target.value)} />
+      </label>{' '}
+      <button type="submit" data-testid="stdio-grant-make" disabled={!online || name.trim() === ''}>
+        Make its credential
+      </button>
+    </form>
   );
 }

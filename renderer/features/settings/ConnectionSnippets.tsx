@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
-import { selectAgents, selectConnectionInfo } from '../../store/selectors.js';
+import { AGENT_CREDENTIAL_ENV, type UiSnapshot } from '../../../protocol/index.js';
+import { selectAgents, selectConnectionInfo, selectSettings } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { CONNECT_AGENT_ID, showConnectAgent } from './connectAgent.js';
@@ -10,13 +11,13 @@ import { CONNECT_AGENT_ID, showConnectAgent } from './connectAgent.js';
  */
 export function ConnectionSnippets() {
   const info = useApp(selectConnectionInfo);
+  const shared = useApp(selectSettings)?.shared_token ?? true;
   useEffect(() => {
     if (info !== undefined) showConnectAgent();
   }, [info]);
   if (info === undefined) return null;
-  const [cmd = '', ...args] = info.stdio_command;
-  const stdio = JSON.stringify({ mcpServers: { overseer: { command: cmd, args, ...(info.stdio_env ? { env: info.stdio_env } : {}) } } }, null, 2);
-  const http = JSON.stringify(
+  const signIn = JSON.stringify({ mcpServers: { overseer: { type: 'http', url: info.mcp_url } } }, null, 2);
+  const withToken = JSON.stringify(
     {
       mcpServers: {
         overseer: { type: 'http', url: info.mcp_url, headers: { Authorization: `Bearer ${info.mcp_token ?? '<the token file in the data folder>'}` } },
@@ -35,10 +36,31 @@ export function ConnectionSnippets() {
         that changes an application waits for you in the approval queue.
       </p>
       <AgentCheck />
-      <Snippet id="stdio" title="Local (stdio: the client launches overseer mcp)" text={stdio} />
-      <Snippet id="http" title={`HTTP (${info.mcp_url})`} text={http} />
+      <Snippet id="http" title={`HTTP, signing in (${info.mcp_url})`} text={signIn} />
+      <p className="muted small">
+        The client asks for its own credential and you approve it on a card: each client is then its own agent, whatever it calls itself.
+      </p>
+      <Snippet id="stdio" title="Local (stdio: the client launches overseer mcp)" text={stdioSnippet(info)} />
+      <p className="muted small" data-testid="stdio-credential-hint">
+        {shared
+          ? 'This uses the shared agent token. To tell this agent apart from others, give it its own credential in Agents above.'
+          : 'The shared agent token is off: give this agent its own credential in Agents above, and use the configuration shown there.'}
+      </p>
+      {shared && (
+        <>
+          <Snippet id="http-token" title="HTTP with the shared agent token (fallback)" text={withToken} />
+          <p className="muted small">For clients that cannot sign in. Every agent using it is one identity, named as it names itself.</p>
+        </>
+      )}
     </section>
   );
+}
+
+/** The stdio configuration of `overseer mcp`, with an agent's own credential in its environment when given. */
+export function stdioSnippet(info: UiSnapshot['connection'], credential?: string): string {
+  const [cmd = '', ...args] = info.stdio_command;
+  const env = { ...info.stdio_env, ...(credential !== undefined ? { [AGENT_CREDENTIAL_ENV]: credential } : {}) };
+  return JSON.stringify({ mcpServers: { overseer: { command: cmd, args, ...(Object.keys(env).length > 0 ? { env } : {}) } } }, null, 2);
 }
 
 /** Whether an agent is connected now: the check a person makes after pasting a snippet. */
@@ -64,7 +86,7 @@ function AgentCheck() {
   );
 }
 
-function Snippet({ id, title, text }: { id: string; title: string; text: string }) {
+export function Snippet({ id, title, text }: { id: string; title: string; text: string }) {
   const [copied, setCopied] = useState<'yes' | 'no' | undefined>(undefined);
   const copy = () => {
     navigator.clipboard.writeText(text).then(
