@@ -405,9 +405,21 @@ export const LAYERS = [
     packages: [NODE],
   },
   {
+    folder: 'e2e/thirdParty',
+    why: "Third-party MCP tools the tests run, each pinned in a folder of its own with its lockfile (the conformance suite, the MCP Inspector's CLI), and npm's Node 22 for them where this Node is older: installed with npm ci, nothing downloaded but through npm.",
+    may: ['e2e/thirdParty'],
+    packages: [NODE],
+  },
+  {
     folder: 'e2e/conformance',
-    why: "The MCP conformance suite (pinned, on npm's Node 22 where this Node is older) against the real `overseer serve`, through a proxy that adds the agent credential the suite cannot send.",
-    may: ['desktop', 'main/testing', 'e2e/conformance'],
+    why: 'The MCP conformance suite (pinned in e2e/thirdParty) against the real `overseer serve`, through a proxy that adds the agent credential the suite cannot send.',
+    may: ['desktop', 'main/testing', 'e2e/thirdParty', 'e2e/conformance'],
+    packages: [NODE],
+  },
+  {
+    folder: 'e2e/inspector',
+    why: "A real third-party client, the MCP Inspector's CLI (pinned in e2e/thirdParty), against the real `overseer serve` in both protocol eras, over HTTP (the shared token, and its own OAuth sign-in) and the `overseer mcp` bridge (its own credential).",
+    may: ['protocol', 'desktop', 'main/testing', 'main/core/mcp/contextHandles.ts', 'main/core/runtime/paths.ts', 'e2e/thirdParty', 'e2e/inspector'],
     packages: [NODE],
   },
   {

@@ -8,10 +8,10 @@ import { after, before, describe, it } from 'node:test';
 import { startPrivateDesktop, type PrivateDesktop } from '../../desktop/privateDesktop.js';
 import { removeDataDir, serve, type Served } from '../../main/testing/serveHarness.js';
 import { credentialProxy } from './credentialProxy.js';
-import { conformanceTools, type SuiteTools } from './suiteInstall.js';
+import { pinnedTool, type PinnedTool } from '../thirdParty/install.js';
 
 /*
- * The MCP conformance suite (pinned, on Node 22: suiteInstall.ts) against the real `overseer serve`
+ * The MCP conformance suite (pinned, on Node 22: e2e/thirdParty/install.ts) against the real `overseer serve`
  * on a private desktop: every server scenario it lists, each judged against expected-failures.json.
  * A scenario that starts passing, a check that fails for another reason, or a scenario the file
  * does not name fails here. The suite sends no credential: it reaches the server through a proxy
@@ -37,7 +37,7 @@ const UNPROXIED = new Set(['dns-rebinding-protection']);
 const SCENARIO_MS = 90_000;
 
 /** Runs the suite's CLI; resolves with its exit code and output, whatever the code. */
-function suite(tools: SuiteTools, args: string[]): Promise<{ code: number; output: string }> {
+function suite(tools: PinnedTool, args: string[]): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
     execFile(tools.node, [tools.cli, ...args], { timeout: SCENARIO_MS, maxBuffer: 16 * 1024 * 1024 }, (error, stdout, stderr) => {
       const code = error === null ? 0 : typeof error.code === 'number' ? error.code : 1;
@@ -47,14 +47,14 @@ function suite(tools: SuiteTools, args: string[]): Promise<{ code: number; outpu
 }
 
 describe(`MCP conformance (${expected.suite}) against overseer serve`, () => {
-  let tools: SuiteTools;
+  let tools: PinnedTool;
   let desktop: PrivateDesktop;
   let s: Served;
   let proxy: Awaited<ReturnType<typeof credentialProxy>>;
   let outRoot: string;
 
   before(async () => {
-    tools = conformanceTools();
+    tools = pinnedTool('conformance');
     assert.equal(`@modelcontextprotocol/conformance@${tools.version}`, expected.suite, 'expected-failures.json is for the pinned suite');
     desktop = await startPrivateDesktop();
     s = await serve(desktop.env);
