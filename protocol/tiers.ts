@@ -9,6 +9,11 @@ export const TIERS = ['accessibility', 'screen', 'connections'] as const;
 export const Tier = z.enum(TIERS);
 export type Tier = z.infer<typeof Tier>;
 
+/** Whether the person offers a tier's tools now: the screen tier only while they turn it on (Settings → Screen); the others always. */
+export function tierOffered(tier: Tier, screenOffered: boolean): boolean {
+  return tier !== 'screen' || screenOffered;
+}
+
 /** The tool that adds tiers to what an agent lists: the MCP session's own (main/core/mcp/toolTiers.ts), not the runner's. */
 export const ACTIVATE_TOOL = 'computer_use_activate';
 

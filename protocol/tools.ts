@@ -6,9 +6,9 @@ import { ScreenInputDetail } from './screenRpc.js';
 import { Selector } from './selector.js';
 import { AskAnswer, HandoffAnswer } from './questionsHandoffs.js';
 
-/** Names of the five agent tools (docs/tools.md#overview). */
-export const TOOL_NAMES = ['window_list', 'window_read', 'element_find', 'element_act', 'action_wait'] as const;
-export type ToolName = (typeof TOOL_NAMES)[number];
+/** Names of the accessibility tier's five tools (docs/tools.md#overview); the other tiers name theirs beside their schemas. */
+export const ACCESSIBILITY_TOOL_NAMES = ['window_list', 'window_read', 'element_find', 'element_act', 'action_wait'] as const;
+export type AccessibilityToolName = (typeof ACCESSIBILITY_TOOL_NAMES)[number];
 
 /** The eight actions of element_act. */
 export const ACTIONS = ['invoke', 'set_value', 'toggle', 'expand', 'collapse', 'select', 'scroll_into_view', 'focus'] as const;
@@ -214,4 +214,4 @@ export const TOOL_ANSWERS = {
   element_act: Receipt.omit({ screen: true }),
   // action_wait answers for element_act and the screen tier's input alike, and for a question or handoff (docs/tools.md#action_wait).
   action_wait: z.union([Receipt, AskAnswer, HandoffAnswer]),
-} as const satisfies Record<ToolName, z.ZodType>;
+} as const satisfies Record<AccessibilityToolName, z.ZodType>;

@@ -12,7 +12,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import {
   SCREEN_TOOL_NAMES,
   QUESTION_HANDOFF_TOOL_NAMES,
-  TOOL_NAMES,
+  ACCESSIBILITY_TOOL_NAMES,
   type AgentInfo,
   type CardKind,
   type PendingApproval,
@@ -151,7 +151,10 @@ describe('as a hostile agent: nothing but the person decides', () => {
     assert.equal(pair.headers['set-cookie'], undefined);
     // No tool decides: the agent's whole surface is activation and the tiers' tools.
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...QUESTION_HANDOFF_TOOL_NAMES].sort());
+    assert.deepEqual(
+      tools.map((t) => t.name).sort(),
+      ['computer_use_activate', ...ACCESSIBILITY_TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...QUESTION_HANDOFF_TOOL_NAMES].sort(),
+    );
     assert.match((await tool(agent, 'approve', { approval_id: card.approval_id })).text, /^error invalid_argument: unknown tool/);
     // Still waiting for the person, who denies it.
     const snap = await ui.command<UiSnapshot>('snapshot');

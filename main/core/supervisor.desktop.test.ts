@@ -11,7 +11,7 @@ import {
   SCREEN_INPUT_TOOLS,
   SCREEN_TOOL_NAMES,
   QUESTION_HANDOFF_TOOL_NAMES,
-  TOOL_NAMES,
+  ACCESSIBILITY_TOOL_NAMES,
   type Element,
   type CardKind,
   type PendingApproval,
@@ -68,9 +68,12 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
     if (s !== undefined) await removeDataDir(s.dataDir);
   });
 
-  it('lists the five tools and the screen tier with their annotations and strict schemas', async () => {
+  it('lists the five accessibility tools and the screen tier with their annotations and strict schemas', async () => {
     const { tools } = await agent.listTools();
-    assert.deepEqual(tools.map((t) => t.name).sort(), ['computer_use_activate', ...TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...QUESTION_HANDOFF_TOOL_NAMES].sort());
+    assert.deepEqual(
+      tools.map((t) => t.name).sort(),
+      ['computer_use_activate', ...ACCESSIBILITY_TOOL_NAMES, ...SCREEN_TOOL_NAMES, ...QUESTION_HANDOFF_TOOL_NAMES].sort(),
+    );
     for (const t of tools) {
       // computer_ctrl can hand the desktop over (not read-only), which changes no application (not destructive).
       const readOnly = t.name !== 'element_act' && t.name !== 'computer_ctrl' && !SCREEN_INPUT_TOOLS.has(t.name as ScreenToolName);
@@ -249,7 +252,7 @@ describe('overseer serve: MCP, approvals, brakes and the journal on the real des
       await tool(late, 'computer_use_activate');
       for (let i = 0; i < 100 && !changed; i++) await new Promise((r) => setTimeout(r, 20));
       assert.ok(changed, 'tools/list_changed was sent');
-      assert.equal((await late.listTools()).tools.length, 1 + QUESTION_HANDOFF_TOOL_NAMES.length + TOOL_NAMES.length);
+      assert.equal((await late.listTools()).tools.length, 1 + QUESTION_HANDOFF_TOOL_NAMES.length + ACCESSIBILITY_TOOL_NAMES.length);
     } finally {
       await late.close();
     }

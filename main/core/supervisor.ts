@@ -203,39 +203,6 @@ export class Supervisor implements ServerHost, UiHost {
         },
         keepPicture: (receiptId, jpeg) => this.pictures.keep(receiptId, jpeg),
         landing: this.landing,
-        journalFinal: async (session, receipt, connection) => {
-          const tool = receipt.screen !== undefined ? receipt.action : 'element_act';
-          const where = this.connections.ref(connection);
-          const record = await this.journal.append({
-            kind: 'tool_call',
-            session: session.id,
-            agent: session.client,
-            tool,
-            connection: where,
-            phase: 'final',
-            args: {},
-            outcome: receipt.outcome,
-            receipt,
-            duration_ms: 0,
-          });
-          this.addReceipt({
-            seq: record.seq,
-            at: record.at,
-            session: session.id,
-            agent: session.client,
-            tool,
-            receipt_id: receipt.receipt_id,
-            outcome: receipt.outcome,
-            ...(receipt.decision ? { decision: receipt.decision.verdict } : {}),
-            verification: receipt.verification,
-            ...(receipt.path ? { path: receipt.path } : {}),
-            duration_ms: 0,
-            summary: `${receipt.action} "${receipt.target?.name ?? ''}" → ${receipt.outcome} (after the agent was answered)`,
-            ...(receipt.screen?.after_sha256 !== undefined ? { picture: true } : {}),
-            receipt,
-            connection: where,
-          });
-        },
         onDispatched: (window) => this.tree.changed([window.pid]),
       },
       journal,

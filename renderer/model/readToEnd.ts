@@ -48,9 +48,23 @@ export function mustReadToEnd(card: PendingApproval): boolean {
   }
 }
 
-/** What the card asks the person to read to its end, in their words. */
+/** What the card asks the person to read to its end, in their words (only the kinds mustReadToEnd names ever ask). */
 function what(card: PendingApproval): string {
-  return card.kind === 'remote_exec' ? 'command' : card.action === 'type_text' ? 'text' : 'new value';
+  switch (card.kind) {
+    case 'remote_exec':
+      return 'command';
+    case 'screen':
+      return card.action === 'type_text' ? 'text' : 'new value';
+    case 'element':
+      return 'new value';
+    case 'question':
+    case 'handoff':
+    case 'add_connection':
+    case 'agent_grant':
+      return 'card';
+    default:
+      return unreachable(card);
+  }
 }
 
 /** Why Approve refused while the end of the text was never on screen. */

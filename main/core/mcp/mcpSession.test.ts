@@ -12,7 +12,7 @@ import {
   CONNECTION_TOOL_NAMES,
   DEFAULT_SETTINGS,
   QUESTION_HANDOFF_TOOL_NAMES,
-  TOOL_NAMES,
+  ACCESSIBILITY_TOOL_NAMES,
   type Receipt,
   type WindowReadAnswer,
 } from '../../../protocol/index.js';
@@ -70,7 +70,6 @@ async function rig(options: { progressive?: boolean; tamper?: (message: Record<s
       clock,
       settings: () => settings,
       journalEvent: async (r) => void (await journal.append(r)),
-      journalFinal: async (s, receipt) => void (await journal.append({ kind: 'tool_call', session: s.id, receipt })),
     },
     journal,
     onReceipt: () => {},
@@ -131,11 +130,11 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
   });
   after(() => t.close());
 
-  it('lists the five tools, the two that talk to the person and the connections tier, each with an object outputSchema whose $refs resolve inside it', async () => {
+  it('lists the five accessibility tools, the two that talk to the person and the connections tier, each with an object outputSchema whose $refs resolve inside it', async () => {
     const { tools } = await t.client.listTools();
     assert.deepEqual(
       tools.map((x) => x.name),
-      [...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES, ...CONNECTION_TOOL_NAMES],
+      [...QUESTION_HANDOFF_TOOL_NAMES, ...ACCESSIBILITY_TOOL_NAMES, ...CONNECTION_TOOL_NAMES],
     );
     for (const tool of tools) {
       assert.equal(tool.outputSchema?.type, 'object', tool.name);
@@ -246,7 +245,7 @@ describe('MCP answers: every tool declares an outputSchema and every answer carr
 });
 
 describe('MCP answers: progressive tools and the client’s validation itself', () => {
-  it('computer_use_activate declares and answers its own structured answer; then the five tools are listed', async () => {
+  it('computer_use_activate declares and answers its own structured answer; then the five accessibility tools are listed', async () => {
     const t = await rig({ progressive: true });
     try {
       const listed = await t.client.listTools();
@@ -258,8 +257,11 @@ describe('MCP answers: progressive tools and the client’s validation itself', 
       assert.equal(early.isError, true, 'not activated yet');
       assert.match((early.content[0] as { text: string }).text, /tier_inactive/);
       assert.notEqual((await t.call('computer_ctrl')).isError, true, 'the tools that talk to the person need no activation');
-      assert.deepEqual(await t.answer(ACTIVATE_TOOL), { activated: [ACTIVATE_TOOL, ...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES], tiers: ['accessibility'] });
-      assert.equal((await t.client.listTools()).tools.length, 1 + QUESTION_HANDOFF_TOOL_NAMES.length + TOOL_NAMES.length);
+      assert.deepEqual(await t.answer(ACTIVATE_TOOL), {
+        activated: [ACTIVATE_TOOL, ...QUESTION_HANDOFF_TOOL_NAMES, ...ACCESSIBILITY_TOOL_NAMES],
+        tiers: ['accessibility'],
+      });
+      assert.equal((await t.client.listTools()).tools.length, 1 + QUESTION_HANDOFF_TOOL_NAMES.length + ACCESSIBILITY_TOOL_NAMES.length);
       await t.answer('window_list');
     } finally {
       await t.close();

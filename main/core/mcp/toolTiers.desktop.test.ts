@@ -6,7 +6,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { startPrivateDesktop, type PrivateDesktop } from '../../../desktop/privateDesktop.js';
-import { SCREEN_TOOL_NAMES, QUESTION_HANDOFF_TOOL_NAMES, TOOL_NAMES, type Element, type Receipt } from '../../../protocol/index.js';
+import { SCREEN_TOOL_NAMES, QUESTION_HANDOFF_TOOL_NAMES, ACCESSIBILITY_TOOL_NAMES, type Element, type Receipt } from '../../../protocol/index.js';
 import { httpClient, removeDataDir, serve, tool, toolJson, type Served } from '../../testing/serveHarness.js';
 import { REPO_ROOT } from '../runtime/paths.js';
 
@@ -64,11 +64,14 @@ describe('the default tool surface and ambiguous selectors, through the real ser
     };
     try {
       const a = await tool(late, 'computer_use_activate', { tiers: ['accessibility'] });
-      assert.deepEqual(a.structured, { activated: ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES], tiers: ['accessibility'] });
+      assert.deepEqual(a.structured, {
+        activated: ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES, ...ACCESSIBILITY_TOOL_NAMES],
+        tiers: ['accessibility'],
+      });
       await changed(1);
       assert.deepEqual(
         (await late.listTools()).tools.map((t) => t.name),
-        ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES],
+        ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES, ...ACCESSIBILITY_TOOL_NAMES],
       );
       const b = await tool(late, 'computer_use_activate', { tiers: ['screen'] });
       assert.deepEqual((b.structured as { tiers: string[] }).tiers, ['accessibility', 'screen']);
@@ -76,7 +79,7 @@ describe('the default tool surface and ambiguous selectors, through the real ser
       const all = await late.listTools();
       assert.deepEqual(
         all.tools.map((t) => t.name),
-        ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES, ...TOOL_NAMES, ...SCREEN_TOOL_NAMES],
+        ['computer_use_activate', ...QUESTION_HANDOFF_TOOL_NAMES, ...ACCESSIBILITY_TOOL_NAMES, ...SCREEN_TOOL_NAMES],
       );
       console.log(`# tools/list with both tiers: ${Buffer.byteLength(JSON.stringify(all), 'utf8')} bytes`);
       // Asking again for what is active changes nothing, and says so by sending nothing.

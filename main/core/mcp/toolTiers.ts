@@ -15,8 +15,10 @@ import {
   CONNECTION_TOOL_NAMES,
   SCREEN_TOOL_NAMES,
   TIERS,
-  TOOL_NAMES,
+  ACCESSIBILITY_TOOL_NAMES,
   invalidArgument,
+  tierOffered,
+  unreachable,
   type ErrorInfo,
   type Tier,
 } from '../../../protocol/index.js';
@@ -30,7 +32,7 @@ const ACTIVATE_SPEC = {
   args: ActivateArgs,
   answer: ActivateAnswer,
   description:
-    `Add desktop tools to your tools/list (it is sent again: tools/list_changed). Tier "accessibility" (default): ${TOOL_NAMES.join(', ')}. ` +
+    `Add desktop tools to your tools/list (it is sent again: tools/list_changed). Tier "accessibility" (default): ${ACCESSIBILITY_TOOL_NAMES.join(', ')}. ` +
     `Tier "screen", when the person offers it: screenshots, pointer and keys (${SCREEN_TOOL_NAMES.length} tools) for what the accessibility tree cannot see. ` +
     `Tier "connections": other desktops (${CONNECTION_TOOL_NAMES.join(', ')}).`,
   annotations: { title: 'Activate desktop tools', readOnlyHint: true, openWorldHint: false },
@@ -49,9 +51,18 @@ export const activateTool: () => Tool = (() => {
  */
 export const ALWAYS_LISTED: readonly (() => Tool[])[] = [questionHandoffToolList];
 
-/** The tools of one tier as MCP lists them. */
+/** The tools of one tier as MCP lists them: a new tier is a compile error here until it lists its own. */
 function tierTools(tier: Tier): Tool[] {
-  return tier === 'accessibility' ? toolList() : tier === 'screen' ? screenToolList() : connectionToolList();
+  switch (tier) {
+    case 'accessibility':
+      return toolList();
+    case 'screen':
+      return screenToolList();
+    case 'connections':
+      return connectionToolList();
+    default:
+      return unreachable(tier);
+  }
 }
 
 /** What an agent's tools/list depends on: whether it has progressive exposure, and the tiers it activated. */
@@ -64,7 +75,7 @@ export function freshListing(progressive: boolean): Listing {
 
 /** Whether a tier's tools are listed for this agent now: activated, and (screen) offered by the person. */
 export function tierListed(session: Listing, tier: Tier, screenOffered: boolean): boolean {
-  return session.tiers.has(tier) && (tier !== 'screen' || screenOffered);
+  return session.tiers.has(tier) && tierOffered(tier, screenOffered);
 }
 
 /** The tools/list of one agent now. */
@@ -87,7 +98,7 @@ function activate(session: AgentSession, raw: unknown, screenOffered: boolean): 
   const before = listedTools(session, screenOffered).map((t) => t.name);
   for (const tier of tiers) session.tiers.add(tier);
   const names = listedTools(session, screenOffered).map((t) => t.name);
-  const unavailable = tiers.includes('screen') && !screenOffered ? [{ tier: 'screen', reason: 'not_offered' as const }] : [];
+  const unavailable = tiers.filter((tier) => !tierOffered(tier, screenOffered)).map((tier) => ({ tier, reason: 'not_offered' as const }));
   const answer: ActivateAnswer = {
     activated: names,
     tiers: TIERS.filter((t) => session.tiers.has(t)),

@@ -200,5 +200,5 @@ export function elementAct(
       },
     };
   };
-  return supervise(deps, session, r, check, progress, braked, signal, via.connection);
+  return supervise(deps, session, r, check, progress, braked, signal, { tool: 'element_act', connection: via.connection });
 }

@@ -398,5 +398,5 @@ export function screenInput(
       },
     };
   };
-  return supervise(deps, session, r, check, progress, braked, signal, via.connection);
+  return supervise(deps, session, r, check, progress, braked, signal, { tool, connection: via.connection });
 }

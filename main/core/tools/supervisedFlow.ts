@@ -11,6 +11,7 @@ import {
   type ErrorInfo,
   type OmitEach,
   type ScreenApproval,
+  type ScreenToolName,
   type Receipt,
   type WindowInfo,
 } from '../../../protocol/index.js';
@@ -54,8 +55,8 @@ export interface ActDeps {
   progressIntervalMs?: number;
   /** Journals approval events (before anything is answered). */
   journalEvent: (record: { kind: 'approval_pending' | 'approval_resolved'; [k: string]: unknown }) => Promise<void>;
-  /** Journals a final receipt that no agent call is waiting for (and the connection it acted on). */
-  journalFinal: (session: AgentSession, receipt: Receipt, connection: string) => Promise<void>;
+  /** Journals a final receipt that no agent call is waiting for: the tool that made it, and the connection it acted on. */
+  journalFinal: (session: AgentSession, receipt: Receipt, aim: ActAim) => Promise<void>;
   /** Told after every dispatch, so what the person sees of that window is read again. */
   onDispatched?: (window: WindowInfo) => void;
   /** Keeps the picture of the screen after a screen input for the timeline (base64 JPEG); answers its SHA-256. */
@@ -160,6 +161,12 @@ export interface Checked<C extends ActCard = ActCard> {
   enrich?(card: C): Promise<void>;
 }
 
+/** What a changing action is and where it goes: the tool the agent called, and the connection it is aimed at. */
+export interface ActAim {
+  tool: 'element_act' | ScreenToolName;
+  connection: string;
+}
+
 /**
  * The supervised part of every changing action (docs/supervision.md#order-of-checks), after its
  * own checks: policy deny; brakes (a stop refuses every act); ask a person for mutating actions;
@@ -174,9 +181,10 @@ export async function supervise(
   check: () => Promise<Receipt | Checked>,
   progress: Progress | undefined,
   braked: Promise<ErrorInfo>,
-  signal?: AbortSignal,
-  connection: string = LOCAL_CONNECTION_NAME,
+  signal: AbortSignal | undefined,
+  aim: ActAim,
 ): Promise<Receipt> {
+  const { connection } = aim;
   const receiptId = r.receipt_id;
   const stamp = (): string => deps.approvals.stamp();
   const entry: ActFlow = { done: Promise.resolve(r), current: r, phase: 'checking' };
@@ -323,7 +331,7 @@ export async function supervise(
     async (final) => {
       entry.phase = 'done';
       // Answered before the flow ended: the final receipt is journaled on its own, and kept for action_wait.
-      if (entry.pending !== undefined) await deps.journalFinal(session, final, connection);
+      if (entry.pending !== undefined) await deps.journalFinal(session, final, aim);
       else session.acts.delete(receiptId);
       return final;
     },

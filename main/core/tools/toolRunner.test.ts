@@ -48,7 +48,6 @@ describe('ToolRunner with a real journal and a fake helper', () => {
         clock,
         settings: () => DEFAULT_SETTINGS,
         journalEvent: async (r) => void (await journal.append(r)),
-        journalFinal: () => Promise.resolve(),
       },
       journal,
       onReceipt: (e) => entries.push(e),

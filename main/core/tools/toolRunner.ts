@@ -6,6 +6,7 @@ import {
   OverseerError,
   errorInfo,
   inactiveTier,
+  tierOffered,
   invalidArgument,
   isQuestionHandoffAnswer,
   type ErrorInfo,
@@ -16,11 +17,11 @@ import {
 import { phase } from '../runtime/callProfile.js';
 import type { Journal } from '../journal/index.js';
 import type { ActDeps, Progress } from './actTool.js';
+import type { ActAim } from './supervisedFlow.js';
 import type { AgentSession } from '../session/agentSession.js';
 import type { ReadDeps } from './readTools.js';
 import { renderError } from './render.js';
 import { HandoffGate } from '../supervision/handoff.js';
-import { renderQuestionsHandoffs } from './renderQuestionsHandoffs.js';
 import type { PersonState, QuestionHandoffDeps } from './questionsHandoffs.js';
 import type { ConnectionManager } from '../connections/manager.js';
 import type { ConnectionToolDeps } from './connectionTools.js';
@@ -106,7 +107,8 @@ function answeredByBrake<T>(work: Promise<T>, braked: Promise<ErrorInfo>): Promi
 /** What the runner needs. */
 export interface RunnerDeps {
   read: ReadDeps;
-  act: ActDeps;
+  /** What changing actions need; the runner journals their late final receipts itself. */
+  act: Omit<ActDeps, 'journalFinal'>;
   journal: Journal;
   onReceipt: (entry: ReceiptEntry) => void;
   log: (line: string) => void;
@@ -127,16 +129,18 @@ export interface RunnerDeps {
  * it, journals it (fsynced) before the answer leaves, and renders the answer as compact text or JSON.
  */
 export class ToolRunner {
+  private readonly act: ActDeps;
   private readonly questionsHandoffs: QuestionHandoffDeps;
   private readonly conn: ConnectionToolDeps | undefined;
 
   constructor(private readonly deps: RunnerDeps) {
+    this.act = { ...deps.act, journalFinal: (session, receipt, aim) => this.journalActFinal(session, receipt, aim) };
     this.conn =
       deps.connections === undefined
         ? undefined
-        : { ...deps.act, connections: deps.connections, ...(deps.onActiveChanged !== undefined ? { onActiveChanged: deps.onActiveChanged } : {}) };
+        : { ...this.act, connections: deps.connections, ...(deps.onActiveChanged !== undefined ? { onActiveChanged: deps.onActiveChanged } : {}) };
     this.questionsHandoffs = {
-      ...deps.act,
+      ...this.act,
       handoffs: deps.act.handoffs ?? new HandoffGate(deps.act.clock),
       person: deps.person ?? (() => ({ ui_attached: 0, watching: false })),
       screenOffered: () => this.screenTools,
@@ -181,7 +185,7 @@ export class ToolRunner {
             tools: ALL_SPECS.map((s) => s.name),
           }),
         );
-      if (spec.tier === 'screen' && this.deps.screenTools?.() !== true)
+      if (spec.tier !== 'always' && !tierOffered(spec.tier, this.screenTools))
         throw new OverseerError(
           errorInfo('invalid_argument', `${tool}: the screen tier is turned off in the supervisor's settings`, {
             reason: 'tier_not_offered',
@@ -247,7 +251,7 @@ export class ToolRunner {
       progress,
       braked,
       read: this.deps.read,
-      act: this.deps.act,
+      act: this.act,
       questionsHandoffs: this.questionsHandoffs,
       connections: () => {
         if (conn === undefined) throw new OverseerError(errorInfo('invalid_argument', `${spec.name}: this supervisor has no connections`));
@@ -339,8 +343,7 @@ export class ToolRunner {
     const rendered = phase('render');
     try {
       const { answer, image } = spec.image?.(ran) ?? { answer: ran, image: undefined };
-      // A question's or handoff's answer reads as one whichever tool answered it (computer_ask, computer_ctrl, action_wait).
-      const text = output === 'json' ? JSON.stringify(answer) : isQuestionHandoffAnswer(answer) ? renderQuestionsHandoffs(answer) : spec.render(answer);
+      const text = output === 'json' ? JSON.stringify(answer) : spec.render(answer);
       return {
         ok: true,
         result: { isError: false, text, structured: answer as Record<string, unknown>, ...(image !== undefined ? { images: [image] } : {}) },
@@ -353,8 +356,39 @@ export class ToolRunner {
   }
 
   /** The final answer of a question or handoff that answered `pending` first: journaled on its own and shown in the timeline. */
-  private async journalQuestionHandoffFinal(session: AgentSession, tool: string, answer: QuestionHandoffAnswer): Promise<void> {
-    const where = this.where(session.connection);
+  private journalQuestionHandoffFinal(session: AgentSession, tool: string, answer: QuestionHandoffAnswer): Promise<void> {
+    return this.journalLate(
+      session,
+      tool,
+      this.where(session.connection),
+      { answer },
+      { receipt: undefined, error: undefined, personAnswer: answer, exec: undefined },
+    );
+  }
+
+  /** The final receipt of an action that answered `pending` first, by the tool that made it, on the connection it acted on. */
+  private journalActFinal(session: AgentSession, receipt: Receipt, aim: ActAim): Promise<void> {
+    return this.journalLate(
+      session,
+      aim.tool,
+      this.where(aim.connection),
+      { receipt },
+      { receipt, error: undefined, personAnswer: undefined, exec: undefined },
+    );
+  }
+
+  /**
+   * A final answer no agent call was waiting for any more (the call was answered `pending`): its
+   * own journal record (phase `final`), then its row in the timeline, saying it came late.
+   */
+  private async journalLate(
+    session: AgentSession,
+    tool: string,
+    where: ConnectionRef,
+    final: { receipt: Receipt } | { answer: QuestionHandoffAnswer },
+    ended: Parameters<ToolRunner['entry']>[6],
+  ): Promise<void> {
+    const outcome = 'receipt' in final ? final.receipt.outcome : final.answer.outcome;
     const record = await this.deps.journal.append({
       kind: 'tool_call',
       session: session.id,
@@ -363,12 +397,12 @@ export class ToolRunner {
       connection: where,
       phase: 'final',
       args: {},
-      outcome: answer.outcome,
-      answer,
+      outcome,
+      ...final,
       duration_ms: 0,
     });
-    const ended = { receipt: undefined, error: undefined, personAnswer: answer, exec: undefined };
-    this.deps.onReceipt({ ...this.entry(record.seq, record.at, session, tool, 0, answer.outcome, ended), connection: where });
+    const entry = this.entry(record.seq, record.at, session, tool, 0, outcome, ended);
+    this.deps.onReceipt({ ...entry, summary: `${entry.summary} (after the agent was answered)`, connection: where });
   }
 
   private entry(

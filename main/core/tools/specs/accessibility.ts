@@ -6,13 +6,15 @@ import {
   TOOL_ANSWERS,
   WindowListArgs,
   WindowReadArgs,
+  isQuestionHandoffAnswer,
   type Receipt,
-  type ToolName,
+  type AccessibilityToolName,
 } from '../../../../protocol/index.js';
 import { actionWait, elementAct } from '../actTool.js';
 import { elementFind, windowList, windowRead } from '../readTools.js';
 import { renderFind, renderReceipt, renderWindowList, renderWindowRead } from '../render.js';
 import { questionHandoffWait } from '../questionsHandoffs.js';
+import { renderQuestionsHandoffs } from '../renderQuestionsHandoffs.js';
 import { toolSpec, type ToolSpec } from './toolSpec.js';
 
 /** The five accessibility tools, in listing order. */
@@ -75,8 +77,8 @@ export const ACCESSIBILITY_SPECS = {
     run: (ctx, args): Promise<unknown> =>
       questionHandoffWait(ctx.questionsHandoffs, ctx.session, args, ctx.progress, ctx.braked) ??
       actionWait(ctx.act, ctx.session, args, ctx.progress, ctx.braked),
-    // A question's or handoff's answer is rendered as one by the runner, whatever the tool.
-    render: (answer) => renderReceipt(answer as Receipt),
+    // It waits on an action's receipt, or on a question's or handoff's answer, and reads as either.
+    render: (answer) => (isQuestionHandoffAnswer(answer) ? renderQuestionsHandoffs(answer) : renderReceipt(answer as Receipt)),
     receipt: true,
   }),
-} as const satisfies { [N in ToolName]: ToolSpec<N> };
+} as const satisfies { [N in AccessibilityToolName]: ToolSpec<N> };

@@ -1,7 +1,7 @@
 // The tools that talk to the person (docs/tools.md#computer_ask): every agent lists them, idle or
 // not, so an agent can always ask or hand over.
-import { AskAnswer, ComputerAskArgs, ComputerCtrlArgs, CtrlAnswer, type CtrlState, type QuestionHandoffToolName } from '../../../../protocol/index.js';
-import { renderCtrlState } from '../renderQuestionsHandoffs.js';
+import { AskAnswer, ComputerAskArgs, ComputerCtrlArgs, CtrlAnswer, isQuestionHandoffAnswer, type QuestionHandoffToolName } from '../../../../protocol/index.js';
+import { renderCtrlState, renderQuestionsHandoffs } from '../renderQuestionsHandoffs.js';
 import { computerAsk, computerCtrl } from '../questionsHandoffs.js';
 import { toolSpec, type ToolSpec } from './toolSpec.js';
 
@@ -17,10 +17,7 @@ export const QUESTION_HANDOFF_SPECS = {
       'Answers {outcome: "answered", answer, choice?} or "declined"; if nobody answers within the approval wait, "pending" with a receipt_id for action_wait.',
     annotations: { title: 'Ask the person', readOnlyHint: true, openWorldHint: false },
     run: (ctx, args) => computerAsk(ctx.questionsHandoffs, ctx.session, args, ctx.progress, ctx.braked),
-    // Its every answer is a question's, which the runner renders as one.
-    render: (): string => {
-      throw new Error('computer_ask answered something that is not a question');
-    },
+    render: renderQuestionsHandoffs,
   }),
   computer_ctrl: toolSpec({
     name: 'computer_ctrl',
@@ -32,7 +29,7 @@ export const QUESTION_HANDOFF_SPECS = {
       'With handoff {reason}: hand the desktop to the person (a login, a CAPTCHA, a judgement call); every input on this connection waits until they give control back, then this answers {resumed: true, note?} (or "pending" for action_wait).',
     annotations: { title: 'Control state and handoff', readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     run: (ctx, args) => computerCtrl(ctx.questionsHandoffs, ctx.session, args, ctx.progress, ctx.braked),
-    // A handoff's answer is rendered by the runner as one; without arguments it answers the state.
-    render: (answer) => renderCtrlState(answer as CtrlState),
+    // With a handoff it answers the handoff's outcome; without arguments, the state.
+    render: (answer) => (isQuestionHandoffAnswer(answer) ? renderQuestionsHandoffs(answer) : renderCtrlState(answer)),
   }),
 } as const satisfies { [N in QuestionHandoffToolName]: ToolSpec<N> };

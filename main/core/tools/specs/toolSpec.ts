@@ -3,7 +3,15 @@
 // protocol declares, so a tool without a spec, or a spec without a tool, does not compile.
 import type { Tool } from '@modelcontextprotocol/sdk/types.js';
 import type { z } from 'zod';
-import type { ConnectionRef, ConnectionToolName, ErrorInfo, ExecEnd, ScreenToolName, QuestionHandoffToolName, ToolName } from '../../../../protocol/index.js';
+import type {
+  ConnectionRef,
+  ConnectionToolName,
+  ErrorInfo,
+  ExecEnd,
+  ScreenToolName,
+  QuestionHandoffToolName,
+  AccessibilityToolName,
+} from '../../../../protocol/index.js';
 import type { ActDeps, Progress } from '../actTool.js';
 import type { AgentSession } from '../../session/agentSession.js';
 import type { ConnectionToolDeps } from '../connectionTools.js';
@@ -11,10 +19,10 @@ import type { ReadDeps } from '../readTools.js';
 import type { QuestionHandoffDeps } from '../questionsHandoffs.js';
 
 /** Every tool an agent can call through the runner: the accessibility tools, the screen tier, the connections tier, and the tools that talk to the person. */
-export type AnyToolName = ToolName | ScreenToolName | QuestionHandoffToolName | ConnectionToolName;
+export type AnyToolName = AccessibilityToolName | ScreenToolName | QuestionHandoffToolName | ConnectionToolName;
 
 /** The tier a tool's name belongs to in protocol/: a spec that says otherwise does not compile. `always`: listed for every agent, idle or not. */
-export type TierOf<N extends AnyToolName> = N extends ToolName
+export type TierOf<N extends AnyToolName> = N extends AccessibilityToolName
   ? 'accessibility'
   : N extends ScreenToolName
     ? 'screen'
