@@ -104,3 +104,20 @@ export function selectionWhy(selectedSince: number, now: number): string | undef
   const age = now - selectedSince;
   return age >= ARM_MS ? undefined : `Not decided: this card was selected ${seconds(age)} ago — read it first.`;
 }
+
+/**
+ * Why a decision or a cancel the person made was not sent, besides arming: the words of every
+ * other "Not decided" and "Not cancelled" note (the store decides which applies).
+ */
+export const NOT_SENT = {
+  offline: 'Not decided: not connected to the supervisor.',
+  gone: 'Not decided: this card is no longer in the queue.',
+  decidedHere: 'Already decided here — nothing more was sent.',
+  left: 'Not decided: this card already left the queue (see its outcome).',
+  selectFirst: 'Not decided: select the card first.',
+  refused: (error: string): string => `Not decided: ${error}`,
+  cancelOffline: 'Not cancelled: not connected to the supervisor.',
+  cancelGone: 'Not cancelled: this action is no longer held.',
+  /** An arming note said of a held row's Cancel. */
+  asCancel: (why: string): string => why.replace(/^Not decided/, 'Not cancelled'),
+} as const;

@@ -1,6 +1,6 @@
 import type { StateCreator } from 'zustand';
 import type { HeldApproval, PendingApproval, ReceiptEntry } from '../../protocol/index.js';
-import { armKey, armsAt, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Sighting } from '../model/arming.js';
+import { NOT_SENT, armKey, armsAt, notArmedWhy, rearmAll, see, selectionWhy, type SeenMap, type Sighting } from '../model/arming.js';
 import { cardElementKey } from '../model/cardSubject.js';
 import { cardConnectionName } from '../model/connectionWords.js';
 import { isFinal, type DecisionRecord, type Verdict } from '../model/outcome.js';
@@ -272,17 +272,15 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
   },
   whyNot: (id, aim, now) => {
     const s = get();
-    if (s.connection.state !== 'open') return 'Not decided: not connected to the supervisor.';
+    if (s.connection.state !== 'open') return NOT_SENT.offline;
     const slot = s.slots.find((x) => x.id === id);
-    if (slot === undefined) return 'Not decided: this card is no longer in the queue.';
+    if (slot === undefined) return NOT_SENT.gone;
     if (!live(slot)) {
       const record = s.records.find((r) => r.approval_id === id);
-      return record?.verdict !== undefined
-        ? 'Already decided here — nothing more was sent.'
-        : 'Not decided: this card already left the queue (see its outcome).';
+      return record?.verdict !== undefined ? NOT_SENT.decidedHere : NOT_SENT.left;
     }
     if (aim.via === 'pointer') return notArmedWhy(s.seen[aim.key], now, aim.what);
-    if (s.selectedApproval !== id) return 'Not decided: select the card first.';
+    if (s.selectedApproval !== id) return NOT_SENT.selectFirst;
     return notArmedWhy(s.seen[armKey.card(id)], now) ?? selectionWhy(s.selectedSince, now);
   },
   whyNotApprove: (id, aim, now) => {
@@ -299,9 +297,10 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
   },
   whyNotCancel: (id, now) => {
     const s = get();
-    if (s.connection.state !== 'open') return 'Not cancelled: not connected to the supervisor.';
-    if (!s.held.some((h) => h.approval_id === id)) return 'Not cancelled: this action is no longer held.';
-    return notArmedWhy(s.seen[armKey.held(id)], now, 'this row')?.replace(/^Not decided/, 'Not cancelled');
+    if (s.connection.state !== 'open') return NOT_SENT.cancelOffline;
+    if (!s.held.some((h) => h.approval_id === id)) return NOT_SENT.cancelGone;
+    const why = notArmedWhy(s.seen[armKey.held(id)], now, 'this row');
+    return why === undefined ? undefined : NOT_SENT.asCancel(why);
   },
   refuse: (target, text, now) => set({ refusals: { ...get().refusals, [target]: { text, at: now } } }),
   markDecided: (id, verdict, now, scope) => {
@@ -351,7 +350,7 @@ export const approvalsSlice: StateCreator<AppState, [], [], ApprovalsSlice> = (s
       settled: false,
       records: s.records.filter((r) => r !== record),
       seen: withoutKey(s.seen, armKey.card(id)),
-      refusals: { ...s.refusals, [id]: { text: `Not decided: ${answer.error}`, at: now } },
+      refusals: { ...s.refusals, [id]: { text: NOT_SENT.refused(answer.error), at: now } },
     });
   },
   noteFinals: (entries) => {
