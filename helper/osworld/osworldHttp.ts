@@ -8,6 +8,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { boundedRequest, HttpFailure, type HttpAnswer } from '../../base/boundedHttp.js';
+import { BAD_ANSWER_HINT, OSWORLD_TIMEOUT_MS, osworldDown, readExecute } from '../../base/osworldApi.js';
 import { fail, type OverseerError } from '../../protocol/index.js';
 
 /** Where the connection's server is and how long one call may take (from the helper's environment). */
@@ -19,8 +20,8 @@ export interface OsworldSettings {
   connection: string;
 }
 
-/** Default budget of one call (the real server's own /execute timeout is 120 s; ours is shorter). */
-export const DEFAULT_TIMEOUT_MS = 30_000;
+/** Default budget of one call. */
+export const DEFAULT_TIMEOUT_MS = OSWORLD_TIMEOUT_MS;
 /** Most bytes of one answer read (screenshots: docs/connections.md#osworld caps them at 20 MB). */
 export const MAX_ANSWER_BYTES = 20 * 1024 * 1024;
 
@@ -55,21 +56,12 @@ const agents = { http: new http.Agent({ keepAlive: true, maxSockets: 4 }), https
 export class OsworldHttp {
   constructor(readonly settings: OsworldSettings) {}
 
-  /**
-   * A transport failure as the typed error; `sent` tells whether the server may have acted on it,
-   * `timeoutMs` is the timeout the call had (a call's own budget may differ from the connection's).
-   */
-  private down(reason: string, detail: string, sent: boolean, mutating: boolean, timeoutMs = this.settings.timeoutMs): OverseerError {
-    const hints: Record<string, string> = {
-      down: `start the OSWorld server in the VM and check that ${this.settings.url} is reachable from this machine`,
-      connection_lost: 'the server stopped answering in the middle of the call; check the VM, then test the connection',
-      timeout: `the server did not answer within ${timeoutMs} ms; check the VM, or raise the connection's timeout_ms (now ${this.settings.timeoutMs} ms)`,
-      bad_answer: 'the server at this URL does not answer as an OSWorld server does; check the URL and the server version',
-    };
-    return fail('connection_unavailable', `${this.settings.connection}: ${detail}`, {
+  /** A failure to reach the server as the typed error; `sent` tells whether the server may have acted on it. */
+  private down(why: { reason: string; detail: string; hint: string }, sent: boolean, mutating: boolean): OverseerError {
+    return fail('connection_unavailable', `${this.settings.connection}: ${why.detail}`, {
       connection: this.settings.connection,
-      reason,
-      hint: hints[reason] ?? hints['down'],
+      reason: why.reason,
+      hint: why.hint,
       ...(mutating ? { outcome: sent ? 'unknown' : 'not_done' } : {}),
     });
   }
@@ -95,8 +87,8 @@ export class OsworldHttp {
       if (!(error instanceof HttpFailure)) throw error;
       if (error.kind === 'cancelled')
         throw fail('timeout', error.message, { connection: this.settings.connection, ...(mutating ? { outcome: error.sent ? 'unknown' : 'not_done' } : {}) });
-      const reason = error.kind === 'too_big' ? 'bad_answer' : error.kind;
-      throw this.down(reason, error.message, error.sent, mutating, timeoutMs);
+      // `timeoutMs` is the call's own budget, which may differ from the connection's.
+      throw this.down(osworldDown(error, this.settings.url, timeoutMs, this.settings.timeoutMs), error.sent, mutating);
     }
   }
 
@@ -105,7 +97,7 @@ export class OsworldHttp {
     try {
       return JSON.parse(answer.body.toString('utf8'));
     } catch {
-      throw this.down('bad_answer', `${what} answered ${answer.status} with a body that is not JSON`, false, false);
+      throw this.down({ reason: 'bad_answer', detail: `${what} answered ${answer.status} with a body that is not JSON`, hint: BAD_ANSWER_HINT }, false, false);
     }
   }
 
@@ -125,29 +117,29 @@ export class OsworldHttp {
       mutating: true,
       ...(options.timeoutMs !== undefined ? { timeoutMs: options.timeoutMs } : {}),
     });
-    const parsed = this.json(answer, 'POST /execute') as Record<string, unknown> | null;
+    const read = readExecute(answer);
+    if (!read.json)
+      throw this.down(
+        { reason: 'bad_answer', detail: `POST /execute answered ${answer.status} with a body that is not JSON`, hint: BAD_ANSWER_HINT },
+        false,
+        false,
+      );
     const data = { connection: this.settings.connection };
-    if (answer.status !== 200 || parsed === null || typeof parsed !== 'object') {
-      const message = parsed !== null && typeof parsed === 'object' && typeof parsed['message'] === 'string' ? parsed['message'] : `HTTP ${answer.status}`;
-      throw fail(failCode, `the OSWorld server could not run the command: ${message.slice(0, 500)}`, {
+    if (read.http !== 200)
+      throw fail(failCode, `the OSWorld server could not run the command: ${read.message || `HTTP ${answer.status}`}`, {
         ...data,
         reason: 'server_error',
         status: answer.status,
       });
-    }
-    const result: ExecuteAnswer = {
-      output: typeof parsed['output'] === 'string' ? parsed['output'] : '',
-      error: typeof parsed['error'] === 'string' ? parsed['error'] : '',
-      returncode: typeof parsed['returncode'] === 'number' ? parsed['returncode'] : NaN,
-    };
-    if (parsed['status'] !== 'success' || result.returncode !== 0) {
-      const why = result.error.trim().split('\n').slice(-3).join(' ').slice(0, 500);
-      throw fail(failCode, `the command failed in the VM (status ${String(parsed['status'])}, return code ${String(result.returncode)}): ${why}`, {
+    // A command this helper runs must succeed: any return code but 0 fails the call.
+    if (!read.ran || read.returncode !== 0) {
+      const why = read.error.trim().split('\n').slice(-3).join(' ').slice(0, 500);
+      throw fail(failCode, `the command failed in the VM (status ${String(read.status)}, return code ${String(read.returncode ?? NaN)}): ${why}`, {
         ...data,
         reason: 'command_failed',
-        returncode: Number.isFinite(result.returncode) ? result.returncode : null,
+        returncode: read.returncode ?? null,
       });
     }
-    return result;
+    return { output: read.output, error: read.error, returncode: read.returncode };
   }
 }

@@ -5,12 +5,13 @@
 // answer never came is reported as such, never sent again.
 
 import { boundedRequest, HttpFailure, type HttpAnswer } from '../../../base/boundedHttp.js';
-import { connectionWhere, fail, type ConnectionTest, type OsworldConnectionConfig, type OverseerError } from '../../../protocol/index.js';
+import { OSWORLD_TIMEOUT_MS, osworldDown, readExecute } from '../../../base/osworldApi.js';
+import { connectionWhere, fail, type ConnectionTest, type OsworldConnectionConfig } from '../../../protocol/index.js';
 import { spawnHelper, type HelperProcess } from '../helperLink/helperProcess.js';
 import type { ConnectionTarget, ExecOptions, ExecOutcome } from './target.js';
 
 /** Budget of one test call, and of every helper call when the connection names none. */
-const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_TIMEOUT_MS = OSWORLD_TIMEOUT_MS;
 /** Most bytes of an /execute answer read: its JSON escapes the output, so more than twice the kept bytes. */
 const MAX_EXEC_ANSWER = 64 * 1024 * 1024;
 
@@ -21,8 +22,6 @@ async function request(
   path: string,
   options: { json?: unknown; timeoutMs: number; maxBytes?: number; signal?: AbortSignal; onTimeout?: () => Error },
 ): Promise<HttpAnswer> {
-  const down = (reason: string, detail: string, hint: string): OverseerError =>
-    fail('connection_unavailable', `${config.name}: ${detail}`, { connection: config.name, reason, hint });
   try {
     return await boundedRequest(new URL(config.url.replace(/\/+$/, '') + path), {
       method,
@@ -33,22 +32,10 @@ async function request(
     });
   } catch (error) {
     if (!(error instanceof HttpFailure)) throw error;
-    switch (error.kind) {
-      case 'cancelled':
-        throw fail('timeout', error.message, { connection: config.name });
-      case 'timeout':
-        throw options.onTimeout?.() ?? down('timeout', error.message, 'check the VM, or raise the connection’s timeout_ms');
-      case 'too_big':
-        throw down('bad_answer', error.message, 'check that the URL is an OSWorld server');
-      case 'down':
-        throw down(
-          'down',
-          `${config.url} is not reachable (${error.message})`,
-          `start the OSWorld server in the VM and check that ${config.url} is reachable from this machine`,
-        );
-      case 'connection_lost':
-        throw down('connection_lost', error.message, 'the server stopped answering in the middle of the call; check the VM, then test the connection');
-    }
+    if (error.kind === 'cancelled') throw fail('timeout', error.message, { connection: config.name });
+    if (error.kind === 'timeout' && options.onTimeout !== undefined) throw options.onTimeout();
+    const { reason, detail, hint } = osworldDown(error, config.url, options.timeoutMs, config.timeout_ms ?? DEFAULT_TIMEOUT_MS);
+    throw fail('connection_unavailable', `${config.name}: ${detail}`, { connection: config.name, reason, hint });
   }
 }
 
@@ -110,15 +97,9 @@ export function osworldTarget(
         };
       }
       const duration_ms = Math.round(performance.now() - started);
-      let parsed: Record<string, unknown> | undefined;
-      try {
-        const value: unknown = JSON.parse(answer.body.toString('utf8'));
-        if (typeof value === 'object' && value !== null) parsed = value as Record<string, unknown>;
-      } catch {
-        parsed = undefined;
-      }
-      if (answer.status !== 200 || parsed?.['status'] !== 'success' || typeof parsed['returncode'] !== 'number') {
-        const message = typeof parsed?.['message'] === 'string' ? parsed['message'] : answer.body.toString('utf8').slice(0, 300);
+      const read = readExecute(answer);
+      if (!read.ran || read.returncode === undefined) {
+        const message = read.message || answer.body.toString('utf8').slice(0, 300);
         // The server's subprocess timeout (an exception, answered 500) is a timeout of the command, as here.
         if (answer.status === 500 && /timed out/i.test(message))
           return { exit_code: null, stdout: '', stderr: '', stdout_truncated: false, stderr_truncated: false, duration_ms, timed_out: true };
@@ -128,10 +109,10 @@ export function osworldTarget(
           hint: 'the server answered but could not run the command; check its log in the VM',
         });
       }
-      const stdout = bounded(typeof parsed['output'] === 'string' ? parsed['output'] : '', exec.maxBytes);
-      const stderr = bounded(typeof parsed['error'] === 'string' ? parsed['error'] : '', exec.maxBytes);
+      const stdout = bounded(read.output, exec.maxBytes);
+      const stderr = bounded(read.error, exec.maxBytes);
       return {
-        exit_code: parsed['returncode'],
+        exit_code: read.returncode,
         stdout: stdout.text,
         stderr: stderr.text,
         stdout_truncated: stdout.truncated,
