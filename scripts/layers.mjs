@@ -31,7 +31,7 @@ export const LAYERS = [
   { folder: 'protocol/test', why: 'Protocol tests test protocol/ alone.', may: ['protocol'], packages: [NODE] },
   {
     folder: 'base',
-    why: 'Node-only building blocks more than one process needs (a promise bounded by a timeout, a bounded HTTP request): one copy instead of one per sibling. It imports nothing of the project.',
+    why: "Node-only building blocks more than one process needs (a promise bounded by a timeout, a bounded HTTP request, what the helper's and the supervisor's OSWorld clients agree on): one copy instead of one per sibling. It imports nothing of the project.",
     may: ['base'],
     packages: [NODE],
     reach: 'Everything that runs on Node may import base/.',
@@ -81,6 +81,13 @@ export const LAYERS = [
   },
   { folder: 'helper/rpc', why: "The helper's own transports (its worker-thread stdout writer).", may: ['rpc', 'helper/rpc'], packages: [NODE] },
   {
+    folder: 'helper/platform/dbus',
+    why: 'One D-Bus method call with a deadline that leaves nothing waiting for a reply that never comes: the AT-SPI backend and the Wayland portal backend call through it.',
+    may: ['base', 'helper/platform/dbus'],
+    packages: [NODE, 'dbus-next'],
+    reach: "The helper's D-Bus clients (helper/backends/atspi, helper/screen/wayland) use it.",
+  },
+  {
     folder: 'helper/platform/win32',
     why: "The user32 window functions both Windows sides bind (the accessibility backends' win32Api.ts, the screen backend's win32ScreenApi.ts), kernel32's GetLastError, and koffi with its DLLs loaded once: one binding instead of one per side. Loaded on Windows only, on first use.",
     may: ['helper/platform/win32'],
@@ -91,7 +98,7 @@ export const LAYERS = [
   {
     folder: 'helper/backends/atspi',
     why: 'The AT-SPI backend implements helper/core/backend.ts over D-Bus; it knows no other backend.',
-    may: ['protocol', 'base', 'helper/core', 'helper/backends/atspi'],
+    may: ['protocol', 'base', 'helper/core', 'helper/platform/dbus', 'helper/backends/atspi'],
     packages: [NODE, 'dbus-next'],
     testsMay: ['helper/contract', 'desktop', 'e2e/realApps', 'main/core/helperLink/helperProcess.ts', 'main/core/runtime/paths.ts'],
     reach: 'Backends are chosen in helper/backendChoice.ts and used through helper/core/backend.ts; everyone else reaches them over RPC.',
@@ -130,7 +137,7 @@ export const LAYERS = [
   {
     folder: 'helper/screen/wayland',
     why: "The Wayland screen backend through the desktop portals over D-Bus: Screenshot capture, RemoteDesktop input, the keyboard layout checked with libxkbcommon (koffi) so no typed character is silently dropped, and text beyond the layout pasted through Xwayland's shared clipboard (x11).",
-    may: ['protocol', 'base', 'helper/screen'],
+    may: ['protocol', 'base', 'helper/platform/dbus', 'helper/screen'],
     packages: [NODE, 'dbus-next', 'koffi', 'x11'],
     testsMay: ['helper/testing'],
     reach: 'Screen backends are used through helper/screen/screenBackend.ts.',

@@ -1,5 +1,6 @@
 import dbus from 'dbus-next';
 import { withTimeout } from '../../../base/timeout.js';
+import { callWithin, type HandlerBus } from '../../platform/dbus/boundedCall.js';
 import { fail } from '../../../protocol/index.js';
 import { AppBreakers } from './breaker.js';
 import { installFastCalls } from './fastCalls.js';
@@ -20,16 +21,13 @@ export class DBusReplyError extends Error {
 /** A call that got no reply within its timeout (the app may be frozen). */
 export class DBusTimeoutError extends Error {}
 
-/** `promise`, or a DBusTimeoutError once `ms` have passed (`forget` drops what waits for the reply). */
-function timed<T>(promise: Promise<T>, ms: number, forget?: () => void): Promise<T> {
-  return withTimeout(promise, ms, () => {
-    forget?.();
-    return new DBusTimeoutError(`no reply within ${ms} ms`);
-  });
+/** `promise`, or a DBusTimeoutError once `ms` have passed (a method call is callWithin's, which also drops the reply's handler). */
+function timed<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return withTimeout(promise, ms, () => new DBusTimeoutError(`no reply within ${ms} ms`));
 }
 
 const DBUS = { destination: 'org.freedesktop.DBus', path: '/org/freedesktop/DBus', interface: 'org.freedesktop.DBus' };
-type Bus = dbus.MessageBus & { _methodReturnHandlers?: Record<number, unknown> };
+type Bus = HandlerBus;
 
 /** Resolves the accessibility bus address from the session bus (org.a11y.Bus.GetAddress). */
 async function a11yAddress(timeoutMs: number): Promise<string> {
@@ -198,12 +196,7 @@ export class A11yBus {
     const app = msg.destination !== undefined && msg.destination !== null && AppBreakers.guards(msg.destination) ? msg.destination : undefined;
     const sentAt = performance.now();
     try {
-      const pending = this.bus.call(msg);
-      sent?.();
-      const reply = await timed(pending, timeoutMs, () => {
-        // forget the handler so a reply that never comes does not leak
-        if (msg.serial !== null) delete this.bus._methodReturnHandlers?.[msg.serial];
-      });
+      const reply = await callWithin(this.bus, msg, timeoutMs, () => new DBusTimeoutError(`no reply within ${timeoutMs} ms`), sent);
       if (app !== undefined) this.breakers.answered(app);
       return reply;
     } catch (error) {

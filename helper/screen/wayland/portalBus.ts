@@ -6,6 +6,7 @@
 
 import dbus from 'dbus-next';
 import { withTimeout } from '../../../base/timeout.js';
+import { callWithin, type HandlerBus } from '../../platform/dbus/boundedCall.js';
 
 export const PORTAL = { destination: 'org.freedesktop.portal.Desktop', path: '/org/freedesktop/portal/desktop' } as const;
 
@@ -33,7 +34,7 @@ export interface PendingRequest {
   close(): void;
 }
 
-type Bus = dbus.MessageBus & { name?: string | null; _methodReturnHandlers?: Record<number, unknown> };
+type Bus = HandlerBus & { name?: string | null };
 
 const HANDLE_PREFIX = 'overseer';
 
@@ -104,9 +105,7 @@ export class PortalBus {
     if (this.closed) throw new PortalBusError('the session bus connection is closed');
     const msg = new dbus.Message({ destination, path, interface: iface, member, signature, body });
     try {
-      const reply = await timed(this.bus.call(msg), timeoutMs, `${iface}.${member} got no reply within ${timeoutMs} ms`, () => {
-        if (msg.serial !== null) delete this.bus._methodReturnHandlers?.[msg.serial];
-      });
+      const reply = await callWithin(this.bus, msg, timeoutMs, () => new PortalBusError(`${iface}.${member} got no reply within ${timeoutMs} ms`));
       return (reply?.body ?? []) as unknown[];
     } catch (error) {
       if (error instanceof dbus.DBusError) throw new PortalBusError(error.text || error.type, error.type);
@@ -239,10 +238,7 @@ export function waitFor<T>(answer: Promise<T>, timeoutMs: number, signal?: Abort
   return timed(Promise.race([answer, aborted]), timeoutMs, `no answer within ${timeoutMs} ms`);
 }
 
-/** `promise`, or a PortalBusError saying `what` once `ms` have passed (`forget` drops what waits for the reply). */
-function timed<T>(promise: Promise<T>, ms: number, what: string, forget?: () => void): Promise<T> {
-  return withTimeout(promise, ms, () => {
-    forget?.();
-    return new PortalBusError(what);
-  });
+/** `promise`, or a PortalBusError saying `what` once `ms` have passed (a method call is callWithin's, which also drops the reply's handler). */
+function timed<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  return withTimeout(promise, ms, () => new PortalBusError(what));
 }
