@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, it } from 'node:test';
-import { ERROR_CODES } from '../../../protocol/index.js';
+import { ACTIONS, ERROR_CODES, ERROR_DOCS } from '../../../protocol/index.js';
 import { REPO_ROOT } from '../runtime/paths.js';
 import { connectionToolList, screenToolList, questionHandoffToolList, toolList } from './toolList.js';
 import { activateTool } from './toolTiers.js';
@@ -25,8 +25,12 @@ function propertyNames(schema: unknown, out = new Set<string>()): Set<string> {
   return out;
 }
 
-/** Words of the tool families (`window_…`, `element_…`, `action_…`, `computer_…`) in a text. */
-const FAMILY_WORD = /\b(?:window|element|action|computer)_[a-z_]+\b/g;
+/**
+ * Words of every tool family in a text: a snake_case word that begins as some tool's name does
+ * (`window_…`, `element_…`, `computer_…`, `list_…`, `remote_…`, `mouse_…`, …), and is not a
+ * field (`data.x_y`), a quoted value or a method path (`tools/list_changed`).
+ */
+const FAMILY_WORD = new RegExp(`(?<![./\\w"])(?:${[...new Set([...TOOL_NAMES].map((n) => n.split('_')[0]))].join('|')})_[a-z_]+\\b`, 'g');
 
 describe('tool names in what agents read', () => {
   it('lists the tools it checks against', () => {
@@ -34,16 +38,19 @@ describe('tool names in what agents read', () => {
       assert.ok(TOOL_NAMES.has(name), name);
   });
 
-  it('names only tools that exist in the descriptions: every family word is a tool, an argument or answer field, or an error code', () => {
+  it('names only tools that exist in the descriptions and the error docs: every family word is a tool, an argument or answer field, an action or an error code', () => {
     const fields = new Set<string>();
     for (const t of tools) {
       propertyNames(t.inputSchema, fields);
       propertyNames(t.outputSchema, fields);
     }
-    const known = new Set<string>([...TOOL_NAMES, ...fields, ...ERROR_CODES]);
+    const known = new Set<string>([...TOOL_NAMES, ...fields, ...ERROR_CODES, ...ACTIONS]);
+    const read: [string, string][] = [...tools.map((t): [string, string] => [t.name, t.description ?? '']), ...Object.entries(ERROR_DOCS)];
     const unknown: string[] = [];
-    for (const t of tools) for (const word of (t.description ?? '').match(FAMILY_WORD) ?? []) if (!known.has(word)) unknown.push(`${t.name}: ${word}`);
+    for (const [where, text] of read) for (const word of text.match(FAMILY_WORD) ?? []) if (!known.has(word)) unknown.push(`${where}: ${word}`);
     assert.deepEqual(unknown, []);
+    // The check sees the families it claims to: a made-up name of each is caught.
+    for (const made of ['list_desktops', 'remote_shell', 'mouse_wheel', 'element_drag']) assert.match(`call ${made} first`, new RegExp(FAMILY_WORD.source));
   });
 
   it('names no computer_… tool that does not exist anywhere in the product or its docs', () => {
