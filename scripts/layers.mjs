@@ -153,6 +153,7 @@ export const LAYERS = [
     folder: 'helper/screen/contract',
     why: 'The screen contract suite drives each screen backend (in-process, or over its RPC driver) against a real canvas application, one lane per backend.',
     may: [
+      'helper/screen/contract',
       'protocol',
       'helper/screen',
       'helper/osworld',
@@ -163,6 +164,7 @@ export const LAYERS = [
       'main/testing/osworldServer.ts',
     ],
     packages: [NODE],
+    testOnly: true,
   },
   {
     folder: 'helper/testing',
@@ -188,6 +190,7 @@ export const LAYERS = [
       'main/testing/osworldServer.ts',
     ],
     packages: [NODE],
+    testOnly: true,
   },
   {
     folder: 'main',
