@@ -79,7 +79,7 @@ describe('a person approves acts on real applications in the UI', () => {
         { window, selector: { role: 'edit', name: 'First name' }, action: 'set_value', text: 'Grace' },
         { card: [/Ada/, /Grace/, /How: typed/], ...(which === 'Firefox' ? { shot: 'real-apps-typed-card' } : {}) },
       );
-      assert.equal(first.verification, 'verified');
+      assert.equal(first.verification, 'verified', JSON.stringify({ after: first.after, detail: first.verification_detail, path: first.path }));
       const submit = await decide({ window, selector: { role: 'button', name: 'Submit' }, action: 'invoke' }, { card: [/Submit/] });
       assert.equal(submit.outcome, 'completed');
       let status = '';

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { HelperActParams, HelperActResult, fail, rect, type ElementRef, type Selector } from '../../protocol/index.js';
-import { MAX_CANDIDATES, act } from './act.js';
+import { MAX_CANDIDATES, act, stillArriving } from './act.js';
 import { DispatchError } from './backend.js';
 import { FakeBackend, type FakeElement } from '../testing/fakeBackend.js';
 
@@ -609,6 +609,30 @@ describe('element_act settle schedule', () => {
     assert.equal(r.after?.state.checked, false);
   });
 
+  it('reads a typed value on while it arrives, past the schedule, and verifies it whole', async () => {
+    const b = settings();
+    b.typedPlan = 'typed: fake keyboard';
+    // A loaded browser takes the keys slowly: "B" at once, then a character every third read.
+    b.effect = (f, call) => f.set(call.key, { value: (call.text ?? '').slice(0, 1) });
+    b.onRead = (f, read) => {
+      if (read % 3 === 0) f.set('name', { value: 'Bobby'.slice(0, 1 + read / 3) });
+    };
+    const r = await run(b, { selector: { name: 'Name' }, action: 'set_value', text: 'Bobby' });
+    assert.equal(r.method, 'typed: fake keyboard');
+    assert.equal(r.verification, 'verified', JSON.stringify(r.after));
+    assert.equal(b.readsSinceDispatch, 12, 'nine reads of the schedule, then three more while the text came in');
+  });
+
+  it('answers mismatch for a typed value that stopped arriving wrong, right after the schedule', async () => {
+    const b = settings();
+    b.typedPlan = 'typed: fake keyboard';
+    b.effect = (f, call) => f.set(call.key, { value: `${call.text ?? ''}x` });
+    const r = await run(b, { selector: { name: 'Name' }, action: 'set_value', text: 'Bob' });
+    assert.equal(r.verification, 'mismatch');
+    assert.equal(r.after?.value, 'Bobx');
+    assert.equal(b.readsSinceDispatch, 9, 'the schedule only: the value neither changed nor holds the first part of the text');
+  });
+
   it('answers after_read unavailable when the element is gone after the call', async () => {
     const b = settings();
     b.effect = (f, call) => f.remove(call.key);
@@ -618,6 +642,17 @@ describe('element_act settle schedule', () => {
     assert.equal(r.verification, 'not_checked');
     assert.equal(r.verification_detail, 'the element is gone after the call');
     assert.equal(r.after, undefined);
+  });
+});
+
+describe('a typed value still arriving', () => {
+  it('is one that left what the field held and changed since the last read, or holds the start of the text', () => {
+    assert.equal(stillArriving('Grace', 'Ada', 'G', 'Gra'), true, 'changed since the last read');
+    assert.equal(stillArriving('Grace', 'Ada', 'Gra', 'Gra'), true, 'the first part of the text, unchanged');
+    assert.equal(stillArriving('Grace', 'Ada', 'Ada', 'Ada'), false, 'what the field held: the keys may never come');
+    assert.equal(stillArriving('Grace', 'Ada', 'AdaGrace', 'AdaGrace'), false, 'unchanged and no part of the text');
+    assert.equal(stillArriving('Grace', 'Ada', 'Grace!', 'Grace!'), false, 'longer than the text');
+    assert.equal(stillArriving('Grace', 'Ada', undefined, undefined), false, 'no value read');
   });
 });
 

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises';
 import {
   MASKED_TEXT,
   OverseerError,
@@ -30,7 +31,14 @@ const SETTLE_MS = [0, 40, 100, 200, 400];
  * after the keys were sent: its read-back goes on longer (docs/tools.md#set-value-by-typing).
  */
 const TYPED_SETTLE_MS = [...SETTLE_MS, 700, 1000, 1500, 2000];
-const TYPED_READ_BACK_MS = 3000;
+/**
+ * After that schedule, a typed value still arriving (changed since the last read, or holding the
+ * first part of the text) is read again every TYPED_ARRIVING_MS until it is whole or the budget
+ * ends: a loaded Firefox showed "Gra" of "Grace" 2 s after the keys, and all of it later
+ * (measured), which is no mismatch.
+ */
+const TYPED_ARRIVING_MS = 500;
+const TYPED_READ_BACK_MS = 6000;
 /** Most time spent reading the element back; a frozen application must not hold the receipt. */
 const READ_BACK_MS = 1500;
 const SHAPE = { maxTextChars: 2000, identity: true };
@@ -256,10 +264,15 @@ interface ReadBackResult {
   /** The element as read back, shaped before its source was finished. */
   after?: Element;
   unread?: ElementField[];
+  /** Its value as the application gave it (not cut for the answer). */
+  value?: string | undefined;
   verified?: boolean | undefined;
 }
 
-/** Re-reads the element until the expected effect shows or the settle schedule ends. */
+/**
+ * Re-reads the element until the expected effect shows or the settle schedule ends; a typed value
+ * still arriving then goes on being read (TYPED_ARRIVING_MS) until it is whole or `deadline` ends.
+ */
 async function readBack(
   backend: Backend,
   window: WindowHandle,
@@ -269,23 +282,40 @@ async function readBack(
   before: NativeNode,
   text: string | undefined,
   deadline: Deadline,
-  schedule: readonly number[] = SETTLE_MS,
+  typed: boolean,
 ): Promise<ReadBackResult> {
   let last: ReadBackResult = {};
-  let waited = 0;
-  for (const at of schedule) {
-    if (at > waited) await new Promise((res) => setTimeout(res, at - waited));
-    waited = at;
-    if (deadline.expired()) break;
+  let previous: string | undefined;
+  const read = async (): Promise<boolean> => {
+    previous = last.value;
     const source = await openSource(backend, window, deadline);
     try {
       last = await readOnce(source, key, comboKey, action, before, text, deadline);
     } finally {
       source.finish();
     }
-    if (last.verified === true || (last.after !== undefined && last.verified === undefined)) break;
+    return last.verified === true || (last.after !== undefined && last.verified === undefined);
+  };
+  let waited = 0;
+  for (const at of typed ? TYPED_SETTLE_MS : SETTLE_MS) {
+    if (at > waited) await sleep(at - waited);
+    waited = at;
+    if (deadline.expired() || (await read())) return last;
+  }
+  while (typed && text !== undefined && stillArriving(text, before.value, previous, last.value)) {
+    await sleep(TYPED_ARRIVING_MS);
+    if (deadline.expired() || (await read())) break;
   }
   return last;
+}
+
+/**
+ * Whether a typed value is still on its way: it moved off what the field held before, and it changed
+ * since the read before or holds the first part of the text (the rest of the keys not yet taken).
+ */
+export function stillArriving(text: string, before: string | undefined, previous: string | undefined, value: string | undefined): boolean {
+  if (value === undefined || value === before) return false;
+  return value !== previous || (value.length < text.length && text.startsWith(value));
 }
 
 /** One read-back from an open source: the element shaped, and whether it shows the effect. */
@@ -303,7 +333,7 @@ async function readOnce(
   const combo = comboKey === undefined ? undefined : (source.node(comboKey) ?? (await source.fetch(comboKey, deadline)));
   if (combo !== undefined) await source.details([combo.key], deadline);
   else await source.details([after.key], deadline);
-  const shaped = { after: toElement(source, after, SHAPE), unread: [...after.unread] };
+  const shaped = { after: toElement(source, after, SHAPE), unread: [...after.unread], value: after.value };
   return { ...shaped, verified: combo !== undefined ? combo.value === after.name : verify(action, before, after, text) };
 }
 
@@ -420,7 +450,7 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
       before,
       p.text,
       deadline.slice(typed ? TYPED_READ_BACK_MS : READ_BACK_MS),
-      typed ? TYPED_SETTLE_MS : SETTLE_MS,
+      typed,
     );
     if (back.after !== undefined) {
       result.after = back.after;

@@ -11,7 +11,7 @@ import {
   type Truncation,
   type WindowInfo,
 } from '../../protocol/index.js';
-import { supports, type Backend, type DispatchResult, type NativeNode, type TreeSource, type WindowHandle } from '../core/backend.js';
+import { supports, type ActionPlan, type Backend, type DispatchResult, type NativeNode, type TreeSource, type WindowHandle } from '../core/backend.js';
 import type { Deadline } from '../core/deadline.js';
 import { setValueRoute } from '../core/setValue.js';
 
@@ -94,6 +94,10 @@ export class FakeBackend implements Backend {
   /** What the application does when a call succeeds (not on a noop or a failure). */
   effect: Effect = usualEffect;
   timing: EffectTiming = 'immediately';
+  /** Set: set_value is typed, and the card says this (as a backend's plan does for a field without EditableText). */
+  typedPlan: string | undefined;
+  /** Called at each fresh read after a dispatch, with its number (1 = the first read-back): an application still taking keys. */
+  onRead: ((backend: FakeBackend, read: number) => void) | undefined;
   /** Every dispatch received, in order: "nothing was dispatched" is `calls.length === 0`. */
   readonly calls: DispatchCall[] = [];
   /** Trees opened since the last dispatch: the read-backs. */
@@ -188,8 +192,13 @@ export class FakeBackend implements Backend {
       this.due.apply();
       this.due = undefined;
     }
+    this.onRead?.(this, this.readsSinceDispatch);
     this.opened++;
     return Promise.resolve(new FakeTreeSource(this, window));
+  }
+
+  plan(_source: TreeSource, _node: NativeNode, action: Action): Promise<ActionPlan | undefined> {
+    return Promise.resolve(action === 'set_value' && this.typedPlan !== undefined ? { summary: this.typedPlan } : undefined);
   }
 
   checkProcess(process: ProcessIdentity): Promise<void> {
