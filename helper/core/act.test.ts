@@ -623,6 +623,15 @@ describe('element_act settle schedule', () => {
     assert.equal(b.readsSinceDispatch, 12, 'nine reads of the schedule, then three more while the text came in');
   });
 
+  it('says a typed value was still arriving when its read-back budget ended', async () => {
+    const b = settings();
+    b.typedPlan = 'typed: fake keyboard';
+    b.effect = (f, call) => f.set(call.key, { value: (call.text ?? '').slice(0, 1) });
+    const r = await run(b, { selector: { name: 'Name' }, action: 'set_value', text: 'Bobby' });
+    assert.equal(r.verification, 'mismatch');
+    assert.match(r.verification_detail ?? '', /still arriving when the read-back ended \(6 s\)/);
+  });
+
   it('answers mismatch for a typed value that stopped arriving wrong, right after the schedule', async () => {
     const b = settings();
     b.typedPlan = 'typed: fake keyboard';

@@ -22,7 +22,11 @@ import { shownDifferences, shownStateOf } from './shown.js';
 import { backendSource, openSource } from './source.js';
 import { walk } from './walk.js';
 
-/** Budget of one element_act in the helper (resolve, dispatch, read back). */
+/**
+ * Budget of one element_act in the helper (resolve, dispatch, read back). A typed value's read-back
+ * has its own TYPED_READ_BACK_MS once the keys are sent (typing under load can spend most of this),
+ * well within the 30 s the supervisor gives a decided act.
+ */
 const ACT_BUDGET_MS = 10_000;
 /** Read-back schedule: toolkits apply some actions on their next idle. */
 const SETTLE_MS = [0, 40, 100, 200, 400];
@@ -267,6 +271,8 @@ interface ReadBackResult {
   /** Its value as the application gave it (not cut for the answer). */
   value?: string | undefined;
   verified?: boolean | undefined;
+  /** A typed value was still arriving when the budget ended. */
+  arriving?: boolean;
 }
 
 /**
@@ -303,8 +309,10 @@ async function readBack(
     if (deadline.expired() || (await read())) return last;
   }
   while (typed && text !== undefined && stillArriving(text, before.value, previous, last.value)) {
+    if (deadline.aborted) break;
+    if (deadline.remaining() < TYPED_ARRIVING_MS) return { ...last, arriving: true };
     await sleep(TYPED_ARRIVING_MS);
-    if (deadline.expired() || (await read())) break;
+    if (await read()) break;
   }
   return last;
 }
@@ -449,7 +457,7 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
       p.action,
       before,
       p.text,
-      deadline.slice(typed ? TYPED_READ_BACK_MS : READ_BACK_MS),
+      typed ? new Deadline(TYPED_READ_BACK_MS, signal) : deadline.slice(READ_BACK_MS),
       typed,
     );
     if (back.after !== undefined) {
@@ -459,6 +467,8 @@ export async function act(backend: Backend, p: HelperActParams, signal: AbortSig
       if (back.verified !== undefined) result.verification = back.verified ? 'verified' : 'mismatch';
       else if (before.state?.password === true && p.action === 'set_value')
         result.verification_detail = 'a password field cannot be read back; the text was not compared';
+      if (back.arriving === true)
+        result.verification_detail = `the text was still arriving when the read-back ended (${TYPED_READ_BACK_MS / 1000} s): the application may yet show all of it`;
     } else {
       result.after_read = { status: 'unavailable' };
       result.verification_detail = 'the element is gone after the call';

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { getEventListeners } from 'node:events';
 import { describe, it } from 'node:test';
 import type { Role, Selector, Truncation } from '../../protocol/index.js';
 import type { NativeNode, TreeSource } from './backend.js';
@@ -56,6 +57,19 @@ const wide = (n: number): Record<string, [Role, string, string[]]> => {
   for (const k of kids) spec[k] = ['button', k, []];
   return spec;
 };
+
+describe('Deadline', () => {
+  it("ends when its caller cancels, in every slice, and adds no listener to the caller's signal however often it is sliced", () => {
+    const caller = new AbortController();
+    const deadline = new Deadline(10_000, caller.signal);
+    const slices = Array.from({ length: 2000 }, () => deadline.slice(5000));
+    assert.equal(getEventListeners(caller.signal, 'abort').length, 0);
+    assert.ok(slices.every((d) => !d.expired() && d.remaining() > 4000));
+    caller.abort();
+    assert.ok(deadline.expired() && deadline.aborted);
+    assert.ok(slices.every((d) => d.expired() && d.aborted && d.remaining() === 0));
+  });
+});
 
 describe('fold (selector case folding)', () => {
   it('folds Cyrillic, German sharp s and Greek sigma', () => {

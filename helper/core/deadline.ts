@@ -1,19 +1,18 @@
 /** A wall-clock budget shared by every call of one operation; aborting cancels it early. */
 export class Deadline {
   readonly at: number;
-  private cancelled = false;
 
   constructor(
     readonly budgetMs: number,
+    // Read when asked, never listened to: the many slices of one request add nothing to its signal.
     private readonly signal?: AbortSignal,
   ) {
     this.at = Date.now() + budgetMs;
-    signal?.addEventListener('abort', () => (this.cancelled = true), { once: true });
   }
 
   /** Milliseconds left (0 when expired or cancelled). */
   remaining(): number {
-    return this.cancelled ? 0 : Math.max(0, this.at - Date.now());
+    return this.aborted ? 0 : Math.max(0, this.at - Date.now());
   }
 
   expired(): boolean {
@@ -22,7 +21,7 @@ export class Deadline {
 
   /** True when the request was cancelled by its caller. */
   get aborted(): boolean {
-    return this.cancelled || this.signal?.aborted === true;
+    return this.signal?.aborted === true;
   }
 
   /** The caller's cancellation, for backends whose calls can be aborted in flight (an HTTP request). */
