@@ -10,6 +10,7 @@ import {
   errorInfo,
   withoutPictures,
   type ReceiptEntry,
+  type AgentConnectInfo,
   type UiSnapshot,
   type WindowInfo,
 } from '../../protocol/index.js';
@@ -59,7 +60,7 @@ export interface SupervisorOptions {
   helperEnv: Record<string, string | undefined>;
   log: (line: string) => void;
   /** How agents connect, for the UI's connection snippet. */
-  connection: UiSnapshot['connection'];
+  connection: AgentConnectInfo;
   /** Starts the helper process (the desktop app runs its bundled helper with Electron's Node). */
   spawnHelper?: (env: Record<string, string | undefined>) => HelperProcess;
   clock?: Clock;
@@ -203,7 +204,7 @@ export class Supervisor implements ServerHost, UiHost {
         },
         keepPicture: (receiptId, jpeg) => this.pictures.keep(receiptId, jpeg),
         landing: this.landing,
-        onDispatched: (window) => this.tree.changed([window.pid]),
+        onDispatching: (window) => this.tree.actingIn(window.pid),
       },
       journal,
       emergency: () => this.brakes.state === 'emergency',
@@ -482,7 +483,7 @@ export class Supervisor implements ServerHost, UiHost {
   }
 
   /** Sets how agents connect (known once the listeners are up). */
-  setConnection(connection: UiSnapshot['connection']): void {
+  setConnection(connection: AgentConnectInfo): void {
     this.options.connection = connection;
   }
 

@@ -174,6 +174,7 @@ export function elementAct(
         const { shown: _shown, ...identity } = ref;
         const dispatchRef: ElementRef = decision.verdict === 'approved' ? ref : identity;
         let done: HelperActResult;
+        const ended = deps.onDispatching?.(window);
         try {
           done = await deps.helper.call(
             'element_act',
@@ -186,7 +187,7 @@ export function elementAct(
           const info = error instanceof OverseerError ? error.info : errorInfo('internal', 'the dispatch failed');
           return { ...r, outcome: 'unknown', action_call_made: 'unknown', error: info };
         } finally {
-          deps.onDispatched?.(window);
+          ended?.();
         }
         if (mutating && observationId !== undefined) session.targets.spend(observationId);
         const final = fromHelper(receiptId, done, decision);

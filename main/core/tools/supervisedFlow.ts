@@ -57,8 +57,8 @@ export interface ActDeps {
   journalEvent: (record: { kind: 'approval_pending' | 'approval_resolved'; [k: string]: unknown }) => Promise<void>;
   /** Journals a final receipt that no agent call is waiting for: the tool that made it, and the connection it acted on. */
   journalFinal: (session: AgentSession, receipt: Receipt, aim: ActAim) => Promise<void>;
-  /** Told after every dispatch, so what the person sees of that window is read again. */
-  onDispatched?: (window: WindowInfo) => void;
+  /** Told as a dispatch begins; what it answers is called once it ended, so what the person sees of that window is read again then. */
+  onDispatching?: (window: WindowInfo) => () => void;
   /** Keeps the picture of the screen after a screen input for the timeline (base64 JPEG); answers its SHA-256. */
   keepPicture?: (receiptId: string, jpegBase64: string) => Promise<string>;
   /** Told around each screen input sent where windows have no known places, so the person's decisions meanwhile are held back. */

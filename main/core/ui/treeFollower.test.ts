@@ -65,6 +65,30 @@ describe('TreeFollower: the tree a person sees stays current', () => {
     assert.equal(t.trees.length, 2, 'an unchanged tree is not sent again');
   });
 
+  it('reads no window of a process while an act runs there, then once when every act there ended', async () => {
+    const t = rig();
+    await t.follower.choose(FAKE_WINDOW.window, FAKE_WINDOW.pid);
+    const first = t.follower.actingIn(FAKE_WINDOW.pid);
+    const second = t.follower.actingIn(FAKE_WINDOW.pid);
+    const elsewhere = t.follower.actingIn(999);
+    t.helper.value = '2';
+    t.follower.changed([FAKE_WINDOW.pid]);
+    await t.clock.tick(5000);
+    await flush();
+    assert.equal(t.helper.reads, 1, 'neither a reported change nor the poll reads it meanwhile');
+    first();
+    first();
+    await t.clock.tick(100);
+    await flush();
+    assert.equal(t.helper.reads, 1, 'one act there is still running');
+    second();
+    elsewhere();
+    await t.clock.tick(100);
+    await flush();
+    assert.equal(t.helper.reads, 2, 'read once after the last act there ended');
+    assert.equal(t.shown(), '2');
+  });
+
   it('polls while watched, not while nobody looks', async () => {
     const t = rig();
     await t.follower.choose(FAKE_WINDOW.window, FAKE_WINDOW.pid);

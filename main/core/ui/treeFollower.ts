@@ -28,8 +28,8 @@ export interface TreeFollowerDeps {
 
 /**
  * Keeps the chosen window's tree current while a person looks at it (docs/supervision.md#live-element-tree: "the live element
- * tree"): it reads again after every dispatch on that window, when the helper reports a change in
- * its process, on Reload, and on a slow poll; it sends a tree only when it changed, and says
+ * tree"): it reads again after every dispatch on that window (not while it runs), when the helper
+ * reports a change in its process, on Reload, and on a slow poll; it sends a tree only when it changed, and says
  * plainly when what is shown is out of date (read failed, helper down).
  */
 export class TreeFollower {
@@ -42,6 +42,8 @@ export class TreeFollower {
   private debounce: TimerHandle | undefined;
   private readonly poll: TimerHandle;
   private readonly clock: Clock;
+  /** Processes an approved act is running in, with how many: their trees are read after it, not meanwhile. */
+  private readonly acting = new Map<number, number>();
 
   constructor(private readonly deps: TreeFollowerDeps) {
     this.clock = deps.clock ?? systemClock;
@@ -87,6 +89,25 @@ export class TreeFollower {
     this.schedule();
   }
 
+  /**
+   * An act runs in this process: the follower's own reads of it wait until every act there ended,
+   * then it reads once. A read of a whole window is thousands of calls to the application's main
+   * thread, which is also the one taking the act's typed keys (docs/supervision.md#live-element-tree).
+   * Returns what to call when the act ended (once).
+   */
+  actingIn(pid: number): () => void {
+    this.acting.set(pid, (this.acting.get(pid) ?? 0) + 1);
+    let ended = false;
+    return () => {
+      if (ended) return;
+      ended = true;
+      const left = (this.acting.get(pid) ?? 1) - 1;
+      if (left > 0) this.acting.set(pid, left);
+      else this.acting.delete(pid);
+      this.changed([pid]);
+    };
+  }
+
   /** The helper went away: what is shown can no longer be kept current. */
   helperDown(why: string): void {
     if (this.chosen !== undefined && this.current.state !== 'none') this.setStatus({ ...this.current, state: 'out_of_date', why });
@@ -101,6 +122,9 @@ export class TreeFollower {
     if (this.debounce !== undefined) return;
     this.debounce = this.clock.setTimeout(() => {
       this.debounce = undefined;
+      // Read once the act there ended (actingIn's end schedules it).
+      const pid = this.chosen?.pid;
+      if (pid !== undefined && this.acting.has(pid)) return;
       void this.read();
     }, this.deps.debounceMs ?? 120);
   }
