@@ -203,6 +203,18 @@ export type HelperHealth = z.infer<typeof HelperHealth>;
 export const ConnectionsView = z.object({ list: z.array(ConnectionInfo), viewed: z.string() });
 export type ConnectionsView = z.infer<typeof ConnectionsView>;
 
+/** How agents connect to this supervisor: what Settings → Connect an agent shows. */
+export const AgentConnectInfo = z.object({
+  mcp_url: z.string(),
+  /** The command an MCP client launches, with absolute paths, so it works from any folder. */
+  stdio_command: z.array(z.string()),
+  /** The shared agent token for the HTTP snippet, only while it opens something (docs/agents.md#the-shared-token). */
+  mcp_token: z.string().optional(),
+  /** Environment the stdio command needs (the installed app runs its CLI with ELECTRON_RUN_AS_NODE=1). */
+  stdio_env: z.record(z.string(), z.string()).optional(),
+});
+export type AgentConnectInfo = z.infer<typeof AgentConnectInfo>;
+
 /** Everything the UI shows; sent whole on connect, then as events. */
 export const UiSnapshot = z.object({
   agents: z.array(AgentInfo),
@@ -222,15 +234,7 @@ export const UiSnapshot = z.object({
   connections: ConnectionsView,
   /** The agents the person granted their own credential (Settings → Agents, docs/agents.md#grants). */
   grants: z.array(AgentGrant).max(1000),
-  connection: z.object({
-    mcp_url: z.string(),
-    /** The command an MCP client launches, with absolute paths, so it works from any folder. */
-    stdio_command: z.array(z.string()),
-    /** The agent token for the HTTP snippet: the person hands it to an agent (docs/security.md). */
-    mcp_token: z.string().optional(),
-    /** Environment the stdio command needs (the installed app runs its CLI with ELECTRON_RUN_AS_NODE=1). */
-    stdio_env: z.record(z.string(), z.string()).optional(),
-  }),
+  connection: AgentConnectInfo,
 });
 export type UiSnapshot = z.infer<typeof UiSnapshot>;
 
@@ -371,6 +375,8 @@ export const UI_EVENTS = {
   connections: ConnectionsView,
   /** The grants changed: one made, revoked, used, or its sessions came and went. */
   grants: z.array(AgentGrant).max(1000),
+  /** How agents connect changed: the shared token was turned on (it is shown again) or off. */
+  agent_connect: AgentConnectInfo,
 } as const;
 export type UiEvent = keyof typeof UI_EVENTS;
 

@@ -229,6 +229,9 @@ describe('per-agent grants (browser lane)', () => {
     await page.getByTestId('settings-shared-token').click();
     await page.locator('[data-testid="settings-shared-token"]:not(:checked)').waitFor();
     await assert.rejects(httpClient(ui.mcp, 'shared-token-agent', { tiers: [] }), /a valid bearer token is required/);
+    // A configuration with the token is no longer offered, and the token is nowhere on the page.
+    await page.getByTestId('settings-snippet-http-token').waitFor({ state: 'detached' });
+    assert.equal(await page.getByText(ui.mcp.token).count(), 0);
   });
 
   /** The `overseer mcp` configuration Settings → Agents showed for a new stdio grant. */
@@ -302,5 +305,17 @@ describe('per-agent grants (browser lane)', () => {
     assert.match(await refused(stdioConfig.env), /refused the connection: the credential is not known/);
     const { OVERSEER_AGENT_CREDENTIAL: _own, ...noCredential } = stdioConfig.env;
     assert.match(await refused({ ...noCredential, OVERSEER_AGENT_CREDENTIAL: '' }), /shared agent token is turned off in Settings → Agents/);
+  });
+
+  it('turns the shared token back on, and its configuration shows the token at once, without a reload', async () => {
+    await openAgentsSettings();
+    await page.getByTestId('settings-shared-token').click();
+    await page.locator('[data-testid="settings-shared-token"]:checked').waitFor();
+    const snippet = page.getByTestId('settings-snippet-http-token');
+    await snippet.waitFor();
+    const config = JSON.parse(await snippet.innerText()) as { mcpServers: { overseer: { headers: { Authorization: string } } } };
+    assert.equal(config.mcpServers.overseer.headers.Authorization, `Bearer ${ui.mcp.token}`);
+    const shared = await httpClient(ui.mcp, 'shared-token-agent', { tiers: [] });
+    await shared.close();
   });
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import type { HelperCommand } from '../core/helperLink/helperProcess.js';
-import type { UiSnapshot } from '../../protocol/index.js';
+import type { AgentConnectInfo } from '../../protocol/index.js';
 
 /** Where the desktop app finds what it runs, from Electron's app path. */
 export interface DesktopLayout {
@@ -41,11 +41,7 @@ export function desktopLayout(options: { appPath: string; packaged: boolean; exe
 }
 
 /** How an agent's MCP client launches `overseer mcp` against this installed app. */
-export function desktopStdioConnection(
-  layout: DesktopLayout,
-  execPath: string,
-  dataDir: string,
-): Pick<UiSnapshot['connection'], 'stdio_command' | 'stdio_env'> {
+export function desktopStdioConnection(layout: DesktopLayout, execPath: string, dataDir: string): Pick<AgentConnectInfo, 'stdio_command' | 'stdio_env'> {
   return { stdio_command: [execPath, layout.cli, 'mcp', '--data-dir', dataDir], stdio_env: { ELECTRON_RUN_AS_NODE: '1' } };
 }
 

@@ -50,7 +50,7 @@ export const selectBrake = (s: AppState) => s.brake;
 export const selectSettings = (s: AppState) => s.settings;
 export const selectRules = (s: AppState) => s.rules;
 export const selectGrants = (s: AppState) => s.grants;
-export const selectConnectionInfo = (s: AppState) => s.connectionInfo;
+export const selectAgentConnect = (s: AppState) => s.agentConnect;
 /** The desktops this supervisor reaches (docs/supervision.md#where-an-action-lands). */
 export const selectConnections = (s: AppState) => s.connections.list;
 /** The connection the windows list, tree and Screen view show. */

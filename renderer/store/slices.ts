@@ -10,7 +10,7 @@ import {
   type ReceiptEntry,
   type Settings,
   type TreeStatus,
-  type UiSnapshot,
+  type AgentConnectInfo,
   type WindowInfo,
 } from '../../protocol/index.js';
 import type { LinkStatus } from '../api/api.js';
@@ -189,11 +189,12 @@ export interface SystemSlice {
   rules: PolicyRule[];
   /** The agents granted their own credential (Settings → Agents). */
   grants: AgentGrant[];
-  connectionInfo: UiSnapshot['connection'] | undefined;
+  agentConnect: AgentConnectInfo | undefined;
   setBrake(brake: BrakeState): void;
   setSettings(settings: Settings): void;
   setRules(rules: PolicyRule[]): void;
   setGrants(grants: AgentGrant[]): void;
+  setAgentConnect(info: AgentConnectInfo): void;
   addRule(rule: PolicyRule): void;
   removeRule(id: string): void;
 }
@@ -203,11 +204,12 @@ export const systemSlice: StateCreator<AppState, [], [], SystemSlice> = (set, ge
   settings: undefined,
   rules: [],
   grants: [],
-  connectionInfo: undefined,
+  agentConnect: undefined,
   setBrake: (brake) => set({ brake }),
   setSettings: (settings) => set({ settings }),
   setRules: (rules) => set({ rules }),
   setGrants: (grants) => set({ grants }),
+  setAgentConnect: (agentConnect) => set({ agentConnect }),
   addRule: (rule) => set({ rules: [...get().rules.filter((r) => r.id !== rule.id), rule] }),
   removeRule: (id) => set({ rules: get().rules.filter((r) => r.id !== id) }),
 });

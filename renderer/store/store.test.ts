@@ -115,6 +115,15 @@ describe('app store', () => {
     assert.equal(s.selectedApproval, undefined);
   });
 
+  it('takes how agents connect from its own event: the shared token shown again once it is turned back on', () => {
+    const store = createAppStore();
+    store.getState().applyEvent({ event: 'snapshot', data: snapshot() });
+    assert.equal(store.getState().agentConnect?.mcp_token, undefined, 'the snapshot came while the token was off');
+    const on = { ...snapshot().connection, mcp_token: 'ovr_shared' };
+    store.getState().applyEvent({ event: 'agent_connect', data: on });
+    assert.deepEqual(store.getState().agentConnect, on);
+  });
+
   it('selecting a card selects its target key and expands its ancestors', () => {
     const store = createAppStore();
     store.getState().applySnapshot(snapshot({ pending: [approval('a1', 'other'), approval('a2', 'name')] }));

@@ -1,5 +1,5 @@
 import { createStore, type StateCreator, type StoreApi } from 'zustand/vanilla';
-import { applyDelta, type UiSnapshot } from '../../protocol/index.js';
+import { applyDelta, unreachable, type UiSnapshot } from '../../protocol/index.js';
 import type { AnyUiEvent } from '../api/api.js';
 import { approvalsSlice, type ApprovalsSlice } from './approvalsSlice.js';
 import { connectionsSlice, type ConnectionsSlice } from './connectionsSlice.js';
@@ -47,7 +47,7 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
       settings: s.settings,
       rules: s.rules,
       grants: s.grants,
-      connectionInfo: s.connection,
+      agentConnect: s.connection,
       connections: s.connections,
     });
     state.setTree(s.chosen_window, s.tree, [], s.tree_status.read_at);
@@ -101,6 +101,10 @@ const eventsSlice: StateCreator<AppState, [], [], EventsSlice> = (set, get) => (
         return s.setConnections(e.data);
       case 'grants':
         return s.setGrants(e.data);
+      case 'agent_connect':
+        return s.setAgentConnect(e.data);
+      default:
+        return unreachable(e, 'UI event');
     }
   },
 });

@@ -12,7 +12,7 @@ import {
   type PendingApproval,
   type PolicyRule,
   type QuestionApproval,
-  type UiSnapshot,
+  type AgentConnectInfo,
 } from '../../../protocol/index.js';
 import type { AllowScope } from '../supervision/approvals.js';
 import type { AllowRequest } from '../supervision/policy.js';
@@ -212,6 +212,7 @@ export function supervisorUiHandlers(s: UiHost): UiHandlers {
       const settings = await s.settings.update(patch, s.policy.list());
       await s.helper.setExclusions(s.exclusions());
       s.ui.emit('settings', settings);
+      if (patch.shared_token !== undefined) s.ui.emit('agent_connect', agentConnect(s));
       s.emitAgents();
       return { settings };
     },
@@ -251,8 +252,7 @@ export function supervisorUiHandlers(s: UiHost): UiHandlers {
         rules: s.policy.list(),
         connections: s.connectionsView(),
         grants: s.grantInfos(),
-        // The shared token is shown to the person only while it opens something (docs/agents.md#the-shared-token).
-        connection: s.settings.settings.shared_token ? s.options.connection : withoutSharedToken(s.options.connection),
+        connection: agentConnect(s),
       });
     },
     // Settings → Connections (docs/connections.md#registry-and-tools): the person's own changes, no card.
@@ -283,8 +283,9 @@ export function supervisorUiHandlers(s: UiHost): UiHandlers {
   };
 }
 
-/** How agents connect, without the shared token: what the person sees while it is turned off. */
-function withoutSharedToken(connection: UiSnapshot['connection']): UiSnapshot['connection'] {
-  const { mcp_token: _shared, ...rest } = connection;
+/** How agents connect, with the shared token only while it opens something (docs/agents.md#the-shared-token). */
+function agentConnect(s: UiHost): AgentConnectInfo {
+  if (s.settings.settings.shared_token) return s.options.connection;
+  const { mcp_token: _shared, ...rest } = s.options.connection;
   return rest;
 }

@@ -1,7 +1,7 @@
 // What the person's UI commands (supervisorUi.ts) act on, declared here where it is used: the
 // composition root (main/core/supervisor.ts) implements it, so ui/ never imports the class that
 // composes it.
-import type { AgentGrant, ConnectionsView, ReceiptEntry, UiSnapshot, WindowInfo } from '../../../protocol/index.js';
+import type { AgentConnectInfo, AgentGrant, ConnectionsView, ReceiptEntry, UiSnapshot, WindowInfo } from '../../../protocol/index.js';
 import type { ConnectionManager } from '../connections/manager.js';
 import type { HelperCaller, HelperSupervisor } from '../helperLink/helperSupervisor.js';
 import type { Journal } from '../journal/index.js';
@@ -75,5 +75,5 @@ export interface UiHost {
   /** Gives an `overseer mcp` agent its own credential, shown once; undefined when no more grants may be made. */
   grantStdioAgent(name: string): { grant: AgentGrant; credential: string } | undefined;
   /** How agents connect, for the UI's connection snippet. */
-  readonly options: { readonly connection: UiSnapshot['connection'] };
+  readonly options: { readonly connection: AgentConnectInfo };
 }

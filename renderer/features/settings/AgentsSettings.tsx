@@ -1,5 +1,5 @@
 import { useState, type FormEvent } from 'react';
-import { selectConnection, selectConnectionInfo, selectGrants, selectSettings } from '../../store/selectors.js';
+import { selectConnection, selectAgentConnect, selectGrants, selectSettings } from '../../store/selectors.js';
 import { appStore, useApp } from '../../store/useApp.js';
 import { useCommand } from '../shell/apiContext.js';
 import { clock } from '../shell/time.js';
@@ -97,7 +97,7 @@ export function AgentsSettings() {
  * configuration is shown with the credential this once (the supervisor keeps only a hash).
  */
 function StdioGrant({ online }: { online: boolean }) {
-  const info = useApp(selectConnectionInfo);
+  const info = useApp(selectAgentConnect);
   const command = useCommand();
   const [name, setName] = useState('');
   const [made, setMade] = useState<{ name: string; credential: string } | undefined>(undefined);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
-import { AGENT_CREDENTIAL_ENV, type UiSnapshot } from '../../../protocol/index.js';
-import { selectAgents, selectConnectionInfo, selectSettings } from '../../store/selectors.js';
+import { AGENT_CREDENTIAL_ENV, type AgentConnectInfo } from '../../../protocol/index.js';
+import { selectAgents, selectAgentConnect, selectSettings } from '../../store/selectors.js';
 import { useApp } from '../../store/useApp.js';
 import { UntrustedText } from '../shell/UntrustedText.js';
 import { CONNECT_AGENT_ID, showConnectAgent } from './connectAgent.js';
@@ -10,7 +10,7 @@ import { CONNECT_AGENT_ID, showConnectAgent } from './connectAgent.js';
  * and whether an agent has connected (docs/supervision.md#first-run), updated as it happens.
  */
 export function ConnectionSnippets() {
-  const info = useApp(selectConnectionInfo);
+  const info = useApp(selectAgentConnect);
   const shared = useApp(selectSettings)?.shared_token ?? true;
   useEffect(() => {
     if (info !== undefined) showConnectAgent();
@@ -57,7 +57,7 @@ export function ConnectionSnippets() {
 }
 
 /** The stdio configuration of `overseer mcp`, with an agent's own credential in its environment when given. */
-export function stdioSnippet(info: UiSnapshot['connection'], credential?: string): string {
+export function stdioSnippet(info: AgentConnectInfo, credential?: string): string {
   const [cmd = '', ...args] = info.stdio_command;
   const env = { ...info.stdio_env, ...(credential !== undefined ? { [AGENT_CREDENTIAL_ENV]: credential } : {}) };
   return JSON.stringify({ mcpServers: { overseer: { command: cmd, args, ...(Object.keys(env).length > 0 ? { env } : {}) } } }, null, 2);
