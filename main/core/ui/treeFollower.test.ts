@@ -4,7 +4,7 @@ import { fail, type Element, type HelperMethod, type HelperParams, type HelperRe
 import { FakeClock, flush } from '../../testing/fakeClock.js';
 import { FAKE_WINDOW } from '../../testing/fakeHelper.js';
 import type { HelperCaller } from '../helperLink/helperSupervisor.js';
-import { TreeFollower, type ShownTree } from './treeFollower.js';
+import { ACT_HOLD_MAX_MS, TreeFollower, type ShownTree } from './treeFollower.js';
 
 /** A helper whose window_read answers the current `value` of one element, and counts reads. */
 class TreeHelper implements HelperCaller {
@@ -73,9 +73,9 @@ describe('TreeFollower: the tree a person sees stays current', () => {
     const elsewhere = t.follower.actingIn(999);
     t.helper.value = '2';
     t.follower.changed([FAKE_WINDOW.pid]);
-    await t.clock.tick(5000);
+    await t.clock.tick(ACT_HOLD_MAX_MS - 500);
     await flush();
-    assert.equal(t.helper.reads, 1, 'neither a reported change nor the poll reads it meanwhile');
+    assert.equal(t.helper.reads, 1, 'a reported change does not read it meanwhile');
     first();
     first();
     await t.clock.tick(100);
@@ -87,6 +87,28 @@ describe('TreeFollower: the tree a person sees stays current', () => {
     await flush();
     assert.equal(t.helper.reads, 2, 'read once after the last act there ended');
     assert.equal(t.shown(), '2');
+  });
+
+  it('holds the tree back 3 s at most for acts that overlap without a break', async () => {
+    const t = rig();
+    await t.follower.choose(FAKE_WINDOW.window, FAKE_WINDOW.pid);
+    let running = t.follower.actingIn(FAKE_WINDOW.pid);
+    // Each act begins before the one before ends: the process is never without one.
+    const overlap = async (): Promise<void> => {
+      const next = t.follower.actingIn(FAKE_WINDOW.pid);
+      running();
+      running = next;
+      await t.clock.tick(500);
+      await flush();
+    };
+    t.helper.value = '3';
+    for (let ms = 500; ms < ACT_HOLD_MAX_MS; ms += 500) await overlap();
+    assert.equal(t.helper.reads, 1, 'held back while the acts last less than the bound');
+    await overlap();
+    await overlap();
+    assert.equal(t.helper.reads, 2, 'read past the bound, acts or not');
+    assert.equal(t.shown(), '3');
+    running();
   });
 
   it('polls while watched, not while nobody looks', async () => {

@@ -11,6 +11,9 @@ export interface ShownTree {
   read_at: string;
 }
 
+/** Longest the follower's own reads of a process wait for acts running there without a break. */
+export const ACT_HOLD_MAX_MS = 3000;
+
 /** What the follower needs. */
 export interface TreeFollowerDeps {
   helper: HelperCaller;
@@ -42,8 +45,8 @@ export class TreeFollower {
   private debounce: TimerHandle | undefined;
   private readonly poll: TimerHandle;
   private readonly clock: Clock;
-  /** Processes an approved act is running in, with how many: their trees are read after it, not meanwhile. */
-  private readonly acting = new Map<number, number>();
+  /** Processes an approved act is running in: how many, and since when acts have run there without a break. */
+  private readonly acting = new Map<number, { count: number; since: number }>();
 
   constructor(private readonly deps: TreeFollowerDeps) {
     this.clock = deps.clock ?? systemClock;
@@ -96,14 +99,14 @@ export class TreeFollower {
    * Returns what to call when the act ended (once).
    */
   actingIn(pid: number): () => void {
-    this.acting.set(pid, (this.acting.get(pid) ?? 0) + 1);
+    const held = this.acting.get(pid) ?? { count: 0, since: this.clock.now() };
+    held.count++;
+    this.acting.set(pid, held);
     let ended = false;
     return () => {
       if (ended) return;
       ended = true;
-      const left = (this.acting.get(pid) ?? 1) - 1;
-      if (left > 0) this.acting.set(pid, left);
-      else this.acting.delete(pid);
+      if (--held.count <= 0) this.acting.delete(pid);
       this.changed([pid]);
     };
   }
@@ -122,9 +125,11 @@ export class TreeFollower {
     if (this.debounce !== undefined) return;
     this.debounce = this.clock.setTimeout(() => {
       this.debounce = undefined;
-      // Read once the act there ended (actingIn's end schedules it).
+      // Read once the act there ended (actingIn's end schedules it); acts that overlap without a break
+      // (an agent's stream of automatic ones) hold the tree back ACT_HOLD_MAX_MS at most.
       const pid = this.chosen?.pid;
-      if (pid !== undefined && this.acting.has(pid)) return;
+      const held = pid === undefined ? undefined : this.acting.get(pid);
+      if (held !== undefined && this.clock.now() - held.since < ACT_HOLD_MAX_MS) return;
       void this.read();
     }, this.deps.debounceMs ?? 120);
   }
